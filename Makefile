@@ -1,0 +1,32 @@
+# pgbenchkit: PGXS build
+#
+#   make                 build against the pg_config on PATH (or PG_CONFIG=...)
+#   make install         install into that PostgreSQL
+#   make installcheck    pg_regress against a running or --temp-instance server
+#
+# The whole suite, on every supported server version, is scripts/test.sh.
+
+EXTVERSION   = 0.1.0
+MODULE_big   = pgbenchkit
+OBJS         = $(patsubst %.c,%.o,$(wildcard src/*.c))
+PG_CPPFLAGS  = -I$(srcdir)/src
+
+# control file and install scripts live in control/
+MODULEDIR    = extension
+DATA         = control/pgbenchkit.control $(wildcard control/pgbenchkit--*.sql)
+
+REGRESS      = $(patsubst sql/%.sql,%,$(sort $(wildcard sql/*.sql)))
+REGRESS_OPTS = --inputdir=$(srcdir) --load-extension=pg_prewarm
+
+# warnings are errors in development builds (scripts/test.sh sets WERROR=1)
+ifdef WERROR
+PG_CFLAGS   += -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-initializers -Wno-sign-compare
+endif
+# clang does not know one of gcc's optimisation flags some builds of PostgreSQL carry
+ifneq (,$(findstring clang,$(CC)))
+PG_CFLAGS   += -Wno-ignored-optimization-argument -Wno-unknown-warning-option
+endif
+
+PG_CONFIG   ?= pg_config
+PGXS        := $(shell $(PG_CONFIG) --pgxs)
+include $(PGXS)
