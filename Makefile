@@ -24,7 +24,7 @@ PG_CFLAGS   += -Wall -Wextra -Werror -Wno-unused-parameter -Wno-missing-field-in
 endif
 # clang does not know one of gcc's optimisation flags some builds of PostgreSQL carry
 ifneq (,$(findstring clang,$(CC)))
-PG_CFLAGS   += -Wno-ignored-optimization-argument -Wno-unknown-warning-option
+PG_CFLAGS   += -Wno-ignored-optimization-argument -Wno-unknown-warning-option -Wno-ignored-attributes
 endif
 
 PG_CONFIG   ?= pg_config
