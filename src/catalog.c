@@ -1,0 +1,313 @@
+/*-------------------------------------------------------------------------
+ *
+ * catalog.c
+ *		Bookkeeping in pgbenchkit's own tables (schema bench).
+ *
+ * The tables of schema bench are readable by everyone and written only by
+ * pgbenchkit's C code, which switches to the owner of the schema for those
+ * writes (as a SECURITY DEFINER function would, with a pinned search_path
+ * and in a security-restricted operation).  The role that called keeps its
+ * own identity for everything else, including the tables a load creates.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/htup_details.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_namespace.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+
+#include "catalog.h"
+
+/*
+ * bench_owner
+ *		The owner of schema bench: the role the extension's tables belong to.
+ */
+static Oid
+bench_owner(void)
+{
+	Oid			nspid = get_namespace_oid("bench", false);
+	HeapTuple	tup;
+	Oid			owner;
+
+	tup = SearchSysCache1(NAMESPACEOID, ObjectIdGetDatum(nspid));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for schema %u", nspid);
+	owner = ((Form_pg_namespace) GETSTRUCT(tup))->nspowner;
+	ReleaseSysCache(tup);
+	return owner;
+}
+
+/*
+ * bk_become_owner
+ *		Act as the owner of schema bench, with search_path pinned to
+ *		pg_catalog, until bk_restore_user.  An error in between is undone
+ *		by transaction abort.
+ */
+void
+bk_become_owner(BkOwnerSwitch *sw)
+{
+	GetUserIdAndSecContext(&sw->saved_userid, &sw->saved_sec_context);
+	SetUserIdAndSecContext(bench_owner(),
+						   sw->saved_sec_context |
+						   SECURITY_LOCAL_USERID_CHANGE |
+						   SECURITY_RESTRICTED_OPERATION);
+	sw->guc_nestlevel = NewGUCNestLevel();
+	(void) set_config_option("search_path", "pg_catalog, pg_temp",
+							 PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+}
+
+/*
+ * bk_restore_user
+ *		Back to the identity saved by bk_become_owner.
+ */
+void
+bk_restore_user(BkOwnerSwitch *sw)
+{
+	AtEOXact_GUC(false, sw->guc_nestlevel);
+	SetUserIdAndSecContext(sw->saved_userid, sw->saved_sec_context);
+}
+
+/*
+ * bk_spi_exec
+ *		Run one parameterised statement through SPI (connected here) and
+ *		check its result code.
+ */
+void
+bk_spi_exec(const char *sql, int nargs, Oid *argtypes, Datum *values,
+			const char *nulls, int expected)
+{
+	int			rc;
+
+	SPI_connect();
+	rc = SPI_execute_with_args(sql, nargs, argtypes, values, nulls, false, 0);
+	if (rc != expected)
+		elog(ERROR, "unexpected SPI result %d for: %s", rc, sql);
+	SPI_finish();
+}
+
+/*
+ * bk_spi_int64
+ *		First column of the first row of a query, as int64 (0 if none).
+ */
+int64
+bk_spi_int64(const char *sql, int nargs, Oid *argtypes, Datum *values)
+{
+	int64		result = 0;
+	bool		isnull = true;
+	int			rc;
+
+	SPI_connect();
+	rc = SPI_execute_with_args(sql, nargs, argtypes, values, NULL, false, 0);
+	if (rc < 0)
+		elog(ERROR, "unexpected SPI result %d for: %s", rc, sql);
+	if (SPI_processed > 0)
+	{
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+		if (!isnull)
+			result = DatumGetInt64(d);
+	}
+	SPI_finish();
+	return result;
+}
+
+/*
+ * bk_dataset_begin
+ *		Record a dataset being loaded; returns its id.  worker_pid is this
+ *		process, so that a later call can tell a load whose worker is gone.
+ */
+int64
+bk_dataset_begin(const char *workload, int scale, const char *options_json,
+				 const char *nspname, const char *rolename)
+{
+	BkOwnerSwitch sw;
+	Oid			types[6] = {TEXTOID, INT4OID, TEXTOID, TEXTOID, TEXTOID, INT4OID};
+	Datum		values[6];
+	int64		id;
+
+	values[0] = CStringGetTextDatum(workload);
+	values[1] = Int32GetDatum(scale);
+	values[2] = CStringGetTextDatum(options_json);
+	values[3] = CStringGetTextDatum(nspname);
+	values[4] = CStringGetTextDatum(rolename);
+	values[5] = Int32GetDatum(MyProcPid);
+
+	bk_become_owner(&sw);
+	id = bk_spi_int64("INSERT INTO bench.datasets"
+					  " (workload, scale, options, schema_name, status, created_by, worker_pid)"
+					  " VALUES ($1, $2, $3::jsonb, $4::name, 'loading', $5::name, $6)"
+					  " RETURNING id",
+					  6, types, values);
+	bk_restore_user(&sw);
+	return id;
+}
+
+/*
+ * bk_dataset_set_tables
+ *		Record the OIDs of the tables a load created.
+ */
+void
+bk_dataset_set_tables(int64 id, const Oid *relids, int n)
+{
+	BkOwnerSwitch sw;
+	Datum	   *elems = palloc(sizeof(Datum) * n);
+	Oid			types[2] = {INT8OID, OIDARRAYOID};
+	Datum		values[2];
+
+	for (int i = 0; i < n; i++)
+		elems[i] = ObjectIdGetDatum(relids[i]);
+	values[0] = Int64GetDatum(id);
+	values[1] = PointerGetDatum(construct_array(elems, n, OIDOID, sizeof(Oid), true, TYPALIGN_INT));
+
+	bk_become_owner(&sw);
+	bk_spi_exec("UPDATE bench.datasets SET tables = $2 WHERE id = $1",
+				2, types, values, NULL, SPI_OK_UPDATE);
+	bk_restore_user(&sw);
+}
+
+/*
+ * bk_dataset_finish
+ *		Final status of a dataset, with its row count and phase timings
+ *		(SECS: create, load, vacuum, primary keys, foreign keys; may be NULL)
+ *		or its error.
+ */
+void
+bk_dataset_finish(int64 id, const char *status, int64 rows, const double *secs,
+				  const char *sqlstate, const char *error)
+{
+	BkOwnerSwitch sw;
+	Oid			types[10] = {INT8OID, TEXTOID, INT8OID, FLOAT8OID, FLOAT8OID,
+	FLOAT8OID, FLOAT8OID, FLOAT8OID, TEXTOID, TEXTOID};
+	Datum		values[10];
+	char		nulls[10];
+
+	memset(nulls, ' ', sizeof(nulls));
+	values[0] = Int64GetDatum(id);
+	values[1] = CStringGetTextDatum(status);
+	values[2] = Int64GetDatum(rows);
+	for (int i = 0; i < 5; i++)
+	{
+		if (secs)
+			values[3 + i] = Float8GetDatum(secs[i]);
+		else
+			nulls[3 + i] = 'n';
+	}
+	if (sqlstate)
+		values[8] = CStringGetTextDatum(sqlstate);
+	else
+		nulls[8] = 'n';
+	if (error)
+		values[9] = CStringGetTextDatum(error);
+	else
+		nulls[9] = 'n';
+
+	bk_become_owner(&sw);
+	bk_spi_exec("UPDATE bench.datasets SET status = $2, rows_loaded = $3,"
+				" create_s = $4, load_s = $5, vacuum_s = $6, primary_keys_s = $7,"
+				" foreign_keys_s = $8, sqlstate = $9, error = $10,"
+				" finished_at = pg_catalog.clock_timestamp(), worker_pid = NULL"
+				" WHERE id = $1",
+				10, types, values, nulls, SPI_OK_UPDATE);
+	bk_restore_user(&sw);
+}
+
+/*
+ * bk_dataset_mark_replaced
+ *		Datasets whose tables were just dropped by a forced reload.
+ */
+void
+bk_dataset_mark_replaced(const Oid *relids, int n)
+{
+	BkOwnerSwitch sw;
+	Datum	   *elems = palloc(sizeof(Datum) * n);
+	Oid			types[1] = {OIDARRAYOID};
+	Datum		values[1];
+
+	if (n == 0)
+		return;
+	for (int i = 0; i < n; i++)
+		elems[i] = ObjectIdGetDatum(relids[i]);
+	values[0] = PointerGetDatum(construct_array(elems, n, OIDOID, sizeof(Oid), true, TYPALIGN_INT));
+
+	bk_become_owner(&sw);
+	bk_spi_exec("UPDATE bench.datasets SET status = 'replaced'"
+				" WHERE status = 'ready' AND tables OPERATOR(pg_catalog.&&) $1",
+				1, types, values, NULL, SPI_OK_UPDATE);
+	bk_restore_user(&sw);
+}
+
+/*
+ * bk_dataset_owns_table
+ *		Whether RELID is a table of a ready dataset, i.e. one bench.init
+ *		created and may drop again.
+ */
+bool
+bk_dataset_owns_table(Oid relid)
+{
+	Oid			types[1] = {OIDOID};
+	Datum		values[1] = {ObjectIdGetDatum(relid)};
+
+	return bk_spi_int64("SELECT 1::int8 FROM bench.datasets"
+						" WHERE status = 'ready' AND $1 = ANY (tables) LIMIT 1",
+						1, types, values) == 1;
+}
+
+/*
+ * bk_recover_orphans
+ *		Loads left 'loading' by a worker that no longer exists (a crash, a
+ *		restart, a terminated worker) become 'aborted', and the half-loaded
+ *		tables they created are dropped.  Only tables still carrying the
+ *		load's staging name are dropped: nothing a user made is touched.
+ */
+void
+bk_recover_orphans(void)
+{
+	BkOwnerSwitch sw;
+
+	bk_become_owner(&sw);
+	SPI_connect();
+	if (SPI_execute("SELECT pg_catalog.string_agg(pg_catalog.format('%I.%I', n.nspname, c.relname), ', ')"
+					"  FROM bench.datasets d"
+					"  JOIN pg_catalog.pg_class c ON c.oid = ANY (d.tables)"
+					"  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+					" WHERE d.status = 'loading'"
+					"   AND c.relname LIKE 'bench\\_load\\_' || d.id || '\\_%'"
+					"   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a"
+					"                    WHERE a.pid = d.worker_pid"
+					"                      AND a.backend_type = 'pgbenchkit init')",
+					true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not look for abandoned loads");
+	if (SPI_processed == 1)
+	{
+		char	   *tables = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+		if (tables != NULL)
+		{
+			if (SPI_execute(psprintf("DROP TABLE IF EXISTS %s", tables), false, 0) != SPI_OK_UTILITY)
+				elog(ERROR, "could not drop abandoned tables");
+			ereport(LOG,
+					(errmsg("pgbenchkit dropped tables of abandoned loads: %s", tables)));
+		}
+	}
+	if (SPI_execute("UPDATE bench.datasets d SET status = 'aborted',"
+					" error = 'the loading worker ended before it finished (server restart, crash or termination)',"
+					" finished_at = pg_catalog.clock_timestamp(), worker_pid = NULL"
+					" WHERE d.status = 'loading'"
+					"   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a"
+					"                    WHERE a.pid = d.worker_pid"
+					"                      AND a.backend_type = 'pgbenchkit init')",
+					false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not mark abandoned loads");
+	SPI_finish();
+	bk_restore_user(&sw);
+}

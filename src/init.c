@@ -1,0 +1,923 @@
+/*-------------------------------------------------------------------------
+ *
+ * init.c
+ *		bench.init: create and load a workload's dataset inside the server.
+ *
+ * The calling backend checks every argument, privilege and precondition,
+ * then hands the work to an init coordinator (a dynamic background worker
+ * connected as the calling role) and waits for it.  The coordinator:
+ *
+ *	1. reserves its loader workers (jobs => J) before changing anything;
+ *	2. creates the tables under staging names (bench_load_<id>_<table>) and
+ *	   records the dataset as 'loading', in one transaction;
+ *	3. fills pgbench_branches and pgbench_tellers itself while the J loaders
+ *	   each fill one range of pgbench_accounts (tpcb.c);
+ *	4. runs VACUUM ANALYZE on each table, as top-level commands;
+ *	5. in one last transaction drops the dataset it replaces (force), gives
+ *	   the tables their pgbench names, adds primary and foreign keys and
+ *	   records the dataset as 'ready'.
+ *
+ * Until step 5 commits, the previous dataset is untouched and the new one
+ * is invisible under its pgbench names, so a failure or cancel at any point
+ * leaves things as they were: the coordinator drops the staging tables and
+ * records the error, and if the coordinator itself is killed the next call
+ * of a bench function does the same (bk_recover_orphans).
+ *
+ * Rows are inserted frozen, as COPY FREEZE inserts them.  The loaders run
+ * in transactions of their own (they cannot share the coordinator's), which
+ * is safe here because the tables still carry their staging names: nobody
+ * reads them until they are complete, and they are dropped if the load
+ * does not complete.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+#include <sys/statvfs.h>
+
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/partition.h"
+#include "catalog/pg_authid.h"
+#include "commands/vacuum.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "parser/parse_node.h"
+#include "parser/parser.h"
+#include "pgstat.h"
+#include "portability/instr_time.h"
+#include "postmaster/bgworker.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/lmgr.h"
+#include "storage/lock.h"
+#include "tcop/tcopprot.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/syscache.h"
+
+#include "catalog.h"
+#include "compat.h"
+#include "tpcb.h"
+#include "worker.h"
+
+PG_FUNCTION_INFO_V1(bench_init);
+PGDLLEXPORT void bench_init_coordinator_main(Datum main_arg);
+PGDLLEXPORT void bench_init_loader_main(Datum main_arg);
+
+/* bgw_type of the workers, as pg_stat_activity.backend_type shows them */
+#define INIT_COORDINATOR_TYPE	"pgbenchkit init"
+#define INIT_LOADER_TYPE		"pgbenchkit loader"
+
+/* upper bound of jobs, whatever max_worker_processes allows */
+#define INIT_MAX_JOBS			64
+
+/* phases timed, in the order of bench.init_result */
+#define PH_CREATE	0
+#define PH_LOAD		1
+#define PH_VACUUM	2
+#define PH_PKEYS	3
+#define PH_FKEYS	4
+#define PH_COUNT	5
+
+/* coordinator states, in order */
+#define INIT_STARTING	0		/* loaders wait */
+#define INIT_LOADING	1		/* loaders go */
+#define INIT_DONE		2
+#define INIT_FAILED		3
+
+/* one loader worker's share of pgbench_accounts */
+typedef struct InitLoader
+{
+	int64		first_aid;
+	int64		last_aid;
+	pg_atomic_uint64 rows;
+	pg_atomic_uint32 done;		/* its transaction committed */
+	BkError		error;
+} InitLoader;
+
+/* the shared segment of one bench.init call */
+typedef struct InitShared
+{
+	/* set by the caller */
+	Oid			dboid;
+	Oid			roleid;
+	Oid			nspid;
+	char		nspname[NAMEDATALEN];
+	char		rolename[NAMEDATALEN];
+	char		options_json[512];
+	TpcbOptions opts;
+	bool		force;
+	int			jobs;
+	int			caller_pid;
+
+	/* set by the coordinator */
+	int			coordinator_pid;
+	pg_atomic_uint32 state;
+	pg_atomic_uint32 cancel;	/* set by the caller: stop and clean up */
+	int64		dataset_id;
+	int64		rows_loaded;
+	double		secs[PH_COUNT];
+	BkError		error;
+	Oid			leaves[FLEXIBLE_ARRAY_MEMBER];	/* accounts, or its partitions */
+} InitShared;
+
+#define INIT_NLEAVES(sh) \
+	((sh)->opts.method == TPCB_PART_NONE ? 1 : (sh)->opts.partitions)
+#define INIT_LOADERS(sh) \
+	((InitLoader *) ((char *) (sh) + MAXALIGN(offsetof(InitShared, leaves) + \
+											  sizeof(Oid) * INIT_NLEAVES(sh))))
+
+static Size
+init_shared_size(const TpcbOptions *opts, int jobs)
+{
+	int			nleaves = opts->method == TPCB_PART_NONE ? 1 : opts->partitions;
+
+	return MAXALIGN(offsetof(InitShared, leaves) + sizeof(Oid) * nleaves) +
+		sizeof(InitLoader) * jobs;
+}
+
+static double
+elapsed_since(instr_time start)
+{
+	instr_time	now;
+
+	INSTR_TIME_SET_CURRENT(now);
+	INSTR_TIME_SUBTRACT(now, start);
+	return INSTR_TIME_GET_DOUBLE(now);
+}
+
+/* ------------------------------------------------------------------------
+ * Checks shared by the caller (before anything starts) and the coordinator
+ * (again, under its own snapshot, right before it drops anything).
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * init_existing_tables
+ *		The pgbench tables that already exist in NSPID.  Refuses unless
+ *		FORCE is set and every one of them was created by bench.init and is
+ *		owned by ROLEID.  Returns their OIDs (the ones to drop) in *relids.
+ */
+static int
+init_existing_tables(Oid nspid, const char *nspname, Oid roleid, bool force,
+					 const TpcbOptions *opts, Oid *relids)
+{
+	int			n = 0;
+
+	for (int t = 0; t < TPCB_NTABLES; t++)
+	{
+		char	   *name = tpcb_table_name("pgbench_", t);
+		Oid			relid = get_relname_relid(name, nspid);
+
+		if (!OidIsValid(relid))
+			continue;
+		if (!force)
+			ereport(ERROR,
+					(errcode(ERRCODE_DUPLICATE_TABLE),
+					 errmsg("table \"%s.%s\" already exists", nspname, name),
+					 errhint("Call bench.init with force => true to replace a dataset it made before.")));
+		if (!bk_dataset_owns_table(relid))
+			ereport(ERROR,
+					(errcode(ERRCODE_DUPLICATE_TABLE),
+					 errmsg("table \"%s.%s\" was not created by bench.init", nspname, name),
+					 errdetail("With force => true, bench.init drops only tables it created itself."),
+					 errhint("Drop the table yourself, or load into another schema by putting it first in search_path.")));
+		if (!bk_rel_ownercheck(relid, roleid))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("must be owner of table \"%s.%s\" to replace it", nspname, name),
+					 errhint("Call bench.init as the role that loaded the dataset.")));
+		relids[n++] = relid;
+	}
+
+	/* partitions of the new accounts table must not clash with other tables */
+	for (int p = 1; opts->method != TPCB_PART_NONE && p <= opts->partitions; p++)
+	{
+		char	   *name = tpcb_partition_name("pgbench_", p);
+		Oid			relid = get_relname_relid(name, nspid);
+		Oid			parent;
+
+		if (!OidIsValid(relid))
+			continue;
+		parent = get_rel_relispartition(relid) ? get_partition_parent(relid, true) : InvalidOid;
+		for (int i = 0; i < n; i++)
+			if (relids[i] == parent)
+				goto dropped_with_parent;
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_TABLE),
+				 errmsg("table \"%s.%s\" already exists", nspname, name),
+				 errdetail("It would clash with partition %d of the new pgbench_accounts.", p),
+				 errhint("Drop or rename that table, or choose fewer partitions.")));
+dropped_with_parent:
+		;
+	}
+	return n;
+}
+
+/* ------------------------------------------------------------------------
+ * The calling backend
+ * ------------------------------------------------------------------------
+ */
+
+#define ARG_NOT_NULL(n, name) \
+	do { \
+		if (PG_ARGISNULL(n)) \
+			ereport(ERROR, \
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), \
+					 errmsg("argument \"%s\" of bench.init must not be null", name), \
+					 errhint("Leave the argument out to use its default."))); \
+	} while (0)
+
+/*
+ * init_check_disk
+ *		Refuse a scale whose dataset cannot fit in the free space of the
+ *		data directory's file system (when that can be read at all).
+ */
+static void
+init_check_disk(const TpcbOptions *opts)
+{
+	struct statvfs fs;
+	uint64		need = tpcb_estimate_bytes(opts);
+	uint64		avail;
+
+	if (statvfs(DataDir, &fs) != 0)
+		return;
+	avail = (uint64) fs.f_bavail * fs.f_frsize;
+	if (need > avail)
+		ereport(ERROR,
+				(errcode(ERRCODE_DISK_FULL),
+				 errmsg("scale %d needs about %llu MB of disk, but only %llu MB are free",
+						opts->scale,
+						(unsigned long long) (need / (1024 * 1024)),
+						(unsigned long long) (avail / (1024 * 1024))),
+				 errhint("Choose a smaller scale or free some space.")));
+}
+
+/*
+ * init_request_cancel
+ *		Error or exit of the caller while it waits: tell the coordinator to
+ *		stop and clean up.
+ */
+static void
+init_request_cancel(int code, Datum arg)
+{
+	InitShared *sh = (InitShared *) DatumGetPointer(arg);
+
+	pg_atomic_write_u32(&sh->cancel, 1);
+	bk_set_latch_of(sh->coordinator_pid);
+}
+
+/*
+ * init_result
+ *		The row bench.init returns, from what the coordinator reported.
+ */
+static Datum
+init_result(FunctionCallInfo fcinfo, InitShared *sh, const char *workload)
+{
+	TupleDesc	tupdesc;
+	Datum		values[10];
+	bool		nulls[10] = {0};
+	double		total = 0;
+
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	values[0] = Int64GetDatum(sh->dataset_id);
+	values[1] = CStringGetTextDatum(workload);
+	values[2] = Int32GetDatum(sh->opts.scale);
+	values[3] = Int64GetDatum(sh->rows_loaded);
+	for (int i = 0; i < PH_COUNT; i++)
+	{
+		values[4 + i] = Float8GetDatum(sh->secs[i]);
+		total += sh->secs[i];
+	}
+	values[9] = Float8GetDatum(round(total * 1000.0) / 1000.0);
+	return HeapTupleGetDatum(heap_form_tuple(BlessTupleDesc(tupdesc), values, nulls));
+}
+
+/*
+ * bench_init
+ *		SQL function bench.init(workload, scale, fillfactor, partitions,
+ *		partition_method, unlogged, foreign_keys, jobs, force).
+ */
+Datum
+bench_init(PG_FUNCTION_ARGS)
+{
+	TpcbOptions opts;
+	char	   *workload;
+	char	   *method = NULL;
+	int			jobs;
+	bool		force;
+	Oid			nspid;
+	char	   *nspname;
+	Oid			existing[TPCB_NTABLES];
+	dsm_segment *seg;
+	InitShared *sh;
+	BackgroundWorkerHandle *handle;
+	pid_t		pid;
+
+	/* --- arguments, all before anything happens --- */
+	ARG_NOT_NULL(0, "workload");
+	ARG_NOT_NULL(1, "scale");
+	ARG_NOT_NULL(2, "fillfactor");
+	ARG_NOT_NULL(3, "partitions");
+	ARG_NOT_NULL(5, "unlogged");
+	ARG_NOT_NULL(6, "foreign_keys");
+	ARG_NOT_NULL(7, "jobs");
+	ARG_NOT_NULL(8, "force");
+
+	workload = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	memset(&opts, 0, sizeof(opts));
+	opts.scale = PG_GETARG_INT32(1);
+	opts.fillfactor = PG_GETARG_INT32(2);
+	opts.partitions = PG_GETARG_INT32(3);
+	opts.unlogged = PG_GETARG_BOOL(5);
+	opts.foreign_keys = PG_GETARG_BOOL(6);
+	jobs = PG_GETARG_INT32(7);
+	force = PG_GETARG_BOOL(8);
+
+	if (strcmp(workload, "tpcb") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown workload \"%s\"", workload),
+				 errhint("The workload with a dataset to load is \"tpcb\" (it also serves simple-update and select-only).")));
+	if (opts.scale < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("scale must be at least 1, not %d", opts.scale),
+				 errhint("Scale 1 is 100000 accounts, as with pgbench -i -s 1.")));
+	if (opts.fillfactor < 10 || opts.fillfactor > 100)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fillfactor must be between 10 and 100, not %d", opts.fillfactor),
+				 errhint("This is the same range pgbench -i -F accepts.")));
+	if (opts.partitions < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("partitions must not be negative, not %d", opts.partitions),
+				 errhint("Use 0 for an unpartitioned pgbench_accounts.")));
+	opts.method = TPCB_PART_NONE;
+	if (!PG_ARGISNULL(4))
+	{
+		method = text_to_cstring(PG_GETARG_TEXT_PP(4));
+		if (strcmp(method, "range") == 0)
+			opts.method = TPCB_PART_RANGE;
+		else if (strcmp(method, "hash") == 0)
+			opts.method = TPCB_PART_HASH;
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown partition method \"%s\"", method),
+					 errhint("Use \"range\" or \"hash\".")));
+		if (opts.partitions == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("partition_method \"%s\" needs partitions greater than zero", method),
+					 errhint("Give partitions => N as well, as pgbench requires --partitions with --partition-method.")));
+	}
+	else if (opts.partitions > 0)
+		opts.method = TPCB_PART_RANGE;	/* pgbench's default */
+	if (jobs < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jobs must be at least 1, not %d", jobs),
+				 errhint("jobs is the number of background workers that load pgbench_accounts.")));
+	if (jobs > INIT_MAX_JOBS || jobs + 1 > max_worker_processes)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("jobs => %d needs %d background workers, but max_worker_processes is %d",
+						jobs, jobs + 1, max_worker_processes),
+				 errhint("Use at most %d jobs here, or raise max_worker_processes and restart the server.",
+						 Max(0, Min(INIT_MAX_JOBS, max_worker_processes - 1)))));
+	init_check_disk(&opts);
+
+	/* --- where, and whether this role may --- */
+	nspid = RangeVarGetCreationNamespace(makeRangeVar(NULL, "pgbench_accounts", -1));
+	nspname = get_namespace_name(nspid);
+	if (bk_namespace_aclcheck(nspid, GetUserId(), ACL_CREATE) != ACLCHECK_OK)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to create tables in schema \"%s\"", nspname),
+				 errhint("GRANT CREATE ON SCHEMA %s to this role, or put a schema it may create in first in search_path.",
+						 quote_identifier(nspname))));
+#if BK_NEEDS_LOGIN_ROLE
+	{
+		HeapTuple	tup = SearchSysCache1(AUTHOID, ObjectIdGetDatum(GetUserId()));
+		bool		canlogin = HeapTupleIsValid(tup) && ((Form_pg_authid) GETSTRUCT(tup))->rolcanlogin;
+
+		if (HeapTupleIsValid(tup))
+			ReleaseSysCache(tup);
+		if (!canlogin)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("role \"%s\" cannot start background workers because it cannot log in",
+							GetUserNameFromId(GetUserId(), false)),
+					 errhint("Call bench.init as a role with LOGIN; the workers connect as the calling role.")));
+	}
+#endif
+	if (IsTransactionBlock())
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("bench.init cannot run inside a transaction block"),
+				 errhint("It commits its work in background workers; call it on its own, outside BEGIN ... COMMIT.")));
+	(void) init_existing_tables(nspid, nspname, GetUserId(), force, &opts, existing);
+
+	/* --- hand the work to the coordinator and wait --- */
+	seg = dsm_create(init_shared_size(&opts, jobs), 0);
+	sh = (InitShared *) dsm_segment_address(seg);
+	memset(sh, 0, init_shared_size(&opts, jobs));
+	sh->dboid = MyDatabaseId;
+	sh->roleid = GetUserId();
+	sh->nspid = nspid;
+	strlcpy(sh->nspname, nspname, NAMEDATALEN);
+	strlcpy(sh->rolename, GetUserNameFromId(GetUserId(), false), NAMEDATALEN);
+	snprintf(sh->options_json, sizeof(sh->options_json),
+			 "{\"scale\": %d, \"fillfactor\": %d, \"partitions\": %d, "
+			 "\"partition_method\": %s%s%s, \"unlogged\": %s, \"foreign_keys\": %s, "
+			 "\"jobs\": %d, \"force\": %s}",
+			 opts.scale, opts.fillfactor, opts.partitions,
+			 method ? "\"" : "", method ? tpcb_part_method_name(opts.method) : "null",
+			 method ? "\"" : "",
+			 opts.unlogged ? "true" : "false", opts.foreign_keys ? "true" : "false",
+			 jobs, force ? "true" : "false");
+	sh->opts = opts;
+	sh->force = force;
+	sh->jobs = jobs;
+	sh->caller_pid = MyProcPid;
+	pg_atomic_init_u32(&sh->state, INIT_STARTING);
+	pg_atomic_init_u32(&sh->cancel, 0);
+	for (int i = 0; i < jobs; i++)
+	{
+		pg_atomic_init_u64(&INIT_LOADERS(sh)[i].rows, 0);
+		pg_atomic_init_u32(&INIT_LOADERS(sh)[i].done, 0);
+	}
+
+	handle = bk_register_worker(INIT_COORDINATOR_TYPE, "bench_init_coordinator_main",
+								dsm_segment_handle(seg), 0);
+	if (handle == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not start the init worker: no background worker slot is free"),
+				 errhint("bench.init with jobs => %d needs %d background workers; raise max_worker_processes (now %d) or wait for other workers to finish.",
+						 jobs, jobs + 1, max_worker_processes)));
+	if (WaitForBackgroundWorkerStartup(handle, &pid) != BGWH_STARTED)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not start the init worker"),
+				 errhint("More details may be in the server log.")));
+
+	PG_ENSURE_ERROR_CLEANUP(init_request_cancel, PointerGetDatum(sh));
+	{
+		for (;;)
+		{
+			uint32		state = pg_atomic_read_u32(&sh->state);
+
+			if (state == INIT_DONE || state == INIT_FAILED)
+				break;
+			if (!bk_worker_alive(handle))
+			{
+				pg_read_barrier();
+				state = pg_atomic_read_u32(&sh->state);
+				if (state == INIT_DONE || state == INIT_FAILED)
+					break;
+				/* killed before it could say why: clean up after it now */
+				bk_recover_orphans();
+				ereport(ERROR,
+						(errcode(ERRCODE_ADMIN_SHUTDOWN),
+						 errmsg("the init worker exited before it finished"),
+						 errhint("It may have been terminated; the server log says more. Nothing was left half-loaded.")));
+			}
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 1000L, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
+	PG_END_ENSURE_ERROR_CLEANUP(init_request_cancel, PointerGetDatum(sh));
+
+	if (pg_atomic_read_u32(&sh->state) == INIT_FAILED)
+		bk_error_raise(&sh->error);
+
+	{
+		Datum		result = init_result(fcinfo, sh, workload);
+
+		dsm_detach(seg);
+		PG_RETURN_DATUM(result);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * The coordinator
+ * ------------------------------------------------------------------------
+ */
+
+/* stop with an error if the caller asked us to */
+static void
+init_check_cancel(InitShared *sh)
+{
+	CHECK_FOR_INTERRUPTS();
+	if (pg_atomic_read_u32(&sh->cancel) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("bench.init was canceled")));
+}
+
+/*
+ * init_vacuum_analyze
+ *		VACUUM ANALYZE one table as a top-level command, the way pgbench
+ *		runs it: VACUUM cannot run inside a function, but this worker's
+ *		transactions are its own.
+ */
+static void
+init_vacuum_analyze(const char *nspname, const char *relname)
+{
+	char	   *sql = psprintf("vacuum analyze %s.%s", quote_identifier(nspname),
+							   quote_identifier(relname));
+	RawStmt    *raw = linitial_node(RawStmt, raw_parser(sql, RAW_PARSE_DEFAULT));
+	ParseState *pstate;
+	MemoryContext portalcxt;
+
+	portalcxt = AllocSetContextCreate(TopMemoryContext, "pgbenchkit vacuum",
+									  ALLOCSET_DEFAULT_SIZES);
+	PortalContext = portalcxt;
+	StartTransactionCommand();
+	pgstat_report_activity(STATE_RUNNING, sql);
+	pstate = make_parsestate(NULL);
+	pstate->p_sourcetext = sql;
+	ExecVacuum(pstate, (VacuumStmt *) raw->stmt, true);
+	CommitTransactionCommand();
+	PortalContext = NULL;
+	MemoryContextDelete(portalcxt);
+}
+
+/* begin a transaction with SPI and a snapshot, as worker_spi does */
+static void
+init_xact_begin(const char *activity)
+{
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	pgstat_report_activity(STATE_RUNNING, activity);
+}
+
+static void
+init_xact_commit(void)
+{
+	SPI_finish();
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	pgstat_report_activity(STATE_IDLE, NULL);
+}
+
+/*
+ * init_wait_loaders
+ *		Wait until every loader committed; raise the first loader error, or
+ *		an error for a loader that vanished, or for a cancel.
+ */
+static void
+init_wait_loaders(InitShared *sh, BackgroundWorkerHandle **loaders)
+{
+	for (;;)
+	{
+		int			done = 0;
+
+		init_check_cancel(sh);
+		for (int i = 0; i < sh->jobs; i++)
+		{
+			InitLoader *ld = &INIT_LOADERS(sh)[i];
+
+			if (ld->error.set)
+				bk_error_raise(&ld->error);
+			if (pg_atomic_read_u32(&ld->done))
+				done++;
+			else if (!bk_worker_alive(loaders[i]))
+			{
+				pg_read_barrier();
+				if (ld->error.set)
+					bk_error_raise(&ld->error);
+				if (!pg_atomic_read_u32(&ld->done))
+					ereport(ERROR,
+							(errcode(ERRCODE_ADMIN_SHUTDOWN),
+							 errmsg("loader worker %d exited before it finished", i),
+							 errhint("It may have been terminated; the server log says more.")));
+				done++;
+			}
+		}
+		if (done == sh->jobs)
+			return;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+}
+
+/*
+ * init_coordinate
+ *		Everything the coordinator does on the way to success.  Errors are
+ *		raised; bench_init_coordinator_main cleans up after them.
+ */
+static void
+init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loaders,
+				char *prefix, Oid *tables)
+{
+	LOCKTAG		tag;
+	instr_time	start;
+	int			nleaves = INIT_NLEAVES(sh);
+	int64		naccounts = tpcb_naccounts(&sh->opts);
+	Oid			existing[TPCB_NTABLES];
+	int			nexisting;
+	int64		small_rows;
+
+	/* one load per schema at a time; held until this worker exits */
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, 0x62656e63, sh->nspid, 2);
+	if (LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+				 errmsg("another bench.init is loading into schema \"%s\"", sh->nspname),
+				 errhint("Wait for it to finish, then try again.")));
+
+	/* reserve every loader before changing anything */
+	for (int i = 0; i < sh->jobs; i++)
+	{
+		loaders[i] = bk_register_worker(INIT_LOADER_TYPE, "bench_init_loader_main",
+										dsm_segment_handle(seg), i);
+		if (loaders[i] == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+					 errmsg("could not start %d loader workers: only %d background worker slots are free",
+							sh->jobs, i),
+					 errhint("Lower jobs, or raise max_worker_processes (now %d) and restart the server.",
+							 max_worker_processes)));
+	}
+
+	/* 1. record the dataset and create its tables under staging names */
+	INSTR_TIME_SET_CURRENT(start);
+	init_xact_begin("bench.init: creating tables");
+	bk_recover_orphans();
+	(void) init_existing_tables(sh->nspid, sh->nspname, sh->roleid, sh->force,
+								&sh->opts, existing);
+	sh->dataset_id = bk_dataset_begin("tpcb", sh->opts.scale, sh->options_json,
+									  sh->nspname, sh->rolename);
+	snprintf(prefix, NAMEDATALEN, "bench_load_" INT64_FORMAT "_", sh->dataset_id);
+	tpcb_create_tables(&sh->opts, sh->nspname, prefix);
+	for (int t = 0; t < TPCB_NTABLES; t++)
+		tables[t] = get_relname_relid(tpcb_table_name(prefix, t), sh->nspid);
+	if (sh->opts.method == TPCB_PART_NONE)
+		sh->leaves[0] = tables[TPCB_ACCOUNTS];
+	else
+		for (int p = 0; p < nleaves; p++)
+			sh->leaves[p] = get_relname_relid(tpcb_partition_name(prefix, p + 1), sh->nspid);
+	bk_dataset_set_tables(sh->dataset_id, tables, TPCB_NTABLES);
+	init_xact_commit();
+	sh->secs[PH_CREATE] = elapsed_since(start);
+
+	/* 2. load: accounts split among the loaders, the rest here */
+	INSTR_TIME_SET_CURRENT(start);
+	for (int i = 0; i < sh->jobs; i++)
+	{
+		InitLoader *ld = &INIT_LOADERS(sh)[i];
+
+		ld->first_aid = naccounts * i / sh->jobs + 1;
+		ld->last_aid = naccounts * (i + 1) / sh->jobs;
+	}
+	pg_write_barrier();
+	pg_atomic_write_u32(&sh->state, INIT_LOADING);
+
+	init_xact_begin("bench.init: loading pgbench_branches, pgbench_tellers");
+	small_rows = tpcb_load_branches_tellers(&sh->opts, tables[TPCB_BRANCHES],
+											tables[TPCB_TELLERS]);
+	init_xact_commit();
+	init_wait_loaders(sh, loaders);
+	sh->rows_loaded = small_rows;
+	for (int i = 0; i < sh->jobs; i++)
+		sh->rows_loaded += pg_atomic_read_u64(&INIT_LOADERS(sh)[i].rows);
+	sh->secs[PH_LOAD] = elapsed_since(start);
+
+	/* 3. vacuum analyze, in pgbench's order */
+	INSTR_TIME_SET_CURRENT(start);
+	init_check_cancel(sh);
+	init_vacuum_analyze(sh->nspname, tpcb_table_name(prefix, TPCB_BRANCHES));
+	init_vacuum_analyze(sh->nspname, tpcb_table_name(prefix, TPCB_TELLERS));
+	init_check_cancel(sh);
+	init_vacuum_analyze(sh->nspname, tpcb_table_name(prefix, TPCB_ACCOUNTS));
+	init_vacuum_analyze(sh->nspname, tpcb_table_name(prefix, TPCB_HISTORY));
+	sh->secs[PH_VACUUM] = elapsed_since(start);
+	init_check_cancel(sh);
+
+	/* 4. swap in, keys, record: all or nothing */
+	init_xact_begin("bench.init: primary keys");
+	nexisting = init_existing_tables(sh->nspid, sh->nspname, sh->roleid, sh->force,
+									 &sh->opts, existing);
+	if (nexisting > 0)
+	{
+		StringInfoData sql;
+
+		initStringInfo(&sql);
+		appendStringInfoString(&sql, "drop table ");
+		for (int i = 0; i < nexisting; i++)
+			appendStringInfo(&sql, "%s%s", i ? ", " : "",
+							 quote_qualified_identifier(sh->nspname, get_rel_name(existing[i])));
+		if (SPI_execute(sql.data, false, 0) != SPI_OK_UTILITY)
+			elog(ERROR, "could not drop the replaced dataset");
+		bk_dataset_mark_replaced(existing, nexisting);
+	}
+	for (int t = 0; t < TPCB_NTABLES; t++)
+		SPI_execute(psprintf("alter table %s rename to %s",
+							 quote_qualified_identifier(sh->nspname, tpcb_table_name(prefix, t)),
+							 quote_identifier(tpcb_table_name("pgbench_", t))), false, 0);
+	for (int p = 1; sh->opts.method != TPCB_PART_NONE && p <= nleaves; p++)
+		SPI_execute(psprintf("alter table %s rename to %s",
+							 quote_qualified_identifier(sh->nspname, tpcb_partition_name(prefix, p)),
+							 quote_identifier(tpcb_partition_name("pgbench_", p))), false, 0);
+
+	INSTR_TIME_SET_CURRENT(start);
+	tpcb_add_primary_keys(sh->nspname);
+	sh->secs[PH_PKEYS] = elapsed_since(start);
+	init_check_cancel(sh);
+
+	INSTR_TIME_SET_CURRENT(start);
+	if (sh->opts.foreign_keys)
+	{
+		pgstat_report_activity(STATE_RUNNING, "bench.init: foreign keys");
+		tpcb_add_foreign_keys(sh->nspname);
+	}
+	sh->secs[PH_FKEYS] = elapsed_since(start);
+
+	for (int i = 0; i < PH_COUNT; i++)
+		sh->secs[i] = round(sh->secs[i] * 1000.0) / 1000.0;
+	bk_dataset_finish(sh->dataset_id, "ready", sh->rows_loaded, sh->secs, NULL, NULL);
+	init_check_cancel(sh);
+	init_xact_commit();
+}
+
+/*
+ * init_cleanup
+ *		After a failure: stop the loaders, drop the staging tables, record
+ *		the error.  Runs in a transaction of its own.
+ */
+static void
+init_cleanup(InitShared *sh, BackgroundWorkerHandle **loaders, const char *prefix,
+			 const Oid *tables)
+{
+	pg_atomic_write_u32(&sh->cancel, 1);
+	for (int i = 0; i < sh->jobs; i++)
+		if (loaders[i] != NULL)
+			TerminateBackgroundWorker(loaders[i]);
+	for (int i = 0; i < sh->jobs; i++)
+	{
+		pid_t		pid;
+
+		if (loaders[i] != NULL)
+			(void) WaitForBackgroundWorkerShutdown(loaders[i]);
+		(void) pid;
+	}
+
+	if (sh->dataset_id == 0)
+		return;					/* nothing was created */
+
+	init_xact_begin("bench.init: cleaning up");
+	for (int t = 0; t < TPCB_NTABLES; t++)
+	{
+		char	   *name = OidIsValid(tables[t]) ? get_rel_name(tables[t]) : NULL;
+
+		/* only what still has the staging name this load gave it */
+		if (name != NULL && strncmp(name, prefix, strlen(prefix)) == 0)
+			SPI_execute(psprintf("drop table if exists %s",
+								 quote_qualified_identifier(sh->nspname, name)), false, 0);
+	}
+	{
+		char		sqlstate[6];
+		char	   *code = unpack_sql_state(sh->error.sqlerrcode);
+
+		strlcpy(sqlstate, code, sizeof(sqlstate));
+		bk_dataset_finish(sh->dataset_id,
+						  sh->error.sqlerrcode == ERRCODE_QUERY_CANCELED ? "aborted" : "failed",
+						  0, NULL, sqlstate, sh->error.message);
+	}
+	init_xact_commit();
+}
+
+/*
+ * bench_init_coordinator_main
+ *		Entry point of the init coordinator worker.
+ */
+void
+bench_init_coordinator_main(Datum main_arg)
+{
+	dsm_segment *seg = bk_worker_attach(main_arg);
+	InitShared *sh;
+	BackgroundWorkerHandle **loaders;
+	char		prefix[NAMEDATALEN] = "";
+	Oid			tables[TPCB_NTABLES] = {InvalidOid};
+	MemoryContext topcxt;
+
+	if (seg == NULL)
+		return;					/* the caller is gone already */
+	sh = (InitShared *) dsm_segment_address(seg);
+	sh->coordinator_pid = MyProcPid;
+	bk_worker_connect(sh->dboid, sh->roleid, "pgbenchkit init");
+
+	topcxt = AllocSetContextCreate(TopMemoryContext, "pgbenchkit init",
+								   ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(topcxt);
+	loaders = palloc0(sizeof(BackgroundWorkerHandle *) * sh->jobs);
+
+	PG_TRY();
+	{
+		init_coordinate(sh, seg, loaders, prefix, tables);
+		pg_write_barrier();
+		pg_atomic_write_u32(&sh->state, INIT_DONE);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(topcxt);
+		bk_error_capture(&sh->error);
+		AbortOutOfAnyTransaction();
+		PortalContext = NULL;
+		PG_TRY();
+		{
+			init_cleanup(sh, loaders, prefix, tables);
+		}
+		PG_CATCH();
+		{
+			/* the next bench call cleans up; keep the first error */
+			EmitErrorReport();
+			FlushErrorState();
+			AbortOutOfAnyTransaction();
+		}
+		PG_END_TRY();
+		pg_write_barrier();
+		pg_atomic_write_u32(&sh->state, INIT_FAILED);
+	}
+	PG_END_TRY();
+
+	bk_set_latch_of(sh->caller_pid);
+}
+
+/* ------------------------------------------------------------------------
+ * The loaders
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * bench_init_loader_main
+ *		Entry point of a loader worker: wait for the coordinator's go, fill
+ *		this loader's range of pgbench_accounts in one transaction.
+ */
+void
+bench_init_loader_main(Datum main_arg)
+{
+	dsm_segment *seg = bk_worker_attach(main_arg);
+	InitShared *sh;
+	InitLoader *ld;
+	int			index = bk_worker_index();
+
+	if (seg == NULL)
+		return;
+	sh = (InitShared *) dsm_segment_address(seg);
+	ld = &INIT_LOADERS(sh)[index];
+	bk_worker_connect(sh->dboid, sh->roleid, "pgbenchkit loader");
+
+	PG_TRY();
+	{
+		while (pg_atomic_read_u32(&sh->state) == INIT_STARTING)
+		{
+			if (pg_atomic_read_u32(&sh->cancel))
+				proc_exit(0);
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 10L, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+		}
+		pg_read_barrier();
+		if (pg_atomic_read_u32(&sh->state) == INIT_LOADING)
+		{
+			SetCurrentStatementStartTimestamp();
+			StartTransactionCommand();
+			PushActiveSnapshot(GetTransactionSnapshot());
+			pgstat_report_activity(STATE_RUNNING, "bench.init: loading pgbench_accounts");
+			(void) tpcb_load_accounts(&sh->opts, sh->leaves, ld->first_aid, ld->last_aid,
+									  &ld->rows, &sh->cancel);
+			PopActiveSnapshot();
+			CommitTransactionCommand();
+			pgstat_report_activity(STATE_IDLE, NULL);
+			pg_write_barrier();
+			pg_atomic_write_u32(&ld->done, 1);
+		}
+	}
+	PG_CATCH();
+	{
+		bk_error_capture(&ld->error);
+		AbortOutOfAnyTransaction();
+	}
+	PG_END_TRY();
+
+	bk_set_latch_of(sh->coordinator_pid);
+}

@@ -1,0 +1,67 @@
+/*-------------------------------------------------------------------------
+ *
+ * tpcb.h
+ *		The TPC-B-like dataset of pgbench: its tables, how they are created,
+ *		and the in-server loader that fills them.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHKIT_TPCB_H
+#define PGBENCHKIT_TPCB_H
+
+#include "port/atomics.h"
+
+/* rows per unit of scale, as in pgbench */
+#define TPCB_NBRANCHES	1
+#define TPCB_NTELLERS	10
+#define TPCB_NACCOUNTS	100000
+
+/* from this scale on, account ids are bigint (pgbench's SCALE_32BIT_THRESHOLD) */
+#define TPCB_SCALE_32BIT_THRESHOLD 20000
+
+/* the tables, in the order pgbench creates them */
+#define TPCB_NTABLES	4
+#define TPCB_HISTORY	0
+#define TPCB_TELLERS	1
+#define TPCB_ACCOUNTS	2
+#define TPCB_BRANCHES	3
+
+typedef enum TpcbPartMethod
+{
+	TPCB_PART_NONE,
+	TPCB_PART_RANGE,
+	TPCB_PART_HASH
+} TpcbPartMethod;
+
+typedef struct TpcbOptions
+{
+	int			scale;
+	int			fillfactor;
+	int			partitions;
+	TpcbPartMethod method;
+	bool		unlogged;
+	bool		foreign_keys;
+} TpcbOptions;
+
+extern const char *const tpcb_table_suffix[TPCB_NTABLES];
+
+extern int64 tpcb_naccounts(const TpcbOptions *opts);
+extern uint64 tpcb_estimate_bytes(const TpcbOptions *opts);
+extern const char *tpcb_part_method_name(TpcbPartMethod method);
+
+extern char *tpcb_table_name(const char *prefix, int table);
+extern char *tpcb_partition_name(const char *prefix, int partno);
+
+extern void tpcb_create_tables(const TpcbOptions *opts, const char *nspname,
+							   const char *prefix);
+extern void tpcb_add_primary_keys(const char *nspname);
+extern void tpcb_add_foreign_keys(const char *nspname);
+
+extern int64 tpcb_load_branches_tellers(const TpcbOptions *opts,
+										Oid branches, Oid tellers);
+extern int64 tpcb_load_accounts(const TpcbOptions *opts, const Oid *leaves,
+								int64 first_aid, int64 last_aid,
+								pg_atomic_uint64 *progress,
+								pg_atomic_uint32 *cancel);
+
+#endif							/* PGBENCHKIT_TPCB_H */

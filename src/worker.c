@@ -1,0 +1,195 @@
+/*-------------------------------------------------------------------------
+ *
+ * worker.c
+ *		Launching dynamic background workers and carrying their errors.
+ *
+ * Every pgbenchkit worker is a dynamic background worker that connects to
+ * the caller's database as the calling role, finds its instructions in a
+ * dynamic shared memory segment whose handle arrives as bgw_main_arg, and
+ * reports back through that segment.  Nothing here needs
+ * shared_preload_libraries.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "tcop/tcopprot.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "storage/procarray.h"
+#include "utils/elog.h"
+#include "utils/memutils.h"
+
+#include "compat.h"
+#include "worker.h"
+
+/*
+ * bk_error_capture
+ *		In a PG_CATCH block: copy the current error into shared memory.
+ *
+ * The first error wins: a later one (often a consequence of the first) does
+ * not overwrite it.  The error state is flushed so that the caller can go on
+ * to abort its transaction and clean up.
+ */
+void
+bk_error_capture(BkError *dst)
+{
+	ErrorData  *edata;
+	MemoryContext oldcxt;
+
+	oldcxt = MemoryContextSwitchTo(TopMemoryContext);
+	edata = CopyErrorData();
+	FlushErrorState();
+	MemoryContextSwitchTo(oldcxt);
+
+	if (dst->set)
+		return;
+	dst->sqlerrcode = edata->sqlerrcode;
+	strlcpy(dst->message, edata->message ? edata->message : "", sizeof(dst->message));
+	strlcpy(dst->detail, edata->detail ? edata->detail : "", sizeof(dst->detail));
+	strlcpy(dst->hint, edata->hint ? edata->hint : "", sizeof(dst->hint));
+	strlcpy(dst->context, edata->context ? edata->context : "", sizeof(dst->context));
+	pg_memory_barrier();
+	dst->set = true;
+	FreeErrorData(edata);
+}
+
+/*
+ * bk_error_set
+ *		Record an error that did not come from ereport (a worker that died).
+ */
+void
+bk_error_set(BkError *dst, int sqlerrcode, const char *message, const char *hint)
+{
+	if (dst->set)
+		return;
+	dst->sqlerrcode = sqlerrcode;
+	strlcpy(dst->message, message, sizeof(dst->message));
+	dst->detail[0] = '\0';
+	strlcpy(dst->hint, hint ? hint : "", sizeof(dst->hint));
+	dst->context[0] = '\0';
+	pg_memory_barrier();
+	dst->set = true;
+}
+
+/*
+ * bk_error_raise
+ *		Raise a captured error again in this process, as it was.
+ */
+void
+bk_error_raise(const BkError *err)
+{
+	ereport(ERROR,
+			(errcode(err->sqlerrcode),
+			 errmsg_internal("%s", err->message),
+			 err->detail[0] ? errdetail_internal("%s", err->detail) : 0,
+			 err->hint[0] ? errhint("%s", err->hint) : 0,
+			 err->context[0] ? errcontext("%s", err->context) : 0));
+}
+
+/*
+ * bk_register_worker
+ *		Register one dynamic background worker running FUNCTION of this
+ *		library; this backend is told when it starts and stops.
+ *
+ * Returns NULL when no background worker slot is free: the caller decides
+ * how to say so, since only it knows how many workers it needed.
+ */
+BackgroundWorkerHandle *
+bk_register_worker(const char *type, const char *function,
+				   dsm_handle handle, int index)
+{
+	BackgroundWorker worker;
+	BackgroundWorkerHandle *bgwhandle;
+
+	memset(&worker, 0, sizeof(worker));
+	worker.bgw_flags = BGWORKER_SHMEM_ACCESS | BGWORKER_BACKEND_DATABASE_CONNECTION;
+	worker.bgw_start_time = BgWorkerStart_ConsistentState;
+	worker.bgw_restart_time = BGW_NEVER_RESTART;
+	strlcpy(worker.bgw_library_name, "pgbenchkit", BGW_MAXLEN);
+	strlcpy(worker.bgw_function_name, function, BGW_MAXLEN);
+	snprintf(worker.bgw_name, BGW_MAXLEN, "%s %d", type, index);
+	strlcpy(worker.bgw_type, type, BGW_MAXLEN);
+	worker.bgw_main_arg = UInt32GetDatum(handle);
+	memcpy(worker.bgw_extra, &index, sizeof(int));
+	worker.bgw_notify_pid = MyProcPid;
+
+	if (!RegisterDynamicBackgroundWorker(&worker, &bgwhandle))
+		return NULL;
+	return bgwhandle;
+}
+
+/*
+ * bk_worker_alive
+ *		True while the worker has not stopped (it may not have started yet).
+ */
+bool
+bk_worker_alive(BackgroundWorkerHandle *handle)
+{
+	pid_t		pid;
+
+	return GetBackgroundWorkerPid(handle, &pid) != BGWH_STOPPED;
+}
+
+/*
+ * bk_set_latch_of
+ *		Wake the backend with the given pid, if it is still there.
+ */
+void
+bk_set_latch_of(int pid)
+{
+	PGPROC	   *proc;
+
+	if (pid <= 0)
+		return;
+	proc = BackendPidGetProc(pid);
+	if (proc != NULL)
+		SetLatch(&proc->procLatch);
+}
+
+/*
+ * bk_worker_attach
+ *		First step of every worker: signal handling and the shared segment.
+ *
+ * SIGTERM (pg_terminate_backend, server shutdown) ends the worker at its
+ * next CHECK_FOR_INTERRUPTS, as for a regular backend.  The segment is
+ * attached outside any resource owner so it stays mapped for the life of
+ * the worker.  Returns NULL when the caller has gone away before the worker
+ * started: the segment no longer exists and the worker should just exit.
+ */
+dsm_segment *
+bk_worker_attach(Datum main_arg)
+{
+	pqsignal(SIGTERM, die);
+	BackgroundWorkerUnblockSignals();
+
+	return dsm_attach(DatumGetUInt32(main_arg));
+}
+
+/*
+ * bk_worker_index
+ *		The index the worker was registered with (bk_register_worker).
+ */
+int
+bk_worker_index(void)
+{
+	int			index;
+
+	memcpy(&index, MyBgworkerEntry->bgw_extra, sizeof(int));
+	return index;
+}
+
+/*
+ * bk_worker_connect
+ *		Connect to the caller's database as the calling role and show up in
+ *		pg_stat_activity under APPNAME.
+ */
+void
+bk_worker_connect(Oid dboid, Oid roleid, const char *appname)
+{
+	BackgroundWorkerInitializeConnectionByOid(dboid, roleid, BK_BGW_CONNECT_FLAGS);
+	pgstat_report_appname(appname);
+}
