@@ -179,7 +179,7 @@ bk_dataset_set_tables(int64 id, const Oid *relids, int n)
  * bk_dataset_finish
  *		Final status of a dataset, with its row count and phase timings
  *		(SECS: create, load, vacuum, primary keys, foreign keys; may be NULL)
- *		or its error.
+ *		or its error.  ROWS < 0 records no row count.
  */
 void
 bk_dataset_finish(int64 id, const char *status, int64 rows, const double *secs,
@@ -195,6 +195,8 @@ bk_dataset_finish(int64 id, const char *status, int64 rows, const double *secs,
 	values[0] = Int64GetDatum(id);
 	values[1] = CStringGetTextDatum(status);
 	values[2] = Int64GetDatum(rows);
+	if (rows < 0)
+		nulls[2] = 'n';			/* not known: the load did not finish */
 	for (int i = 0; i < 5; i++)
 	{
 		if (secs)

@@ -75,6 +75,9 @@ PGDLLEXPORT void bench_init_loader_main(Datum main_arg);
 #define INIT_COORDINATOR_TYPE	"pgbenchkit init"
 #define INIT_LOADER_TYPE		"pgbenchkit loader"
 
+/* upper bound of partitions: far beyond any useful benchmark */
+#define INIT_MAX_PARTITIONS		10000
+
 /* upper bound of jobs, whatever max_worker_processes allows */
 #define INIT_MAX_JOBS			64
 
@@ -362,6 +365,14 @@ bench_init(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("partitions must not be negative, not %d", opts.partitions),
 				 errhint("Use 0 for an unpartitioned pgbench_accounts.")));
+	if ((int64) opts.partitions > Min(tpcb_naccounts(&opts), INIT_MAX_PARTITIONS))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("partitions must be at most %lld here, not %d",
+						(long long) Min(tpcb_naccounts(&opts), INIT_MAX_PARTITIONS),
+						opts.partitions),
+				 errhint("There can be no more partitions than accounts (100000 per unit of scale), and at most %d.",
+						 INIT_MAX_PARTITIONS)));
 	opts.method = TPCB_PART_NONE;
 	if (!PG_ARGISNULL(4))
 	{
@@ -799,7 +810,7 @@ init_cleanup(InitShared *sh, BackgroundWorkerHandle **loaders, const char *prefi
 		strlcpy(sqlstate, code, sizeof(sqlstate));
 		bk_dataset_finish(sh->dataset_id,
 						  sh->error.sqlerrcode == ERRCODE_QUERY_CANCELED ? "aborted" : "failed",
-						  0, NULL, sqlstate, sh->error.message);
+						  -1, NULL, sqlstate, sh->error.message);
 	}
 	init_xact_commit();
 }

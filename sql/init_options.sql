@@ -1,0 +1,69 @@
+--
+-- bench.init options: partitions, fillfactor, unlogged, foreign keys, jobs
+--
+CREATE SCHEMA opt;
+SET search_path = opt, public;
+
+-- range partitions: pgbench's bounds, every account in the partition its aid routes to
+SELECT rows_loaded FROM bench.init('tpcb', scale => 1, partitions => 3);
+SELECT c.relname, pg_get_expr(c.relpartbound, c.oid) AS bound, c.reloptions
+  FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+ WHERE i.inhparent = 'opt.pgbench_accounts'::regclass ORDER BY 1;
+SELECT tableoid::regclass, count(*), min(aid), max(aid) FROM pgbench_accounts GROUP BY 1 ORDER BY 1;
+SELECT count(*) FROM pgbench_accounts WHERE aid IN (1, 33334, 33335, 66668, 66669, 100000);
+SELECT conrelid::regclass, conname FROM pg_constraint
+ WHERE connamespace = 'opt'::regnamespace AND contype = 'p' ORDER BY 1;
+SELECT options->>'partitions' AS partitions, options->>'partition_method' AS method
+  FROM bench.datasets WHERE schema_name = 'opt' AND status = 'ready';
+
+-- hash partitions: rows land where PostgreSQL's routing puts them
+SELECT rows_loaded FROM bench.init('tpcb', scale => 1, partitions => 4, partition_method => 'hash', force => true);
+SELECT c.relname, pg_get_expr(c.relpartbound, c.oid) AS bound
+  FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+ WHERE i.inhparent = 'opt.pgbench_accounts'::regclass ORDER BY 1;
+SELECT count(*) AS misplaced FROM (
+  SELECT tableoid, aid FROM pgbench_accounts
+  EXCEPT
+  SELECT 'opt.pgbench_accounts_1'::regclass, aid FROM generate_series(1, 100000) aid
+   WHERE satisfies_hash_partition('opt.pgbench_accounts'::regclass, 4, 0, aid)
+  EXCEPT
+  SELECT 'opt.pgbench_accounts_2'::regclass, aid FROM generate_series(1, 100000) aid
+   WHERE satisfies_hash_partition('opt.pgbench_accounts'::regclass, 4, 1, aid)
+  EXCEPT
+  SELECT 'opt.pgbench_accounts_3'::regclass, aid FROM generate_series(1, 100000) aid
+   WHERE satisfies_hash_partition('opt.pgbench_accounts'::regclass, 4, 2, aid)
+  EXCEPT
+  SELECT 'opt.pgbench_accounts_4'::regclass, aid FROM generate_series(1, 100000) aid
+   WHERE satisfies_hash_partition('opt.pgbench_accounts'::regclass, 4, 3, aid)) s;
+SELECT count(*), sum(aid) FROM pgbench_accounts;
+SELECT count(*) FROM pgbench_accounts WHERE aid IN (1, 777, 50000, 99999, 100000);
+
+-- fillfactor, unlogged and foreign keys
+SELECT rows_loaded, foreign_keys_s > 0 AS fk_timed
+  FROM bench.init('tpcb', scale => 1, fillfactor => 50, unlogged => true,
+                  foreign_keys => true, force => true);
+SELECT relname, relpersistence, reloptions FROM pg_class
+ WHERE relnamespace = 'opt'::regnamespace AND relkind = 'r' ORDER BY 1;
+SELECT conrelid::regclass, conname, pg_get_constraintdef(oid) FROM pg_constraint
+ WHERE connamespace = 'opt'::regnamespace AND contype = 'f' ORDER BY 1, 2;
+-- 30 rows in a half-full page, as pgbench -i -F 50 makes them
+SELECT relpages, pg_relation_size('opt.pgbench_accounts') / 8192 AS blocks
+  FROM pg_class WHERE oid = 'opt.pgbench_accounts'::regclass;
+SELECT max(n), min(n) FROM (SELECT (ctid::text::point)[0], count(*) n FROM pgbench_accounts GROUP BY 1) s;
+
+-- two loaders give the same rows as one
+SELECT rows_loaded FROM bench.init('tpcb', scale => 3, jobs => 2, force => true);
+SELECT count(*), count(DISTINCT aid), sum(aid), sum(bid), min(aid), max(aid) FROM pgbench_accounts;
+SELECT relallvisible = relpages AS all_visible FROM pg_class WHERE oid = 'opt.pgbench_accounts'::regclass;
+SELECT status, options->>'jobs' AS jobs FROM bench.datasets
+ WHERE schema_name = 'opt' ORDER BY id;
+
+-- pgbench's statements run against the result
+SELECT abalance FROM pgbench_accounts WHERE aid = 123456;
+UPDATE pgbench_accounts SET abalance = abalance + 5 WHERE aid = 123456;
+UPDATE pgbench_tellers SET tbalance = tbalance + 5 WHERE tid = 7;
+UPDATE pgbench_branches SET bbalance = bbalance + 5 WHERE bid = 2;
+INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (7, 2, 123456, 5, CURRENT_TIMESTAMP);
+SELECT abalance FROM pgbench_accounts WHERE aid = 123456;
+
+RESET search_path;
