@@ -34,8 +34,10 @@ SELECT relname, relkind, relpersistence, reloptions
  ORDER BY 1;
 SELECT conrelid::regclass, conname, pg_get_constraintdef(oid)
   FROM pg_constraint
- WHERE conrelid::regclass::text LIKE 'pgbench%'
+ WHERE conrelid::regclass::text LIKE 'pgbench%' AND contype <> 'n'
  ORDER BY 1, 2;
+-- no constraint keeps a staging name (PostgreSQL 18 names NOT NULL constraints)
+SELECT count(*) FROM pg_constraint WHERE conname LIKE 'bench\_load%';
 
 -- loaded frozen and vacuumed: every page all-visible, statistics present
 SELECT relname, relpages > 0 AS has_pages, relallvisible = relpages AS all_visible, reltuples

@@ -399,11 +399,11 @@ bench_init(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("jobs must be at least 1, not %d", jobs),
 				 errhint("jobs is the number of background workers that load pgbench_accounts.")));
-	if (jobs > INIT_MAX_JOBS || jobs + 1 > max_worker_processes)
+	if (jobs > INIT_MAX_JOBS || (int64) jobs + 1 > max_worker_processes)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-				 errmsg("jobs => %d needs %d background workers, but max_worker_processes is %d",
-						jobs, jobs + 1, max_worker_processes),
+				 errmsg("jobs => %d needs %lld background workers, but max_worker_processes is %d",
+						jobs, (long long) jobs + 1, max_worker_processes),
 				 errhint("Use at most %d jobs here, or raise max_worker_processes and restart the server.",
 						 Max(0, Min(INIT_MAX_JOBS, max_worker_processes - 1)))));
 	init_check_disk(&opts);
@@ -630,6 +630,38 @@ init_wait_loaders(InitShared *sh, BackgroundWorkerHandle **loaders)
 }
 
 /*
+ * init_rename_constraints
+ *		Constraints named after the staging tables (from PostgreSQL 18 on,
+ *		NOT NULL constraints have names made from the table's) get the
+ *		names pgbench's tables give them.  Renaming the parent's constraint
+ *		renames its partitions' inherited ones too.
+ */
+static void
+init_rename_constraints(const char *prefix)
+{
+	int			n;
+	char	  **sql;
+
+	if (SPI_execute(psprintf("SELECT pg_catalog.format('alter table %%s rename constraint %%I to %%I',"
+							 " c.conrelid::pg_catalog.regclass, c.conname,"
+							 " 'pgbench_' || pg_catalog.substr(c.conname, %d))"
+							 "  FROM pg_catalog.pg_constraint c"
+							 " WHERE c.conname LIKE %s AND c.conislocal"
+							 " ORDER BY c.oid",
+							 (int) strlen(prefix) + 1,
+							 quote_literal_cstr(psprintf("%s%%", prefix))),
+					true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not list the constraints to rename");
+	n = (int) SPI_processed;
+	sql = palloc(sizeof(char *) * (n + 1));
+	for (int i = 0; i < n; i++)
+		sql[i] = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+	for (int i = 0; i < n; i++)
+		if (SPI_execute(sql[i], false, 0) != SPI_OK_UTILITY)
+			elog(ERROR, "could not rename constraint: %s", sql[i]);
+}
+
+/*
  * init_coordinate
  *		Everything the coordinator does on the way to success.  Errors are
  *		raised; bench_init_coordinator_main cleans up after them.
@@ -747,6 +779,8 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 		SPI_execute(psprintf("alter table %s rename to %s",
 							 quote_qualified_identifier(sh->nspname, tpcb_partition_name(prefix, p)),
 							 quote_identifier(tpcb_partition_name("pgbench_", p))), false, 0);
+
+	init_rename_constraints(prefix);
 
 	INSTR_TIME_SET_CURRENT(start);
 	tpcb_add_primary_keys(sh->nspname);

