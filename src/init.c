@@ -502,7 +502,7 @@ bench_init(PG_FUNCTION_ARGS)
 				ereport(ERROR,
 						(errcode(ERRCODE_ADMIN_SHUTDOWN),
 						 errmsg("the init worker exited before it finished"),
-						 errhint("It may have been terminated; the server log says more. Nothing was left half-loaded.")));
+						 errhint("It may have been terminated; the server log says more. The tables it left under staging names are dropped by the next bench.init.")));
 			}
 			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 							 1000L, PG_WAIT_EXTENSION);

@@ -148,6 +148,24 @@ tpcb_exec(const char *sql)
 }
 
 /*
+ * tpcb_unlogged_table
+ *		Whether the four tables are created unlogged.  pgbench up to 17
+ *		makes them all unlogged with --unlogged-tables; PostgreSQL 18 no
+ *		longer allows unlogged partitioned tables, so its pgbench leaves
+ *		them logged when pgbench_accounts is partitioned (the partitions
+ *		are unlogged either way).  We follow the server's own pgbench.
+ */
+static bool
+tpcb_unlogged_table(const TpcbOptions *opts)
+{
+#if PG_VERSION_NUM >= 180000
+	return opts->unlogged && opts->method == TPCB_PART_NONE;
+#else
+	return opts->unlogged;
+#endif
+}
+
+/*
  * tpcb_create_tables
  *		Create the four tables (and the accounts partitions) in NSPNAME,
  *		named PREFIX<suffix>, with pgbench's definitions.  Needs SPI.
@@ -165,7 +183,7 @@ tpcb_create_tables(const TpcbOptions *opts, const char *nspname,
 	{
 		resetStringInfo(&sql);
 		appendStringInfo(&sql, "create%s table %s.%s(%s)",
-						 (opts->unlogged && opts->method == TPCB_PART_NONE) ? " unlogged" : "",
+						 tpcb_unlogged_table(opts) ? " unlogged" : "",
 						 qnsp, quote_identifier(tpcb_table_name(prefix, t)),
 						 big ? tpcb_ddl[t].bigcols : tpcb_ddl[t].smcols);
 		if (opts->method != TPCB_PART_NONE && t == TPCB_ACCOUNTS)

@@ -1,0 +1,193 @@
+-- pgTAP: the objects CREATE EXTENSION pgbenchkit makes, and their privileges.
+--
+-- Run with pg_prove against a database where
+--   CREATE EXTENSION pgtap; CREATE EXTENSION pgbenchkit CASCADE;
+-- has been done.  Everything here runs in one transaction that is rolled
+-- back at the end.
+\set ON_ERROR_STOP 1
+\set QUIET 1
+\pset format unaligned
+\pset tuples_only true
+\pset pager off
+
+BEGIN;
+SELECT plan(62);
+
+-- ---------------------------------------------------------------- extension
+SELECT has_extension('pgbenchkit', 'extension pgbenchkit is installed');
+SELECT has_extension('pg_prewarm', 'extension pg_prewarm (required) is installed');
+SELECT is(
+    (SELECT extversion FROM pg_extension WHERE extname = 'pgbenchkit'),
+    '0.1.0', 'pgbenchkit is at version 0.1.0');
+SELECT is(
+    (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+      WHERE e.extname = 'pgbenchkit'),
+    'bench'::name, 'pgbenchkit lives in schema bench');
+SELECT is(
+    (SELECT extrelocatable FROM pg_extension WHERE extname = 'pgbenchkit'),
+    false, 'pgbenchkit is not relocatable');
+
+-- ---------------------------------------------------------------- schema
+SELECT has_schema('bench', 'schema bench exists');
+SELECT tables_are('bench', ARRAY['datasets'], 'schema bench has exactly the table datasets');
+SELECT functions_are('bench', ARRAY['init'], 'schema bench has exactly the function init');
+SELECT has_type('bench', 'init_result', 'type bench.init_result exists');
+
+-- ---------------------------------------------------------------- bench.datasets
+SELECT has_table('bench', 'datasets', 'table bench.datasets exists');
+SELECT columns_are('bench', 'datasets', ARRAY[
+    'id', 'workload', 'scale', 'options', 'schema_name', 'tables', 'status',
+    'sqlstate', 'error', 'created_by', 'started_at', 'finished_at',
+    'server_version', 'rows_loaded', 'create_s', 'load_s', 'vacuum_s',
+    'primary_keys_s', 'foreign_keys_s', 'worker_pid'],
+    'bench.datasets has the documented columns');
+SELECT col_is_pk('bench', 'datasets', 'id', 'bench.datasets.id is the primary key');
+SELECT col_type_is('bench', 'datasets', 'id', 'bigint', 'bench.datasets.id is bigint');
+SELECT col_type_is('bench', 'datasets', 'workload', 'text', 'bench.datasets.workload is text');
+SELECT col_type_is('bench', 'datasets', 'scale', 'integer', 'bench.datasets.scale is integer');
+SELECT col_type_is('bench', 'datasets', 'options', 'jsonb', 'bench.datasets.options is jsonb');
+SELECT col_type_is('bench', 'datasets', 'schema_name', 'name', 'bench.datasets.schema_name is name');
+SELECT col_type_is('bench', 'datasets', 'tables', 'oid[]', 'bench.datasets.tables is oid[]');
+SELECT col_type_is('bench', 'datasets', 'status', 'text', 'bench.datasets.status is text');
+SELECT col_type_is('bench', 'datasets', 'sqlstate', 'text', 'bench.datasets.sqlstate is text');
+SELECT col_type_is('bench', 'datasets', 'created_by', 'name', 'bench.datasets.created_by is name');
+SELECT col_type_is('bench', 'datasets', 'started_at', 'timestamp with time zone',
+                   'bench.datasets.started_at is timestamptz');
+SELECT col_type_is('bench', 'datasets', 'finished_at', 'timestamp with time zone',
+                   'bench.datasets.finished_at is timestamptz');
+SELECT col_type_is('bench', 'datasets', 'rows_loaded', 'bigint', 'bench.datasets.rows_loaded is bigint');
+SELECT col_type_is('bench', 'datasets', 'load_s', 'double precision',
+                   'bench.datasets.load_s is double precision');
+SELECT col_type_is('bench', 'datasets', 'worker_pid', 'integer', 'bench.datasets.worker_pid is integer');
+SELECT col_not_null('bench', 'datasets', 'workload', 'bench.datasets.workload is NOT NULL');
+SELECT col_not_null('bench', 'datasets', 'scale', 'bench.datasets.scale is NOT NULL');
+SELECT col_not_null('bench', 'datasets', 'options', 'bench.datasets.options is NOT NULL');
+SELECT col_not_null('bench', 'datasets', 'status', 'bench.datasets.status is NOT NULL');
+SELECT col_is_null('bench', 'datasets', 'finished_at', 'bench.datasets.finished_at may be NULL');
+SELECT col_has_default('bench', 'datasets', 'started_at', 'bench.datasets.started_at has a default');
+SELECT col_has_default('bench', 'datasets', 'created_by', 'bench.datasets.created_by has a default');
+
+-- the status CHECK accepts exactly the documented states
+SELECT lives_ok(
+    $$INSERT INTO bench.datasets (workload, scale, options, schema_name, status)
+      SELECT 'tpcb', 1, '{}', 'public', s
+        FROM unnest(ARRAY['loading', 'ready', 'failed', 'aborted', 'replaced']) AS s$$,
+    'bench.datasets.status accepts loading, ready, failed, aborted, replaced');
+SELECT throws_ok(
+    $$INSERT INTO bench.datasets (workload, scale, options, schema_name, status)
+      VALUES ('tpcb', 1, '{}', 'public', 'done')$$,
+    '23514', NULL, 'bench.datasets.status rejects any other state');
+SELECT is(
+    (SELECT count(*)::int FROM bench.datasets
+      WHERE created_by = current_user AND server_version = current_setting('server_version')
+        AND started_at IS NOT NULL AND options = '{}'),
+    5, 'created_by, started_at and server_version are filled by default');
+
+-- dumped with the user's data (pg_extension_config_dump)
+SELECT ok(
+    (SELECT 'bench.datasets'::regclass = ANY (extconfig) FROM pg_extension WHERE extname = 'pgbenchkit'),
+    'bench.datasets is a configuration table of the extension (pg_dump keeps its rows)');
+
+-- ---------------------------------------------------------------- bench.init_result
+SELECT is(
+    (SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum)
+       FROM pg_attribute
+      WHERE attrelid = 'bench.init_result'::regclass AND attnum > 0 AND NOT attisdropped),
+    'dataset_id bigint, workload text, scale integer, rows_loaded bigint, '
+    'create_s double precision, load_s double precision, vacuum_s double precision, '
+    'primary_keys_s double precision, foreign_keys_s double precision, total_s double precision',
+    'bench.init_result has the documented fields, in order');
+
+-- ---------------------------------------------------------------- bench.init
+SELECT has_function('bench', 'init',
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean) exists');
+SELECT function_returns('bench', 'init',
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    'bench.init_result', 'bench.init returns bench.init_result');
+SELECT function_lang_is('bench', 'init',
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    'c', 'bench.init is written in C');
+SELECT volatility_is('bench', 'init',
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    'volatile', 'bench.init is volatile');
+SELECT isnt_strict('bench', 'init',
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    'bench.init is not strict (it reports NULL arguments itself)');
+SELECT isnt_definer('bench', 'init',
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    'bench.init is not SECURITY DEFINER (it runs as the caller)');
+SELECT is(
+    (SELECT proparallel FROM pg_proc WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean)'::regprocedure),
+    'u', 'bench.init is PARALLEL UNSAFE');
+SELECT is(
+    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean)'::regprocedure),
+    ARRAY['workload', 'scale', 'fillfactor', 'partitions', 'partition_method',
+          'unlogged', 'foreign_keys', 'jobs', 'force']::text[],
+    'bench.init has the documented argument names');
+SELECT is(
+    (SELECT pg_get_expr(proargdefaults, 0) FROM pg_proc
+      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean)'::regprocedure),
+    '1, 100, 0, NULL::text, false, false, 1, false',
+    'bench.init defaults: scale 1, fillfactor 100, partitions 0, no method, logged, no FKs, 1 job, no force');
+SELECT is(
+    (SELECT pronargdefaults::int FROM pg_proc
+      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean)'::regprocedure),
+    8, 'every argument of bench.init but workload has a default');
+
+-- ---------------------------------------------------------------- privileges
+CREATE ROLE pgbk_tap_nobody NOLOGIN;
+CREATE ROLE pgbk_tap_granted NOLOGIN;
+GRANT EXECUTE ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean)
+    TO pgbk_tap_granted;
+
+SELECT function_privs_are('bench', 'init',
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    'public', ARRAY[]::name[], 'PUBLIC may not EXECUTE bench.init');
+SELECT function_privs_are('bench', 'init',
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    'pgbk_tap_nobody', ARRAY[]::name[], 'an ordinary role may not EXECUTE bench.init');
+SELECT function_privs_are('bench', 'init',
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    'pgbk_tap_granted', ARRAY['EXECUTE'], 'a role granted EXECUTE may EXECUTE bench.init');
+SELECT ok(
+    NOT has_function_privilege('public',
+        'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean)', 'EXECUTE'),
+    'has_function_privilege(public, bench.init, EXECUTE) is false');
+SELECT ok(
+    NOT EXISTS (SELECT 1 FROM pg_proc p, aclexplode(p.proacl) a
+                 WHERE p.oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean)'::regprocedure
+                   AND a.grantee = 0),
+    'the ACL of bench.init has no entry for PUBLIC');
+SELECT isnt(
+    (SELECT proacl FROM pg_proc
+      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean)'::regprocedure),
+    NULL, 'bench.init has an explicit ACL (the default would let PUBLIC execute it)');
+
+SELECT table_privs_are('bench', 'datasets', 'public', ARRAY['SELECT'],
+    'PUBLIC may SELECT bench.datasets, and nothing else');
+SELECT table_privs_are('bench', 'datasets', 'pgbk_tap_nobody', ARRAY['SELECT'],
+    'an ordinary role may SELECT bench.datasets, and nothing else');
+SELECT schema_privs_are('bench', 'public', ARRAY['USAGE'],
+    'PUBLIC has USAGE on schema bench, and no CREATE');
+SELECT ok(
+    NOT has_sequence_privilege('public', 'bench.datasets_id_seq', 'USAGE')
+    AND NOT has_sequence_privilege('public', 'bench.datasets_id_seq', 'UPDATE'),
+    'PUBLIC may not use the sequence of bench.datasets');
+
+-- what an ordinary role sees and may do
+SET LOCAL ROLE pgbk_tap_nobody;
+SELECT lives_ok('SELECT count(*) FROM bench.datasets', 'an ordinary role can read bench.datasets');
+SELECT throws_ok(
+    $$INSERT INTO bench.datasets (workload, scale, options, schema_name, status)
+      VALUES ('tpcb', 1, '{}', 'public', 'ready')$$,
+    '42501', 'permission denied for table datasets',
+    'an ordinary role cannot write bench.datasets');
+SELECT throws_ok('DELETE FROM bench.datasets', '42501', 'permission denied for table datasets',
+    'an ordinary role cannot delete from bench.datasets');
+SELECT throws_ok($$SELECT bench.init('tpcb')$$, '42501', 'permission denied for function init',
+    'an ordinary role cannot call bench.init');
+RESET ROLE;
+
+SELECT * FROM finish();
+ROLLBACK;
