@@ -497,8 +497,11 @@ bench_init(PG_FUNCTION_ARGS)
 				state = pg_atomic_read_u32(&sh->state);
 				if (state == INIT_DONE || state == INIT_FAILED)
 					break;
-				/* killed before it could say why: clean up after it now */
-				bk_recover_orphans();
+				/*
+				 * Killed before it could say why.  Its staging tables cannot
+				 * be dropped here: this transaction ends in the error below.
+				 * The next bench.init drops them (bk_recover_orphans).
+				 */
 				ereport(ERROR,
 						(errcode(ERRCODE_ADMIN_SHUTDOWN),
 						 errmsg("the init worker exited before it finished"),
@@ -843,10 +846,34 @@ init_cleanup(InitShared *sh, BackgroundWorkerHandle **loaders, const char *prefi
 
 		strlcpy(sqlstate, code, sizeof(sqlstate));
 		bk_dataset_finish(sh->dataset_id,
-						  sh->error.sqlerrcode == ERRCODE_QUERY_CANCELED ? "aborted" : "failed",
+						  (sh->error.sqlerrcode == ERRCODE_QUERY_CANCELED ||
+						   sh->error.sqlerrcode == ERRCODE_ADMIN_SHUTDOWN) ? "aborted" : "failed",
 						  -1, NULL, sqlstate, sh->error.message);
 	}
 	init_xact_commit();
+}
+
+/* set by SIGTERM in the coordinator */
+static volatile sig_atomic_t init_terminated = false;
+
+/*
+ * init_sigterm
+ *		SIGTERM (pg_terminate_backend, server shutdown) in the coordinator:
+ *		turn it into a query cancel, so that the current step stops at its
+ *		next CHECK_FOR_INTERRUPTS with an error and the coordinator's usual
+ *		cleanup runs (drop the staging tables, record the dataset as
+ *		aborted) before it exits.
+ */
+static void
+init_sigterm(SIGNAL_ARGS)
+{
+	int			save_errno = errno;
+
+	init_terminated = true;
+	QueryCancelPending = true;
+	InterruptPending = true;
+	SetLatch(MyLatch);
+	errno = save_errno;
 }
 
 /*
@@ -867,6 +894,7 @@ bench_init_coordinator_main(Datum main_arg)
 		return;					/* the caller is gone already */
 	sh = (InitShared *) dsm_segment_address(seg);
 	sh->coordinator_pid = MyProcPid;
+	pqsignal(SIGTERM, init_sigterm);
 	bk_worker_connect(sh->dboid, sh->roleid, "pgbenchkit init");
 
 	topcxt = AllocSetContextCreate(TopMemoryContext, "pgbenchkit init",
@@ -883,6 +911,10 @@ bench_init_coordinator_main(Datum main_arg)
 	PG_CATCH();
 	{
 		MemoryContextSwitchTo(topcxt);
+		if (init_terminated)
+			bk_error_set(&sh->error, ERRCODE_ADMIN_SHUTDOWN,
+						 "the init worker was terminated",
+						 "Nothing was left half-loaded; the previous dataset, if any, is unchanged.");
 		bk_error_capture(&sh->error);
 		AbortOutOfAnyTransaction();
 		PortalContext = NULL;
