@@ -377,6 +377,20 @@ my ($c2, $p2) = load_and_read('scale => 3, jobs => 2');
 compare_hashes('jobs => 2 vs jobs => 1', 'contents', $c1, $c2);
 is($c2->{'accounts rows'}, 300000, 'jobs => 2: 300000 accounts');
 
+# Two loaders should lay out the pages one loader does: 4919 pages at scale
+# 3, all of them all-visible.  On PostgreSQL 16 and later, concurrent
+# loaders extend the table several pages at a time and leave some empty
+# pages behind (not all-visible, and beyond 1% at small scales): a known
+# defect, fixed when loaders write their own block ranges.
+{
+	my $pages = $node->safe_psql('bk', q{
+		SELECT relpages BETWEEN 4919 AND 4968 AND relallvisible >= 0.99 * relpages
+		  FROM pg_class WHERE oid = 'pgbench_accounts'::regclass});
+	local $TODO = 'concurrent loaders leave empty pages on PostgreSQL 16+'
+	  if $ENV{PGBENCHKIT_PG_MAJOR} && $ENV{PGBENCHKIT_PG_MAJOR} >= 16;
+	is($pages, 't', 'jobs => 2: the pages of one loader, all-visible');
+}
+
 ($c1, $p1) = load_and_read(q{scale => 2, partitions => 4, partition_method => 'hash', jobs => 1});
 ($c2, $p2) = load_and_read(q{scale => 2, partitions => 4, partition_method => 'hash', jobs => 3});
 compare_hashes('hash partitions, jobs => 3 vs jobs => 1', 'contents', $c1, $c2);
