@@ -96,6 +96,30 @@ bk_spi_exec(const char *sql, int nargs, Oid *argtypes, Datum *values,
 }
 
 /*
+ * bk_spi_utility
+ *		Run one utility statement (DDL) in the current SPI connection.
+ */
+void
+bk_spi_utility(const char *sql)
+{
+	int			rc = SPI_execute(sql, false, 0);
+
+	if (rc != SPI_OK_UTILITY)
+		elog(ERROR, "unexpected SPI result %d for: %s", rc, sql);
+}
+
+/* an oid[] datum of N relation OIDs */
+static Datum
+oid_array(const Oid *relids, int n)
+{
+	Datum	   *elems = palloc(sizeof(Datum) * n);
+
+	for (int i = 0; i < n; i++)
+		elems[i] = ObjectIdGetDatum(relids[i]);
+	return PointerGetDatum(construct_array(elems, n, OIDOID, sizeof(Oid), true, TYPALIGN_INT));
+}
+
+/*
  * bk_spi_int64
  *		First column of the first row of a query, as int64 (0 if none).
  */
@@ -160,14 +184,11 @@ void
 bk_dataset_set_tables(int64 id, const Oid *relids, int n)
 {
 	BkOwnerSwitch sw;
-	Datum	   *elems = palloc(sizeof(Datum) * n);
 	Oid			types[2] = {INT8OID, OIDARRAYOID};
 	Datum		values[2];
 
-	for (int i = 0; i < n; i++)
-		elems[i] = ObjectIdGetDatum(relids[i]);
 	values[0] = Int64GetDatum(id);
-	values[1] = PointerGetDatum(construct_array(elems, n, OIDOID, sizeof(Oid), true, TYPALIGN_INT));
+	values[1] = oid_array(relids, n);
 
 	bk_become_owner(&sw);
 	bk_spi_exec("UPDATE bench.datasets SET tables = $2 WHERE id = $1",
@@ -231,15 +252,12 @@ void
 bk_dataset_mark_replaced(const Oid *relids, int n)
 {
 	BkOwnerSwitch sw;
-	Datum	   *elems = palloc(sizeof(Datum) * n);
 	Oid			types[1] = {OIDARRAYOID};
 	Datum		values[1];
 
 	if (n == 0)
 		return;
-	for (int i = 0; i < n; i++)
-		elems[i] = ObjectIdGetDatum(relids[i]);
-	values[0] = PointerGetDatum(construct_array(elems, n, OIDOID, sizeof(Oid), true, TYPALIGN_INT));
+	values[0] = oid_array(relids, n);
 
 	bk_become_owner(&sw);
 	bk_spi_exec("UPDATE bench.datasets SET status = 'replaced'"
@@ -275,41 +293,34 @@ void
 bk_recover_orphans(void)
 {
 	BkOwnerSwitch sw;
+	char	   *tables = NULL;
 
 	bk_become_owner(&sw);
 	SPI_connect();
-	if (SPI_execute("SELECT pg_catalog.string_agg(pg_catalog.format('%I.%I', n.nspname, c.relname), ', ')"
-					"  FROM bench.datasets d"
-					"  JOIN pg_catalog.pg_class c ON c.oid = ANY (d.tables)"
-					"  JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
-					" WHERE d.status = 'loading'"
-					"   AND c.relname LIKE 'bench\\_load\\_' || d.id || '\\_%'"
-					"   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a"
-					"                    WHERE a.pid = d.worker_pid"
-					"                      AND a.backend_type = 'pgbenchkit init')",
-					true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not look for abandoned loads");
-	if (SPI_processed == 1)
-	{
-		char	   *tables = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-
-		if (tables != NULL)
-		{
-			if (SPI_execute(psprintf("DROP TABLE IF EXISTS %s", tables), false, 0) != SPI_OK_UTILITY)
-				elog(ERROR, "could not drop abandoned tables");
-			ereport(LOG,
-					(errmsg("pgbenchkit dropped tables of abandoned loads: %s", tables)));
-		}
-	}
-	if (SPI_execute("UPDATE bench.datasets d SET status = 'aborted',"
-					" error = 'the loading worker ended before it finished (server restart, crash or termination)',"
-					" finished_at = pg_catalog.clock_timestamp(), worker_pid = NULL"
-					" WHERE d.status = 'loading'"
-					"   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a"
-					"                    WHERE a.pid = d.worker_pid"
-					"                      AND a.backend_type = 'pgbenchkit init')",
-					false, 0) != SPI_OK_UPDATE)
+	if (SPI_execute("WITH gone AS ("
+					"  UPDATE bench.datasets d SET status = 'aborted',"
+					"    error = 'the loading worker ended before it finished (server restart, crash or termination)',"
+					"    finished_at = pg_catalog.clock_timestamp(), worker_pid = NULL"
+					"   WHERE d.status = 'loading'"
+					"     AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a"
+					"                      WHERE a.pid = d.worker_pid"
+					"                        AND a.backend_type = 'pgbenchkit init')"
+					"  RETURNING d.id, d.tables)"
+					" SELECT pg_catalog.string_agg(pg_catalog.format('%I.%I', n.nspname, c.relname), ', ')"
+					"   FROM gone g"
+					"   JOIN pg_catalog.pg_class c ON c.oid = ANY (g.tables)"
+					"   JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+					"  WHERE c.relname LIKE 'bench\\_load\\_' || g.id || '\\_%'",
+					false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not mark abandoned loads");
+	if (SPI_processed == 1)
+		tables = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	if (tables != NULL)
+	{
+		bk_spi_utility(psprintf("DROP TABLE IF EXISTS %s", tables));
+		ereport(LOG,
+				(errmsg("pgbenchkit dropped tables of abandoned loads: %s", tables)));
+	}
 	SPI_finish();
 	bk_restore_user(&sw);
 }

@@ -22,6 +22,7 @@ extern void bk_restore_user(BkOwnerSwitch *sw);
 
 extern void bk_spi_exec(const char *sql, int nargs, Oid *argtypes,
 						Datum *values, const char *nulls, int expected);
+extern void bk_spi_utility(const char *sql);
 extern int64 bk_spi_int64(const char *sql, int nargs, Oid *argtypes,
 						  Datum *values);
 

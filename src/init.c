@@ -660,8 +660,7 @@ init_rename_constraints(const char *prefix)
 	for (int i = 0; i < n; i++)
 		sql[i] = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
 	for (int i = 0; i < n; i++)
-		if (SPI_execute(sql[i], false, 0) != SPI_OK_UTILITY)
-			elog(ERROR, "could not rename constraint: %s", sql[i]);
+		bk_spi_utility(sql[i]);
 }
 
 /*
@@ -770,18 +769,17 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 		for (int i = 0; i < nexisting; i++)
 			appendStringInfo(&sql, "%s%s", i ? ", " : "",
 							 quote_qualified_identifier(sh->nspname, get_rel_name(existing[i])));
-		if (SPI_execute(sql.data, false, 0) != SPI_OK_UTILITY)
-			elog(ERROR, "could not drop the replaced dataset");
+		bk_spi_utility(sql.data);
 		bk_dataset_mark_replaced(existing, nexisting);
 	}
 	for (int t = 0; t < TPCB_NTABLES; t++)
-		SPI_execute(psprintf("alter table %s rename to %s",
-							 quote_qualified_identifier(sh->nspname, tpcb_table_name(prefix, t)),
-							 quote_identifier(tpcb_table_name("pgbench_", t))), false, 0);
+		bk_spi_utility(psprintf("alter table %s rename to %s",
+								quote_qualified_identifier(sh->nspname, tpcb_table_name(prefix, t)),
+								quote_identifier(tpcb_table_name("pgbench_", t))));
 	for (int p = 1; sh->opts.method != TPCB_PART_NONE && p <= nleaves; p++)
-		SPI_execute(psprintf("alter table %s rename to %s",
-							 quote_qualified_identifier(sh->nspname, tpcb_partition_name(prefix, p)),
-							 quote_identifier(tpcb_partition_name("pgbench_", p))), false, 0);
+		bk_spi_utility(psprintf("alter table %s rename to %s",
+								quote_qualified_identifier(sh->nspname, tpcb_partition_name(prefix, p)),
+								quote_identifier(tpcb_partition_name("pgbench_", p))));
 
 	init_rename_constraints(prefix);
 
@@ -819,13 +817,8 @@ init_cleanup(InitShared *sh, BackgroundWorkerHandle **loaders, const char *prefi
 		if (loaders[i] != NULL)
 			TerminateBackgroundWorker(loaders[i]);
 	for (int i = 0; i < sh->jobs; i++)
-	{
-		pid_t		pid;
-
 		if (loaders[i] != NULL)
 			(void) WaitForBackgroundWorkerShutdown(loaders[i]);
-		(void) pid;
-	}
 
 	if (sh->dataset_id == 0)
 		return;					/* nothing was created */
@@ -837,8 +830,8 @@ init_cleanup(InitShared *sh, BackgroundWorkerHandle **loaders, const char *prefi
 
 		/* only what still has the staging name this load gave it */
 		if (name != NULL && strncmp(name, prefix, strlen(prefix)) == 0)
-			SPI_execute(psprintf("drop table if exists %s",
-								 quote_qualified_identifier(sh->nspname, name)), false, 0);
+			bk_spi_utility(psprintf("drop table if exists %s",
+									quote_qualified_identifier(sh->nspname, name)));
 	}
 	{
 		char		sqlstate[6];

@@ -35,6 +35,7 @@
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "catalog.h"
 #include "tpcb.h"
 
 /* name suffixes: pgbench names its tables pgbench_<suffix> */
@@ -137,16 +138,6 @@ tpcb_partition_name(const char *prefix, int partno)
 	return psprintf("%saccounts_%d", prefix, partno);
 }
 
-/* run one utility statement through SPI, raising its error */
-static void
-tpcb_exec(const char *sql)
-{
-	int			rc = SPI_execute(sql, false, 0);
-
-	if (rc < 0)
-		elog(ERROR, "SPI_execute failed (%d) for: %s", rc, sql);
-}
-
 /*
  * tpcb_unlogged_table
  *		Whether the four tables are created unlogged.  pgbench up to 17
@@ -191,7 +182,7 @@ tpcb_create_tables(const TpcbOptions *opts, const char *nspname,
 							 tpcb_part_method_name(opts->method));
 		else if (tpcb_ddl[t].fillfactor)
 			appendStringInfo(&sql, " with (fillfactor=%d)", opts->fillfactor);
-		tpcb_exec(sql.data);
+		bk_spi_utility(sql.data);
 	}
 
 	for (int p = 1; p <= opts->partitions && opts->method != TPCB_PART_NONE; p++)
@@ -221,7 +212,7 @@ tpcb_create_tables(const TpcbOptions *opts, const char *nspname,
 			appendStringInfo(&sql, "for values with (modulus %d, remainder %d)",
 							 opts->partitions, p - 1);
 		appendStringInfo(&sql, " with (fillfactor=%d)", opts->fillfactor);
-		tpcb_exec(sql.data);
+		bk_spi_utility(sql.data);
 	}
 	pfree(sql.data);
 }
@@ -238,7 +229,7 @@ tpcb_add_primary_keys(const char *nspname)
 	const char *qnsp = quote_identifier(nspname);
 
 	for (int i = 0; i < lengthof(tables); i++)
-		tpcb_exec(psprintf("alter table %s.pgbench_%s add primary key (%s)",
+		bk_spi_utility(psprintf("alter table %s.pgbench_%s add primary key (%s)",
 						   qnsp, tpcb_table_suffix[tables[i]], cols[i]));
 }
 
@@ -259,7 +250,7 @@ tpcb_add_foreign_keys(const char *nspname)
 	const char *qnsp = quote_identifier(nspname);
 
 	for (int i = 0; i < lengthof(fks); i++)
-		tpcb_exec(psprintf("alter table %s.pgbench_%s add constraint %s "
+		bk_spi_utility(psprintf("alter table %s.pgbench_%s add constraint %s "
 						   "foreign key (%s) references %s.pgbench_%s",
 						   qnsp, fks[i][0], fks[i][1], fks[i][2], qnsp, fks[i][3]));
 }
