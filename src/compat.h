@@ -12,7 +12,10 @@
 
 #include "catalog/pg_class.h"
 #include "catalog/pg_namespace.h"
+#include "storage/proc.h"
+#include "storage/smgr.h"
 #include "utils/acl.h"
+#include "utils/rel.h"
 
 #if PG_VERSION_NUM < 140000
 #error "pgbenchkit needs PostgreSQL 14 or later"
@@ -42,6 +45,60 @@
 #else
 #define BK_BGW_CONNECT_FLAGS 0
 #define BK_NEEDS_LOGIN_ROLE 1
+#endif
+
+/*
+ * Physical relation identifiers were renamed from RelFileNode to
+ * RelFileLocator in 16.
+ */
+#if PG_VERSION_NUM >= 160000
+#define BK_REL_LOCATOR(rel)		(&(rel)->rd_locator)
+#define BK_SMGR_LOCATOR(smgr)	((smgr)->smgr_rlocator)
+#else
+#define BK_REL_LOCATOR(rel)		(&(rel)->rd_node)
+#define BK_SMGR_LOCATOR(smgr)	((smgr)->smgr_rnode)
+#endif
+
+/* RelationGetSmgr appeared in 15; 14 opens the smgr by hand. */
+#if PG_VERSION_NUM >= 150000
+#define bk_relation_smgr(rel)	RelationGetSmgr(rel)
+#else
+static inline SMgrRelation
+bk_relation_smgr(Relation rel)
+{
+	RelationOpenSmgr(rel);
+	return rel->rd_smgr;
+}
+#endif
+
+/*
+ * Keeping a checkpoint from starting (its redo pointer from moving) for a
+ * few instructions: a flag from 15, a boolean before.
+ */
+#if PG_VERSION_NUM >= 150000
+#define BK_DELAY_CHECKPOINT_START() (MyProc->delayChkptFlags |= DELAY_CHKPT_START)
+#define BK_DELAY_CHECKPOINT_END()	(MyProc->delayChkptFlags &= ~DELAY_CHKPT_START)
+#else
+#define BK_DELAY_CHECKPOINT_START() (MyProc->delayChkpt = true)
+#define BK_DELAY_CHECKPOINT_END()	(MyProc->delayChkpt = false)
+#endif
+
+/*
+ * Setting a relation's pg_class statistics in place, as VACUUM and CREATE
+ * INDEX do: 15 added two out-arguments, 18 the all-frozen page count.
+ */
+#if PG_VERSION_NUM >= 180000
+#define bk_update_relstats(rel, pages, tuples, allvisible, hasindex) \
+	vac_update_relstats((rel), (pages), (tuples), (allvisible), (allvisible), (hasindex), \
+						InvalidTransactionId, InvalidMultiXactId, NULL, NULL, false)
+#elif PG_VERSION_NUM >= 150000
+#define bk_update_relstats(rel, pages, tuples, allvisible, hasindex) \
+	vac_update_relstats((rel), (pages), (tuples), (allvisible), (hasindex), \
+						InvalidTransactionId, InvalidMultiXactId, NULL, NULL, false)
+#else
+#define bk_update_relstats(rel, pages, tuples, allvisible, hasindex) \
+	vac_update_relstats((rel), (pages), (tuples), (allvisible), (hasindex), \
+						InvalidTransactionId, InvalidMultiXactId, false)
 #endif
 
 #endif							/* PGBENCHKIT_COMPAT_H */

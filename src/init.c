@@ -10,8 +10,10 @@
  *	1. reserves its loader workers (jobs => J) before changing anything;
  *	2. creates the tables under staging names (bench_load_<id>_<table>) and
  *	   records the dataset as 'loading', in one transaction;
- *	3. fills pgbench_branches and pgbench_tellers itself while the J loaders
- *	   each fill one range of pgbench_accounts (tpcb.c);
+ *	3. gives pgbench_accounts (or each range partition) its final length
+ *	   and visibility map, then fills pgbench_branches and pgbench_tellers
+ *	   itself while the J loaders write their shares of the accounts pages
+ *	   (tpcb.c: a block range of each leaf, or whole hash partitions);
  *	4. runs VACUUM ANALYZE on each table, as top-level commands;
  *	5. in one last transaction drops the dataset it replaces (force), gives
  *	   the tables their pgbench names, adds primary and foreign keys and
@@ -23,7 +25,7 @@
  * records the error, and if the coordinator itself is killed the next call
  * of a bench function does the same (bk_recover_orphans).
  *
- * Rows are inserted frozen, as COPY FREEZE inserts them.  The loaders run
+ * Rows are written frozen, as COPY FREEZE writes them.  The loaders run
  * in transactions of their own (they cannot share the coordinator's), which
  * is safe here because the tables still carry their staging names: nobody
  * reads them until they are complete, and they are dropped if the load
@@ -37,6 +39,7 @@
 #include <sys/statvfs.h>
 
 #include "access/xact.h"
+#include "access/xlog.h"
 #include "catalog/namespace.h"
 #include "catalog/partition.h"
 #include "catalog/pg_authid.h"
@@ -57,6 +60,7 @@
 #include "storage/lock.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
+#include "utils/guc.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
@@ -98,8 +102,6 @@ PGDLLEXPORT void bench_init_loader_main(Datum main_arg);
 /* one loader worker's share of pgbench_accounts */
 typedef struct InitLoader
 {
-	int64		first_aid;
-	int64		last_aid;
 	pg_atomic_uint64 rows;
 	pg_atomic_uint32 done;		/* its transaction committed */
 	BkError		error;
@@ -133,9 +135,13 @@ typedef struct InitShared
 
 #define INIT_NLEAVES(sh) \
 	((sh)->opts.method == TPCB_PART_NONE ? 1 : (sh)->opts.partitions)
+/* after the leaves: the rows of each (hash leaves: counted by their loader) */
+#define INIT_LEAF_ROWS(sh) \
+	((int64 *) ((char *) (sh) + MAXALIGN(offsetof(InitShared, leaves) + \
+										 sizeof(Oid) * INIT_NLEAVES(sh))))
+/* then the loaders */
 #define INIT_LOADERS(sh) \
-	((InitLoader *) ((char *) (sh) + MAXALIGN(offsetof(InitShared, leaves) + \
-											  sizeof(Oid) * INIT_NLEAVES(sh))))
+	((InitLoader *) ((char *) INIT_LEAF_ROWS(sh) + MAXALIGN(sizeof(int64) * INIT_NLEAVES(sh))))
 
 static Size
 init_shared_size(const TpcbOptions *opts, int jobs)
@@ -143,7 +149,7 @@ init_shared_size(const TpcbOptions *opts, int jobs)
 	int			nleaves = opts->method == TPCB_PART_NONE ? 1 : opts->partitions;
 
 	return MAXALIGN(offsetof(InitShared, leaves) + sizeof(Oid) * nleaves) +
-		sizeof(InitLoader) * jobs;
+		MAXALIGN(sizeof(int64) * nleaves) + sizeof(InitLoader) * jobs;
 }
 
 static double
@@ -633,6 +639,37 @@ init_wait_loaders(InitShared *sh, BackgroundWorkerHandle **loaders)
 }
 
 /*
+ * init_rename_indexes
+ *		The staging tables' indexes (the primary key of the accounts and of
+ *		its partitions) get pgbench's names; renaming an index renames its
+ *		constraint too.
+ */
+static void
+init_rename_indexes(Oid nspid, const char *prefix)
+{
+	int			n;
+	char	  **sql;
+
+	if (SPI_execute(psprintf("SELECT pg_catalog.format('alter index %%s rename to %%I',"
+							 " c.oid::pg_catalog.regclass,"
+							 " 'pgbench_' || pg_catalog.substr(c.relname, %d))"
+							 "  FROM pg_catalog.pg_class c"
+							 " WHERE c.relnamespace = %u AND c.relkind IN ('i', 'I')"
+							 "   AND c.relname LIKE %s"
+							 " ORDER BY c.oid",
+							 (int) strlen(prefix) + 1, nspid,
+							 quote_literal_cstr(psprintf("%s%%", prefix))),
+					false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not list the indexes to rename");
+	n = (int) SPI_processed;
+	sql = palloc(sizeof(char *) * (n + 1));
+	for (int i = 0; i < n; i++)
+		sql[i] = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+	for (int i = 0; i < n; i++)
+		bk_spi_utility(sql[i]);
+}
+
+/*
  * init_rename_constraints
  *		Constraints named after the staging tables (from PostgreSQL 18 on,
  *		NOT NULL constraints have names made from the table's) get the
@@ -653,7 +690,7 @@ init_rename_constraints(const char *prefix)
 							 " ORDER BY c.oid",
 							 (int) strlen(prefix) + 1,
 							 quote_literal_cstr(psprintf("%s%%", prefix))),
-					true, 0) != SPI_OK_SELECT)
+					false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not list the constraints to rename");
 	n = (int) SPI_processed;
 	sql = palloc(sizeof(char *) * (n + 1));
@@ -661,6 +698,26 @@ init_rename_constraints(const char *prefix)
 		sql[i] = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
 	for (int i = 0; i < n; i++)
 		bk_spi_utility(sql[i]);
+}
+
+/*
+ * init_compress_wal
+ *		Compress the page images this worker logs with lz4, when the server
+ *		has lz4 and wal_compression is off.
+ *
+ * Nearly all of bench.init's WAL is whole pages of new rows (the loaders')
+ * and of the new primary keys, and pgbench's rows are mostly blank
+ * fillers: lz4 makes that WAL about six times smaller for little CPU, and
+ * on most machines writing WAL is what loading waits for.  The setting is
+ * this worker's own; a wal_compression the administrator chose is kept.
+ */
+static void
+init_compress_wal(void)
+{
+#if PG_VERSION_NUM >= 150000 && defined(USE_LZ4)
+	if (wal_compression == WAL_COMPRESSION_NONE)
+		SetConfigOption("wal_compression", "lz4", PGC_SUSET, PGC_S_SESSION);
+#endif
 }
 
 /*
@@ -675,7 +732,6 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 	LOCKTAG		tag;
 	instr_time	start;
 	int			nleaves = INIT_NLEAVES(sh);
-	int64		naccounts = tpcb_naccounts(&sh->opts);
 	Oid			existing[TPCB_NTABLES];
 	int			nexisting;
 	int64		small_rows;
@@ -712,6 +768,7 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 									  sh->nspname, sh->rolename);
 	snprintf(prefix, NAMEDATALEN, "bench_load_" INT64_FORMAT "_", sh->dataset_id);
 	tpcb_create_tables(&sh->opts, sh->nspname, prefix);
+	tpcb_add_accounts_key(sh->nspname, prefix);
 	for (int t = 0; t < TPCB_NTABLES; t++)
 		tables[t] = get_relname_relid(tpcb_table_name(prefix, t), sh->nspid);
 	if (sh->opts.method == TPCB_PART_NONE)
@@ -725,13 +782,9 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 
 	/* 2. load: accounts split among the loaders, the rest here */
 	INSTR_TIME_SET_CURRENT(start);
-	for (int i = 0; i < sh->jobs; i++)
-	{
-		InitLoader *ld = &INIT_LOADERS(sh)[i];
-
-		ld->first_aid = naccounts * i / sh->jobs + 1;
-		ld->last_aid = naccounts * (i + 1) / sh->jobs;
-	}
+	init_xact_begin("bench.init: preparing pgbench_accounts");
+	tpcb_prepare_accounts(&sh->opts, sh->leaves, sh->jobs);
+	init_xact_commit();
 	pg_write_barrier();
 	pg_atomic_write_u32(&sh->state, INIT_LOADING);
 
@@ -745,6 +798,14 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 		sh->rows_loaded += pg_atomic_read_u64(&INIT_LOADERS(sh)[i].rows);
 	sh->secs[PH_LOAD] = elapsed_since(start);
 
+	/* the primary key of the accounts (hash loaders built theirs) */
+	INSTR_TIME_SET_CURRENT(start);
+	init_check_cancel(sh);
+	init_xact_begin("bench.init: primary key of pgbench_accounts");
+	tpcb_build_account_keys(&sh->opts, sh->leaves);
+	init_xact_commit();
+	sh->secs[PH_PKEYS] = elapsed_since(start);
+
 	/* 3. vacuum analyze, in pgbench's order */
 	INSTR_TIME_SET_CURRENT(start);
 	init_check_cancel(sh);
@@ -753,6 +814,9 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 	init_check_cancel(sh);
 	init_vacuum_analyze(sh->nspname, tpcb_table_name(prefix, TPCB_ACCOUNTS));
 	init_vacuum_analyze(sh->nspname, tpcb_table_name(prefix, TPCB_HISTORY));
+	init_xact_begin("bench.init: statistics of pgbench_accounts");
+	tpcb_set_account_stats(&sh->opts, sh->leaves, INIT_LEAF_ROWS(sh));
+	init_xact_commit();
 	sh->secs[PH_VACUUM] = elapsed_since(start);
 	init_check_cancel(sh);
 
@@ -781,11 +845,12 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 								quote_qualified_identifier(sh->nspname, tpcb_partition_name(prefix, p)),
 								quote_identifier(tpcb_partition_name("pgbench_", p))));
 
+	init_rename_indexes(sh->nspid, prefix);
 	init_rename_constraints(prefix);
 
 	INSTR_TIME_SET_CURRENT(start);
 	tpcb_add_primary_keys(sh->nspname);
-	sh->secs[PH_PKEYS] = elapsed_since(start);
+	sh->secs[PH_PKEYS] += elapsed_since(start);
 	init_check_cancel(sh);
 
 	INSTR_TIME_SET_CURRENT(start);
@@ -889,6 +954,7 @@ bench_init_coordinator_main(Datum main_arg)
 	sh->coordinator_pid = MyProcPid;
 	pqsignal(SIGTERM, init_sigterm);
 	bk_worker_connect(sh->dboid, sh->roleid, "pgbenchkit init");
+	init_compress_wal();
 
 	topcxt = AllocSetContextCreate(TopMemoryContext, "pgbenchkit init",
 								   ALLOCSET_DEFAULT_SIZES);
@@ -954,6 +1020,7 @@ bench_init_loader_main(Datum main_arg)
 	sh = (InitShared *) dsm_segment_address(seg);
 	ld = &INIT_LOADERS(sh)[index];
 	bk_worker_connect(sh->dboid, sh->roleid, "pgbenchkit loader");
+	init_compress_wal();
 
 	PG_TRY();
 	{
@@ -973,7 +1040,7 @@ bench_init_loader_main(Datum main_arg)
 			StartTransactionCommand();
 			PushActiveSnapshot(GetTransactionSnapshot());
 			pgstat_report_activity(STATE_RUNNING, "bench.init: loading pgbench_accounts");
-			(void) tpcb_load_accounts(&sh->opts, sh->leaves, ld->first_aid, ld->last_aid,
+			(void) tpcb_load_accounts(&sh->opts, sh->leaves, INIT_LEAF_ROWS(sh), index, sh->jobs,
 									  &ld->rows, &sh->cancel);
 			PopActiveSnapshot();
 			CommitTransactionCommand();

@@ -18,24 +18,33 @@
 #include <math.h>
 
 #include "access/heapam.h"
+#include "access/genam.h"
 #include "access/htup_details.h"
+#include "access/multixact.h"
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/xact.h"
 #include "catalog/partition.h"
+#include "commands/vacuum.h"
 #include "common/hashfn.h"
 #include "executor/spi.h"
 #include "executor/tuptable.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
+#include "storage/bufmgr.h"
+#include "storage/bufpage.h"
 #include "storage/lmgr.h"
+#include "storage/smgr.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/rel.h"
 
+#include "btbuild.h"
 #include "catalog.h"
+#include "compat.h"
+#include "pagewriter.h"
 #include "tpcb.h"
 
 /* name suffixes: pgbench names its tables pgbench_<suffix> */
@@ -218,14 +227,31 @@ tpcb_create_tables(const TpcbOptions *opts, const char *nspname,
 }
 
 /*
+ * tpcb_add_accounts_key
+ *		The primary key of the new, still empty accounts table named
+ *		PREFIXaccounts (and of its partitions): its pages are written with
+ *		the rows' (tpcb_build_account_keys, or the hash loaders).  Renamed
+ *		with the table, it is pgbench's pgbench_accounts_pkey.
+ */
+void
+tpcb_add_accounts_key(const char *nspname, const char *prefix)
+{
+	bk_spi_utility(psprintf("alter table %s add primary key (aid)",
+							quote_qualified_identifier(nspname,
+													   tpcb_table_name(prefix, TPCB_ACCOUNTS))));
+}
+
+/*
  * tpcb_add_primary_keys
- *		pgbench's primary keys, on the tables with their final names.
+ *		pgbench's primary keys of pgbench_branches and pgbench_tellers, on
+ *		the tables with their final names, built by CREATE INDEX as pgbench
+ *		builds them (they are small).
  */
 void
 tpcb_add_primary_keys(const char *nspname)
 {
-	static const char *const cols[] = {"bid", "tid", "aid"};
-	static const int tables[] = {TPCB_BRANCHES, TPCB_TELLERS, TPCB_ACCOUNTS};
+	static const char *const cols[] = {"bid", "tid"};
+	static const int tables[] = {TPCB_BRANCHES, TPCB_TELLERS};
 	const char *qnsp = quote_identifier(nspname);
 
 	for (int i = 0; i < lengthof(tables); i++)
@@ -402,69 +428,442 @@ hash_partition_of(int64 aid, bool big, int partitions)
 }
 
 /*
- * tpcb_load_accounts
- *		Fill accounts FIRST_AID..LAST_AID into LEAVES: the accounts table
- *		itself, or its partitions in order.  Runs in the caller's
- *		transaction.  PROGRESS counts rows inserted; CANCEL, when set,
- *		stops the load with an error.  Returns the number of rows.
+ * An account row ready to be copied onto pages: formed once, frozen, with
+ * the offsets of the two columns that change from row to row.
  */
-int64
-tpcb_load_accounts(const TpcbOptions *opts, const Oid *leaves,
-				   int64 first_aid, int64 last_aid,
-				   pg_atomic_uint64 *progress, pg_atomic_uint32 *cancel)
+typedef struct AccountTemplate
+{
+	HeapTuple	tuple;			/* owns data */
+	HeapTupleHeader data;
+	uint32		len;
+	bool		big;			/* aid is bigint */
+	int			aid_off;		/* from the start of the tuple's data */
+	int			bid_off;
+	int			rows_per_page;
+} AccountTemplate;
+
+/*
+ * account_template
+ *		The account row of REL (aid and bid to be filled in) and how many of
+ *		them a page of REL takes.
+ *
+ * The row is frozen as COPY FREEZE freezes it, except that its xmin is
+ * FrozenTransactionId itself: the loaders need no transaction id.  Rows
+ * per page follow heap_multi_insert's rule: a new page takes its first
+ * row, then more while the free space left exceeds the row plus the space
+ * the fillfactor keeps free.  Every row has the same length, so every page
+ * but the last holds the same number.
+ */
+static void
+account_template(Relation rel, bool big, AccountTemplate *t)
+{
+	TupleDesc	desc = RelationGetDescr(rel);
+	Datum		values[4];
+	bool		nulls[4] = {false, false, false, false};
+	HeapTuple	tuple;
+	int			off = 0;
+	Size		save = RelationGetTargetPageFreeSpace(rel, HEAP_DEFAULT_FILLFACTOR);
+	PGAlignedBlock scratch;
+	Page		page = (Page) scratch.data;
+
+	values[0] = big ? Int64GetDatum(1) : Int32GetDatum(1);
+	values[1] = Int32GetDatum(1);
+	values[2] = Int32GetDatum(0);
+	values[3] = blank_filler(rel, 4);
+	tuple = heap_form_tuple(desc, values, nulls);
+
+	t->tuple = tuple;
+	t->data = tuple->t_data;
+	t->len = tuple->t_len;
+	t->data->t_infomask &= ~HEAP_XACT_MASK;
+	t->data->t_infomask2 &= ~HEAP2_XACT_MASK;
+	t->data->t_infomask |= HEAP_XMAX_INVALID;
+	HeapTupleHeaderSetXmin(t->data, FrozenTransactionId);
+	HeapTupleHeaderSetXminFrozen(t->data);
+	HeapTupleHeaderSetCmin(t->data, FirstCommandId);
+	HeapTupleHeaderSetXmax(t->data, 0);
+
+	/* aid and bid lead the row, never null: their offsets are fixed */
+	t->big = big;
+	off = att_align_nominal(off, TupleDescAttr(desc, 0)->attalign);
+	t->aid_off = off;
+	off += TupleDescAttr(desc, 0)->attlen;
+	off = att_align_nominal(off, TupleDescAttr(desc, 1)->attalign);
+	t->bid_off = off;
+
+	PageInit(page, BLCKSZ, 0);
+	t->rows_per_page = 0;
+	while (t->rows_per_page == 0 ||
+		   PageGetHeapFreeSpace(page) >= MAXALIGN(t->len) + save)
+	{
+		if (PageAddItem(page, (Item) t->data, t->len, InvalidOffsetNumber,
+						false, true) == InvalidOffsetNumber)
+			break;
+		t->rows_per_page++;
+	}
+	if (t->rows_per_page == 0)
+		elog(ERROR, "an account row does not fit on a page");
+}
+
+/*
+ * put_account
+ *		Add account AID to PAGE, block BLKNO; returns its slot.
+ */
+static inline OffsetNumber
+put_account(Page page, BlockNumber blkno, const AccountTemplate *t, int64 aid)
+{
+	OffsetNumber off;
+	HeapTupleHeader tup;
+	char	   *data;
+	int32		bid = (int32) ((aid - 1) / TPCB_NACCOUNTS + 1);
+
+	off = PageAddItem(page, (Item) t->data, t->len, InvalidOffsetNumber, false, true);
+	if (off == InvalidOffsetNumber)
+		elog(ERROR, "could not add account " INT64_FORMAT " to block %u", aid, blkno);
+	tup = (HeapTupleHeader) PageGetItem(page, PageGetItemId(page, off));
+	ItemPointerSet(&tup->t_ctid, blkno, off);
+	data = (char *) tup + tup->t_hoff;
+	if (t->big)
+		memcpy(data + t->aid_off, &aid, sizeof(int64));
+	else
+	{
+		int32		aid32 = (int32) aid;
+
+		memcpy(data + t->aid_off, &aid32, sizeof(int32));
+	}
+	memcpy(data + t->bid_off, &bid, sizeof(int32));
+	return off;
+}
+
+/* the primary key index of a leaf of the accounts table */
+static Oid
+leaf_key(Relation rel)
+{
+	List	   *indexes = RelationGetIndexList(rel);
+
+	if (list_length(indexes) != 1)
+		elog(ERROR, "relation \"%s\" should have exactly one index", RelationGetRelationName(rel));
+	return linitial_oid(indexes);
+}
+
+/* a new, empty heap page whose rows will all be frozen */
+static inline void
+init_heap_page(Page page)
+{
+	PageInit(page, BLCKSZ, 0);
+	PageSetAllVisible(page);
+}
+
+/*
+ * leaf_rows
+ *		The accounts of leaf LEAF of an unpartitioned or range-partitioned
+ *		table: FIRST_AID and the number of rows (ids are contiguous).
+ */
+static int64
+leaf_rows(const TpcbOptions *opts, int leaf, int64 *first_aid)
+{
+	int64		naccounts = tpcb_naccounts(opts);
+	int64		part_size;
+
+	if (opts->method == TPCB_PART_NONE)
+	{
+		*first_aid = 1;
+		return naccounts;
+	}
+	Assert(opts->method == TPCB_PART_RANGE);
+	part_size = (naccounts + opts->partitions - 1) / opts->partitions;
+	*first_aid = leaf * part_size + 1;
+	return Max(0, Min(part_size, naccounts - leaf * part_size));
+}
+
+/* check for cancel and interrupts, and report rows done */
+static inline void
+load_checkpoint(pg_atomic_uint64 *progress, int64 *pending, pg_atomic_uint32 *cancel)
+{
+	pg_atomic_fetch_add_u64(progress, *pending);
+	*pending = 0;
+	CHECK_FOR_INTERRUPTS();
+	if (pg_atomic_read_u32(cancel) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("loading of pgbench_accounts was canceled")));
+}
+
+/*
+ * tpcb_prepare_accounts
+ *		Before the loaders start: write the visibility map of each leaf of
+ *		an unpartitioned or range-partitioned accounts table and, when
+ *		NLOADERS > 1, give it its final length, so that the loaders can
+ *		write disjoint block ranges of it at once (one loader appends).  Hash leaves are filled by one loader each, which
+ *		does this itself.  Runs in the caller's transaction.
+ */
+void
+tpcb_prepare_accounts(const TpcbOptions *opts, const Oid *leaves, int nloaders)
 {
 	int			nleaves = opts->method == TPCB_PART_NONE ? 1 : opts->partitions;
 	bool		big = opts->scale >= TPCB_SCALE_32BIT_THRESHOLD;
-	int64		part_size = (tpcb_naccounts(opts) + nleaves - 1) / nleaves;
-	int			capacity;
-	BulkTarget *targets;
-	Datum		values[4];
-	bool		nulls[4] = {false, false, false, false};
+
+	if (opts->method == TPCB_PART_HASH)
+		return;
+	for (int leaf = 0; leaf < nleaves; leaf++)
+	{
+		int64		first_aid;
+		int64		nrows = leaf_rows(opts, leaf, &first_aid);
+		Relation	rel;
+		AccountTemplate t;
+		BlockNumber npages;
+
+		if (nrows == 0)
+			continue;
+		rel = table_open(leaves[leaf], RowExclusiveLock);
+		account_template(rel, big, &t);
+		npages = (BlockNumber) ((nrows + t.rows_per_page - 1) / t.rows_per_page);
+		if (nloaders > 1)
+			bk_preextend(rel, npages);
+		bk_write_vm_all_frozen(rel, npages);
+		table_close(rel, NoLock);
+		heap_freetuple(t.tuple);
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * load_contiguous
+ *		Loader LOADER of NLOADERS, unpartitioned or range-partitioned: its
+ *		share of the pages of every leaf, prepared by tpcb_prepare_accounts.
+ */
+static int64
+load_contiguous(const TpcbOptions *opts, const Oid *leaves, int loader, int nloaders,
+				pg_atomic_uint64 *progress, pg_atomic_uint32 *cancel)
+{
+	int			nleaves = opts->method == TPCB_PART_NONE ? 1 : opts->partitions;
+	bool		big = opts->scale >= TPCB_SCALE_32BIT_THRESHOLD;
+	int64		total = 0;
 	int64		pending = 0;
 
-	/*
-	 * With hash partitions consecutive ids scatter over all partitions, so
-	 * each gets a smaller batch to bound memory; ranges fill one at a time.
-	 */
-	capacity = (opts->method == TPCB_PART_HASH) ?
-		Max(64, TPCB_BATCH_ROWS * 16 / nleaves) : TPCB_BATCH_ROWS;
-	capacity = Min(capacity, TPCB_BATCH_ROWS);
-
-	targets = palloc0(sizeof(BulkTarget) * nleaves);
-	for (int i = 0; i < nleaves; i++)
-		bulk_open(&targets[i], leaves[i], capacity);
-
-	values[2] = Int32GetDatum(0);
-	values[3] = blank_filler(targets[0].rel, 4);
-
-	for (int64 aid = first_aid; aid <= last_aid; aid++)
+	for (int leaf = 0; leaf < nleaves; leaf++)
 	{
-		int			leaf = 0;
+		int64		first_aid;
+		int64		nrows = leaf_rows(opts, leaf, &first_aid);
+		int64		npages;
+		int64		p0,
+					p1;
+		Relation	rel;
+		AccountTemplate t;
+		BkPageWriter pw;
 
-		values[0] = big ? Int64GetDatum(aid) : Int32GetDatum((int32) aid);
-		values[1] = Int32GetDatum((int32) ((aid - 1) / TPCB_NACCOUNTS + 1));
-		if (opts->method == TPCB_PART_RANGE)
-			leaf = (int) ((aid - 1) / part_size);
-		else if (opts->method == TPCB_PART_HASH)
-			leaf = hash_partition_of(aid, big, nleaves);
+		if (nrows == 0)
+			continue;
+		rel = table_open(leaves[leaf], RowExclusiveLock);
+		account_template(rel, big, &t);
+		npages = (nrows + t.rows_per_page - 1) / t.rows_per_page;
+		p0 = npages * loader / nloaders;
+		p1 = npages * (loader + 1) / nloaders;
 
-		bulk_add(&targets[leaf], values, nulls);
+		bk_pw_begin(&pw, rel, MAIN_FORKNUM, true, BK_PW_MAX_BATCH);
+		for (int64 p = p0; p < p1; p++)
+		{
+			Page		page = bk_pw_page(&pw, (BlockNumber) p);
+			int64		aid = first_aid + p * t.rows_per_page;
+			int64		end = Min(aid + t.rows_per_page, first_aid + nrows);
 
+			init_heap_page(page);
+			for (; aid < end; aid++)
+				put_account(page, (BlockNumber) p, &t, aid);
+			pending += end - (first_aid + p * t.rows_per_page);
+			if (pending >= TPCB_BATCH_ROWS)
+			{
+				total += pending;
+				load_checkpoint(progress, &pending, cancel);
+			}
+		}
+		bk_pw_finish(&pw);
+		table_close(rel, NoLock);
+		heap_freetuple(t.tuple);
+	}
+	total += pending;
+	load_checkpoint(progress, &pending, cancel);
+	return total;
+}
+
+/* a hash leaf being filled by its one loader */
+typedef struct HashLeaf
+{
+	Relation	rel;
+	Relation	index;
+	BkBtBuild  *key;
+	int64		rows;
+	BkPageWriter pw;
+	Page		page;			/* current page, or NULL */
+	BlockNumber nblocks;
+	int			nrows;			/* on the current page */
+} HashLeaf;
+
+/*
+ * load_hash
+ *		Loader LOADER of NLOADERS, hash-partitioned: the whole of every leaf
+ *		whose number is LOADER modulo NLOADERS, and its primary key, built
+ *		as the rows are placed.  Ids scatter over the leaves, so each loader
+ *		walks all of them and keeps its own.  The rows of each leaf go to
+ *		LEAF_ROWS_OUT.
+ */
+static int64
+load_hash(const TpcbOptions *opts, const Oid *leaves, int64 *leaf_rows_out,
+		  int loader, int nloaders, pg_atomic_uint64 *progress, pg_atomic_uint32 *cancel)
+{
+	int			nleaves = opts->partitions;
+	int			nmine = (nleaves - loader + nloaders - 1) / nloaders;
+	bool		big = opts->scale >= TPCB_SCALE_32BIT_THRESHOLD;
+	int64		naccounts = tpcb_naccounts(opts);
+	HashLeaf   *mine;
+	AccountTemplate t;
+	int			capacity;
+	int64		total = 0;
+	int64		pending = 0;
+
+	if (nmine <= 0)
+		return 0;
+
+	/* bound the pages held in memory, whatever the number of leaves */
+	capacity = Max(1, 1024 / nmine);
+	mine = palloc0(sizeof(HashLeaf) * nmine);
+	for (int i = 0; i < nmine; i++)
+	{
+		mine[i].rel = table_open(leaves[loader + i * nloaders], RowExclusiveLock);
+		if (smgrnblocks(bk_relation_smgr(mine[i].rel), MAIN_FORKNUM) != 0)
+			elog(ERROR, "relation \"%s\" is not empty", RelationGetRelationName(mine[i].rel));
+		bk_pw_begin(&mine[i].pw, mine[i].rel, MAIN_FORKNUM, true, capacity);
+		mine[i].index = index_open(leaf_key(mine[i].rel), RowExclusiveLock);
+		mine[i].key = bk_bt_begin(mine[i].index, capacity);
+	}
+	/* the leaves share a definition and a fillfactor, hence one template */
+	account_template(mine[0].rel, big, &t);
+
+	for (int64 aid = 1; aid <= naccounts; aid++)
+	{
+		int			leaf = hash_partition_of(aid, big, nleaves);
+		HashLeaf   *hl;
+
+		if (leaf % nloaders != loader)
+			continue;
+		hl = &mine[leaf / nloaders];
+		if (hl->page == NULL || hl->nrows == t.rows_per_page)
+		{
+			hl->page = bk_pw_page(&hl->pw, hl->nblocks++);
+			init_heap_page(hl->page);
+			hl->nrows = 0;
+		}
+		bk_bt_add(hl->key, aid, hl->nblocks - 1,
+				  put_account(hl->page, hl->nblocks - 1, &t, aid));
+		hl->nrows++;
+		hl->rows++;
 		if (++pending == TPCB_BATCH_ROWS)
 		{
-			pg_atomic_fetch_add_u64(progress, pending);
-			pending = 0;
-			CHECK_FOR_INTERRUPTS();
-			if (pg_atomic_read_u32(cancel) != 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_QUERY_CANCELED),
-						 errmsg("loading of pgbench_accounts was canceled")));
+			total += pending;
+			load_checkpoint(progress, &pending, cancel);
 		}
 	}
 
-	for (int i = 0; i < nleaves; i++)
-		bulk_close(&targets[i]);
-	pg_atomic_fetch_add_u64(progress, pending);
-	pfree(targets);
-	return last_aid >= first_aid ? last_aid - first_aid + 1 : 0;
+	for (int i = 0; i < nmine; i++)
+	{
+		bk_pw_finish(&mine[i].pw);
+		bk_write_vm_all_frozen(mine[i].rel, mine[i].nblocks);
+		(void) bk_bt_finish(mine[i].key);
+		leaf_rows_out[loader + i * nloaders] = mine[i].rows;
+		index_close(mine[i].index, NoLock);
+		table_close(mine[i].rel, NoLock);
+	}
+	total += pending;
+	load_checkpoint(progress, &pending, cancel);
+	heap_freetuple(t.tuple);
+	pfree(mine);
+	return total;
+}
+
+/*
+ * tpcb_load_accounts
+ *		Loader LOADER (0-based) of NLOADERS: write its share of
+ *		pgbench_accounts into LEAVES (the table itself, or its partitions in
+ *		order), page by page, straight to storage; with hash partitions, the
+ *		primary keys too, and each leaf's rows in LEAF_ROWS.  Runs in the
+ *		caller's transaction.  PROGRESS counts rows written; CANCEL, when set, stops
+ *		the load with an error.  Returns the number of rows.
+ */
+int64
+tpcb_load_accounts(const TpcbOptions *opts, const Oid *leaves, int64 *leaf_rows,
+				   int loader, int nloaders,
+				   pg_atomic_uint64 *progress, pg_atomic_uint32 *cancel)
+{
+	if (opts->method == TPCB_PART_HASH)
+		return load_hash(opts, leaves, leaf_rows, loader, nloaders, progress, cancel);
+	return load_contiguous(opts, leaves, loader, nloaders, progress, cancel);
+}
+
+/*
+ * tpcb_build_account_keys
+ *		After the loaders, for an unpartitioned or range-partitioned table:
+ *		write each leaf's primary key.  Where each account lies follows
+ *		from the layout alone (its rank over the rows per page), so the
+ *		heap is not read.  Runs in the caller's transaction.
+ */
+void
+tpcb_build_account_keys(const TpcbOptions *opts, const Oid *leaves)
+{
+	int			nleaves = opts->method == TPCB_PART_NONE ? 1 : opts->partitions;
+	bool		big = opts->scale >= TPCB_SCALE_32BIT_THRESHOLD;
+
+	if (opts->method == TPCB_PART_HASH)
+		return;
+	for (int leaf = 0; leaf < nleaves; leaf++)
+	{
+		int64		first_aid;
+		int64		nrows = leaf_rows(opts, leaf, &first_aid);
+		Relation	rel;
+		Relation	index;
+		AccountTemplate t;
+		BkBtBuild  *key;
+
+		if (nrows == 0)
+			continue;
+		rel = table_open(leaves[leaf], RowExclusiveLock);
+		index = index_open(leaf_key(rel), RowExclusiveLock);
+		account_template(rel, big, &t);
+		key = bk_bt_begin(index, BK_PW_MAX_BATCH);
+		for (int64 r = 0; r < nrows; r++)
+			bk_bt_add(key, first_aid + r, (BlockNumber) (r / t.rows_per_page),
+					  (OffsetNumber) (r % t.rows_per_page + 1));
+		(void) bk_bt_finish(key);
+		heap_freetuple(t.tuple);
+		index_close(index, NoLock);
+		table_close(rel, NoLock);
+	}
+}
+
+/*
+ * tpcb_set_account_stats
+ *		What CREATE INDEX leaves in pg_class, which pgbench's primary key
+ *		step runs after VACUUM ANALYZE: each leaf's pages, rows and
+ *		all-visible pages, and its primary key's pages and rows.  HASH_ROWS
+ *		are the rows of hash leaves, as the loaders counted them.
+ */
+void
+tpcb_set_account_stats(const TpcbOptions *opts, const Oid *leaves, const int64 *hash_rows)
+{
+	int			nleaves = opts->method == TPCB_PART_NONE ? 1 : opts->partitions;
+
+	for (int leaf = 0; leaf < nleaves; leaf++)
+	{
+		int64		first_aid;
+		double		nrows;
+		Relation	rel = table_open(leaves[leaf], ShareUpdateExclusiveLock);
+		Relation	index = index_open(leaf_key(rel), ShareUpdateExclusiveLock);
+		BlockNumber pages = RelationGetNumberOfBlocks(rel);
+
+		nrows = opts->method == TPCB_PART_HASH ? hash_rows[leaf] :
+			leaf_rows(opts, leaf, &first_aid);
+		bk_update_relstats(rel, pages, nrows, pages, true);
+		bk_update_relstats(index, RelationGetNumberOfBlocks(index), nrows, 0, false);
+		index_close(index, NoLock);
+		table_close(rel, NoLock);
+	}
 }

@@ -54,14 +54,20 @@ extern char *tpcb_partition_name(const char *prefix, int partno);
 
 extern void tpcb_create_tables(const TpcbOptions *opts, const char *nspname,
 							   const char *prefix);
+extern void tpcb_add_accounts_key(const char *nspname, const char *prefix);
 extern void tpcb_add_primary_keys(const char *nspname);
 extern void tpcb_add_foreign_keys(const char *nspname);
 
 extern int64 tpcb_load_branches_tellers(const TpcbOptions *opts,
 										Oid branches, Oid tellers);
+extern void tpcb_prepare_accounts(const TpcbOptions *opts, const Oid *leaves, int nloaders);
 extern int64 tpcb_load_accounts(const TpcbOptions *opts, const Oid *leaves,
-								int64 first_aid, int64 last_aid,
+								int64 *leaf_rows, int loader, int nloaders,
 								pg_atomic_uint64 *progress,
 								pg_atomic_uint32 *cancel);
+
+extern void tpcb_build_account_keys(const TpcbOptions *opts, const Oid *leaves);
+extern void tpcb_set_account_stats(const TpcbOptions *opts, const Oid *leaves,
+								   const int64 *hash_rows);
 
 #endif							/* PGBENCHKIT_TPCB_H */

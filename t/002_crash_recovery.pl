@@ -96,7 +96,7 @@ sub wait_loading
 			't', 60),
 		"$what: the load is under way (a loader fills pgbench_accounts)");
 	my $id = sql(q{SELECT max(id) FROM bench.datasets WHERE status = 'loading'});
-	is( sql(qq{SELECT count(*) FROM pg_class WHERE relname LIKE 'bench\\_load\\_${id}\\_%'}),
+	is( sql(qq{SELECT count(*) FROM pg_class WHERE relname LIKE 'bench\\_load\\_${id}\\_%' AND relkind = 'r'}),
 		'4', "$what: dataset $id has its four staging tables");
 	return $id;
 }

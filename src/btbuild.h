@@ -1,0 +1,23 @@
+/*-------------------------------------------------------------------------
+ *
+ * btbuild.h
+ *		Building a unique btree index on one integer column from keys that
+ *		arrive in ascending order, straight to storage.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHKIT_BTBUILD_H
+#define PGBENCHKIT_BTBUILD_H
+
+#include "storage/block.h"
+#include "storage/off.h"
+#include "utils/relcache.h"
+
+typedef struct BkBtBuild BkBtBuild;
+
+extern BkBtBuild *bk_bt_begin(Relation index, int capacity);
+extern void bk_bt_add(BkBtBuild *bt, int64 key, BlockNumber heap_blkno,
+					  OffsetNumber heap_offnum);
+extern BlockNumber bk_bt_finish(BkBtBuild *bt);
+
+#endif							/* PGBENCHKIT_BTBUILD_H */
