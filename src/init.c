@@ -10,10 +10,11 @@
  *	1. reserves its loader workers (jobs => J) before changing anything;
  *	2. creates the tables under staging names (bench_load_<id>_<table>) and
  *	   records the dataset as 'loading', in one transaction;
- *	3. gives pgbench_accounts (or each range partition) its final length
- *	   and visibility map, then fills pgbench_branches and pgbench_tellers
- *	   itself while the J loaders write their shares of the accounts pages
- *	   (tpcb.c: a block range of each leaf, or whole hash partitions);
+ *	3. gives pgbench_accounts (or each range partition) its visibility map
+ *	   (and, for J > 1, its final length), then fills pgbench_branches and
+ *	   pgbench_tellers and writes the accounts' primary key itself while the
+ *	   J loaders write their shares of the accounts pages (tpcb.c: a block
+ *	   range of each leaf, or whole hash partitions with their keys);
  *	4. runs VACUUM ANALYZE on each table, as top-level commands;
  *	5. in one last transaction drops the dataset it replaces (force), gives
  *	   the tables their pgbench names, adds primary and foreign keys and
@@ -792,19 +793,21 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 	small_rows = tpcb_load_branches_tellers(&sh->opts, tables[TPCB_BRANCHES],
 											tables[TPCB_TELLERS]);
 	init_xact_commit();
+	/*
+	 * Meanwhile, the primary key of the accounts: where each row goes is
+	 * known, so it need not wait for the loaders (hash loaders write theirs
+	 * as they go).
+	 */
+	init_check_cancel(sh);
+	init_xact_begin("bench.init: primary key of pgbench_accounts");
+	tpcb_build_account_keys(&sh->opts, sh->leaves, &sh->cancel);
+	init_xact_commit();
+
 	init_wait_loaders(sh, loaders);
 	sh->rows_loaded = small_rows;
 	for (int i = 0; i < sh->jobs; i++)
 		sh->rows_loaded += pg_atomic_read_u64(&INIT_LOADERS(sh)[i].rows);
 	sh->secs[PH_LOAD] = elapsed_since(start);
-
-	/* the primary key of the accounts (hash loaders built theirs) */
-	INSTR_TIME_SET_CURRENT(start);
-	init_check_cancel(sh);
-	init_xact_begin("bench.init: primary key of pgbench_accounts");
-	tpcb_build_account_keys(&sh->opts, sh->leaves);
-	init_xact_commit();
-	sh->secs[PH_PKEYS] = elapsed_since(start);
 
 	/* 3. vacuum analyze, in pgbench's order */
 	INSTR_TIME_SET_CURRENT(start);
@@ -850,7 +853,7 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 
 	INSTR_TIME_SET_CURRENT(start);
 	tpcb_add_primary_keys(sh->nspname);
-	sh->secs[PH_PKEYS] += elapsed_since(start);
+	sh->secs[PH_PKEYS] = elapsed_since(start);
 	init_check_cancel(sh);
 
 	INSTR_TIME_SET_CURRENT(start);

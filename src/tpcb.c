@@ -33,7 +33,9 @@
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
 #include "storage/bufpage.h"
+#include "storage/ipc.h"
 #include "storage/lmgr.h"
+#include "storage/pmsignal.h"
 #include "storage/smgr.h"
 #include "utils/builtins.h"
 #include "utils/fmgrprotos.h"
@@ -801,13 +803,14 @@ tpcb_load_accounts(const TpcbOptions *opts, const Oid *leaves, int64 *leaf_rows,
 
 /*
  * tpcb_build_account_keys
- *		After the loaders, for an unpartitioned or range-partitioned table:
- *		write each leaf's primary key.  Where each account lies follows
- *		from the layout alone (its rank over the rows per page), so the
- *		heap is not read.  Runs in the caller's transaction.
+ *		For an unpartitioned or range-partitioned table: write each leaf's
+ *		primary key.  Where each account lies follows from the layout alone
+ *		(its rank over the rows per page), so the heap is not read and the
+ *		loaders need not have finished.  CANCEL, when set, stops it with an
+ *		error.  Runs in the caller's transaction.
  */
 void
-tpcb_build_account_keys(const TpcbOptions *opts, const Oid *leaves)
+tpcb_build_account_keys(const TpcbOptions *opts, const Oid *leaves, pg_atomic_uint32 *cancel)
 {
 	int			nleaves = opts->method == TPCB_PART_NONE ? 1 : opts->partitions;
 	bool		big = opts->scale >= TPCB_SCALE_32BIT_THRESHOLD;
@@ -830,8 +833,19 @@ tpcb_build_account_keys(const TpcbOptions *opts, const Oid *leaves)
 		account_template(rel, big, &t);
 		key = bk_bt_begin(index, BK_PW_MAX_BATCH);
 		for (int64 r = 0; r < nrows; r++)
+		{
 			bk_bt_add(key, first_aid + r, (BlockNumber) (r / t.rows_per_page),
 					  (OffsetNumber) (r % t.rows_per_page + 1));
+			if (r % (TPCB_BATCH_ROWS * 100) != 0)
+				continue;
+			/* as a wait would: a dead postmaster ends us at once */
+			if (!PostmasterIsAlive())
+				proc_exit(1);
+			if (pg_atomic_read_u32(cancel) != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_QUERY_CANCELED),
+						 errmsg("building the primary key of pgbench_accounts was canceled")));
+		}
 		(void) bk_bt_finish(key);
 		heap_freetuple(t.tuple);
 		index_close(index, NoLock);

@@ -66,7 +66,8 @@ extern int64 tpcb_load_accounts(const TpcbOptions *opts, const Oid *leaves,
 								pg_atomic_uint64 *progress,
 								pg_atomic_uint32 *cancel);
 
-extern void tpcb_build_account_keys(const TpcbOptions *opts, const Oid *leaves);
+extern void tpcb_build_account_keys(const TpcbOptions *opts, const Oid *leaves,
+									pg_atomic_uint32 *cancel);
 extern void tpcb_set_account_stats(const TpcbOptions *opts, const Oid *leaves,
 								   const int64 *hash_rows);
 
