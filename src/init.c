@@ -134,8 +134,7 @@ typedef struct InitShared
 	Oid			leaves[FLEXIBLE_ARRAY_MEMBER];	/* accounts, or its partitions */
 } InitShared;
 
-#define INIT_NLEAVES(sh) \
-	((sh)->opts.method == TPCB_PART_NONE ? 1 : (sh)->opts.partitions)
+#define INIT_NLEAVES(sh) tpcb_nleaves(&(sh)->opts)
 /* after the leaves: the rows of each (hash leaves: counted by their loader) */
 #define INIT_LEAF_ROWS(sh) \
 	((int64 *) ((char *) (sh) + MAXALIGN(offsetof(InitShared, leaves) + \
@@ -147,7 +146,7 @@ typedef struct InitShared
 static Size
 init_shared_size(const TpcbOptions *opts, int jobs)
 {
-	int			nleaves = opts->method == TPCB_PART_NONE ? 1 : opts->partitions;
+	int			nleaves = tpcb_nleaves(opts);
 
 	return MAXALIGN(offsetof(InitShared, leaves) + sizeof(Oid) * nleaves) +
 		MAXALIGN(sizeof(int64) * nleaves) + sizeof(InitLoader) * jobs;
@@ -640,28 +639,18 @@ init_wait_loaders(InitShared *sh, BackgroundWorkerHandle **loaders)
 }
 
 /*
- * init_rename_indexes
- *		The staging tables' indexes (the primary key of the accounts and of
- *		its partitions) get pgbench's names; renaming an index renames its
- *		constraint too.
+ * init_run_generated
+ *		Run every statement that QUERY (a SELECT of one text column)
+ *		generates; WHAT names them in the error if the query fails.
  */
 static void
-init_rename_indexes(Oid nspid, const char *prefix)
+init_run_generated(const char *query, const char *what)
 {
 	int			n;
 	char	  **sql;
 
-	if (SPI_execute(psprintf("SELECT pg_catalog.format('alter index %%s rename to %%I',"
-							 " c.oid::pg_catalog.regclass,"
-							 " 'pgbench_' || pg_catalog.substr(c.relname, %d))"
-							 "  FROM pg_catalog.pg_class c"
-							 " WHERE c.relnamespace = %u AND c.relkind IN ('i', 'I')"
-							 "   AND c.relname LIKE %s"
-							 " ORDER BY c.oid",
-							 (int) strlen(prefix) + 1, nspid,
-							 quote_literal_cstr(psprintf("%s%%", prefix))),
-					false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not list the indexes to rename");
+	if (SPI_execute(query, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not list the %s", what);
 	n = (int) SPI_processed;
 	sql = palloc(sizeof(char *) * (n + 1));
 	for (int i = 0; i < n; i++)
@@ -671,34 +660,35 @@ init_rename_indexes(Oid nspid, const char *prefix)
 }
 
 /*
- * init_rename_constraints
- *		Constraints named after the staging tables (from PostgreSQL 18 on,
- *		NOT NULL constraints have names made from the table's) get the
- *		names pgbench's tables give them.  Renaming the parent's constraint
- *		renames its partitions' inherited ones too.
+ * init_rename_staged
+ *		What is named after the staging tables gets pgbench's names: the
+ *		indexes (the primary key of the accounts and of its partitions;
+ *		renaming an index renames its constraint too), then the remaining
+ *		constraints (from PostgreSQL 18 on, NOT NULL constraints have names
+ *		made from the table's; renaming the parent's renames its
+ *		partitions' inherited ones too).
  */
 static void
-init_rename_constraints(const char *prefix)
+init_rename_staged(Oid nspid, const char *prefix)
 {
-	int			n;
-	char	  **sql;
+	int			skip = (int) strlen(prefix) + 1;
+	const char *like = quote_literal_cstr(psprintf("%s%%", prefix));
 
-	if (SPI_execute(psprintf("SELECT pg_catalog.format('alter table %%s rename constraint %%I to %%I',"
-							 " c.conrelid::pg_catalog.regclass, c.conname,"
-							 " 'pgbench_' || pg_catalog.substr(c.conname, %d))"
-							 "  FROM pg_catalog.pg_constraint c"
-							 " WHERE c.conname LIKE %s AND c.conislocal"
-							 " ORDER BY c.oid",
-							 (int) strlen(prefix) + 1,
-							 quote_literal_cstr(psprintf("%s%%", prefix))),
-					false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not list the constraints to rename");
-	n = (int) SPI_processed;
-	sql = palloc(sizeof(char *) * (n + 1));
-	for (int i = 0; i < n; i++)
-		sql[i] = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
-	for (int i = 0; i < n; i++)
-		bk_spi_utility(sql[i]);
+	init_run_generated(psprintf("SELECT pg_catalog.format('alter index %%s rename to %%I',"
+								" c.oid::pg_catalog.regclass,"
+								" 'pgbench_' || pg_catalog.substr(c.relname, %d))"
+								"  FROM pg_catalog.pg_class c"
+								" WHERE c.relnamespace = %u AND c.relkind IN ('i', 'I')"
+								"   AND c.relname LIKE %s"
+								" ORDER BY c.oid", skip, nspid, like),
+					   "indexes to rename");
+	init_run_generated(psprintf("SELECT pg_catalog.format('alter table %%s rename constraint %%I to %%I',"
+								" c.conrelid::pg_catalog.regclass, c.conname,"
+								" 'pgbench_' || pg_catalog.substr(c.conname, %d))"
+								"  FROM pg_catalog.pg_constraint c"
+								" WHERE c.conname LIKE %s AND c.conislocal"
+								" ORDER BY c.oid", skip, like),
+					   "constraints to rename");
 }
 
 /*
@@ -848,8 +838,7 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 								quote_qualified_identifier(sh->nspname, tpcb_partition_name(prefix, p)),
 								quote_identifier(tpcb_partition_name("pgbench_", p))));
 
-	init_rename_indexes(sh->nspid, prefix);
-	init_rename_constraints(prefix);
+	init_rename_staged(sh->nspid, prefix);
 
 	INSTR_TIME_SET_CURRENT(start);
 	tpcb_add_primary_keys(sh->nspname);

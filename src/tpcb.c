@@ -596,13 +596,14 @@ load_checkpoint(pg_atomic_uint64 *progress, int64 *pending, pg_atomic_uint32 *ca
  *		Before the loaders start: write the visibility map of each leaf of
  *		an unpartitioned or range-partitioned accounts table and, when
  *		NLOADERS > 1, give it its final length, so that the loaders can
- *		write disjoint block ranges of it at once (one loader appends).  Hash leaves are filled by one loader each, which
- *		does this itself.  Runs in the caller's transaction.
+ *		write disjoint block ranges of it at once (one loader appends).
+ *		Hash leaves are filled by one loader each, which writes their maps
+ *		itself.  Runs in the caller's transaction.
  */
 void
 tpcb_prepare_accounts(const TpcbOptions *opts, const Oid *leaves, int nloaders)
 {
-	int			nleaves = opts->method == TPCB_PART_NONE ? 1 : opts->partitions;
+	int			nleaves = tpcb_nleaves(opts);
 	bool		big = opts->scale >= TPCB_SCALE_32BIT_THRESHOLD;
 
 	if (opts->method == TPCB_PART_HASH)
@@ -638,7 +639,7 @@ static int64
 load_contiguous(const TpcbOptions *opts, const Oid *leaves, int loader, int nloaders,
 				pg_atomic_uint64 *progress, pg_atomic_uint32 *cancel)
 {
-	int			nleaves = opts->method == TPCB_PART_NONE ? 1 : opts->partitions;
+	int			nleaves = tpcb_nleaves(opts);
 	bool		big = opts->scale >= TPCB_SCALE_32BIT_THRESHOLD;
 	int64		total = 0;
 	int64		pending = 0;
@@ -812,7 +813,7 @@ tpcb_load_accounts(const TpcbOptions *opts, const Oid *leaves, int64 *leaf_rows,
 void
 tpcb_build_account_keys(const TpcbOptions *opts, const Oid *leaves, pg_atomic_uint32 *cancel)
 {
-	int			nleaves = opts->method == TPCB_PART_NONE ? 1 : opts->partitions;
+	int			nleaves = tpcb_nleaves(opts);
 	bool		big = opts->scale >= TPCB_SCALE_32BIT_THRESHOLD;
 
 	if (opts->method == TPCB_PART_HASH)
@@ -863,7 +864,7 @@ tpcb_build_account_keys(const TpcbOptions *opts, const Oid *leaves, pg_atomic_ui
 void
 tpcb_set_account_stats(const TpcbOptions *opts, const Oid *leaves, const int64 *hash_rows)
 {
-	int			nleaves = opts->method == TPCB_PART_NONE ? 1 : opts->partitions;
+	int			nleaves = tpcb_nleaves(opts);
 
 	for (int leaf = 0; leaf < nleaves; leaf++)
 	{

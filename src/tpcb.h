@@ -45,6 +45,13 @@ typedef struct TpcbOptions
 
 extern const char *const tpcb_table_suffix[TPCB_NTABLES];
 
+/* the tables that hold the accounts: the table itself, or its partitions */
+static inline int
+tpcb_nleaves(const TpcbOptions *opts)
+{
+	return opts->method == TPCB_PART_NONE ? 1 : opts->partitions;
+}
+
 extern int64 tpcb_naccounts(const TpcbOptions *opts);
 extern uint64 tpcb_estimate_bytes(const TpcbOptions *opts);
 extern const char *tpcb_part_method_name(TpcbPartMethod method);
