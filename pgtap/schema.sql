@@ -29,8 +29,10 @@ SELECT is(
 
 -- ---------------------------------------------------------------- schema
 SELECT has_schema('bench', 'schema bench exists');
-SELECT tables_are('bench', ARRAY['datasets'], 'schema bench has exactly the table datasets');
-SELECT functions_are('bench', ARRAY['init'], 'schema bench has exactly the function init');
+SELECT tables_are('bench', ARRAY['datasets', 'workloads', 'runs', 'progress', 'histograms'],
+    'schema bench has exactly the tables datasets, workloads, runs, progress, histograms');
+SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel'],
+    'schema bench has exactly the functions init, run, start, wait, cancel');
 SELECT has_type('bench', 'init_result', 'type bench.init_result exists');
 
 -- ---------------------------------------------------------------- bench.datasets

@@ -69,6 +69,7 @@
 
 #include "catalog.h"
 #include "compat.h"
+#include "run.h"
 #include "tpcb.h"
 #include "worker.h"
 
@@ -753,6 +754,7 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 	INSTR_TIME_SET_CURRENT(start);
 	init_xact_begin("bench.init: creating tables");
 	bk_recover_orphans();
+	bk_recover_runs();
 	(void) init_existing_tables(sh->nspid, sh->nspname, sh->roleid, sh->force,
 								&sh->opts, existing);
 	sh->dataset_id = bk_dataset_begin("tpcb", sh->opts.scale, sh->options_json,

@@ -1,0 +1,135 @@
+-- pgTAP: the objects of bench.run and friends, their columns and privileges.
+--
+-- Run with pg_prove against a database where
+--   CREATE EXTENSION pgtap; CREATE EXTENSION pgbenchkit CASCADE;
+-- has been done.  Everything here runs in one transaction that is rolled
+-- back at the end.
+\set ON_ERROR_STOP 1
+\set QUIET 1
+\pset format unaligned
+\pset tuples_only true
+\pset pager off
+
+BEGIN;
+SELECT plan(45);
+
+-- ---------------------------------------------------------------- tables
+SELECT columns_are('bench', 'runs', ARRAY[
+    'id', 'workload', 'dataset_id', 'scale', 'clients', 'duration', 'transactions_per_client',
+    'protocol', 'warmup', 'progress', 'max_tries', 'tag', 'status', 'sqlstate', 'error',
+    'created_by', 'server_version', 'started_at', 'ended_at', 'measured_s', 'transactions',
+    'tps', 'latency_avg_ms', 'latency_stddev_ms', 'latency_min_ms', 'latency_p50_ms',
+    'latency_p90_ms', 'latency_p95_ms', 'latency_p99_ms', 'latency_p999_ms', 'latency_max_ms',
+    'failures', 'serialization_failures', 'deadlock_failures', 'other_failures', 'retried',
+    'retries', 'warmup_transactions', 'coordinator_pid'],
+    'bench.runs has the documented columns');
+SELECT col_is_pk('bench', 'runs', 'id', 'bench.runs.id is the primary key');
+SELECT col_type_is('bench', 'runs', 'duration', 'interval', 'bench.runs.duration is an interval');
+SELECT col_type_is('bench', 'runs', 'transactions', 'bigint', 'bench.runs.transactions is bigint');
+SELECT col_type_is('bench', 'runs', 'latency_p999_ms', 'double precision', 'bench.runs.latency_p999_ms is double precision');
+SELECT fk_ok('bench', 'runs', 'dataset_id', 'bench', 'datasets', 'id', 'bench.runs.dataset_id references bench.datasets');
+SELECT columns_are('bench', 'progress', ARRAY[
+    'run_id', 'interval_start', 'interval_end', 'elapsed_s', 'transactions', 'tps',
+    'latency_avg_ms', 'latency_stddev_ms', 'latency_p99_ms', 'latency_max_ms', 'failures',
+    'retries', 'in_warmup'],
+    'bench.progress has the documented columns');
+SELECT col_is_pk('bench', 'progress', ARRAY['run_id', 'interval_start'], 'bench.progress is keyed by run and interval');
+SELECT fk_ok('bench', 'progress', 'run_id', 'bench', 'runs', 'id', 'bench.progress.run_id references bench.runs');
+SELECT columns_are('bench', 'histograms', ARRAY['run_id', 'lower_ms', 'upper_ms', 'count'],
+    'bench.histograms has the documented columns');
+SELECT fk_ok('bench', 'histograms', 'run_id', 'bench', 'runs', 'id', 'bench.histograms.run_id references bench.runs');
+SELECT columns_are('bench', 'workloads', ARRAY['name', 'dataset', 'script', 'description', 'builtin'],
+    'bench.workloads has the documented columns');
+SELECT col_is_pk('bench', 'workloads', 'name', 'bench.workloads.name is the primary key');
+SELECT has_view('bench', 'runs_in_progress', 'view bench.runs_in_progress exists');
+
+-- the status CHECK accepts exactly the documented states
+SELECT lives_ok(
+    $$INSERT INTO bench.runs (workload, clients, protocol, warmup, progress, max_tries, status, created_by)
+      SELECT 'tpcb', 1, 'prepared', '0', '5 s', 1, s, current_user
+        FROM unnest(ARRAY['running', 'done', 'canceled', 'failed', 'aborted']) AS s$$,
+    'bench.runs.status accepts running, done, canceled, failed, aborted');
+SELECT throws_ok(
+    $$INSERT INTO bench.runs (workload, clients, protocol, warmup, progress, max_tries, status, created_by)
+      VALUES ('tpcb', 1, 'prepared', '0', '5 s', 1, 'ready', current_user)$$,
+    '23514', NULL, 'bench.runs.status rejects any other state');
+
+-- the built-in workloads are pgbench's scripts
+SELECT is((SELECT array_agg(name ORDER BY name) FROM bench.workloads WHERE builtin),
+    ARRAY['select-only', 'simple-update', 'tpcb'], 'the built-in workloads are tpcb, simple-update and select-only');
+SELECT matches((SELECT script FROM bench.workloads WHERE name = 'tpcb'),
+    'UPDATE pgbench_branches SET bbalance = bbalance \+ :delta WHERE bid = :bid;',
+    'tpcb is pgbench''s tpcb-like script');
+SELECT matches((SELECT script FROM bench.workloads WHERE name = 'select-only'),
+    '^-- <builtin: select only>\n\\set aid random\(1, 100000 \* :scale\)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n$',
+    'select-only is pgbench''s select-only script');
+
+-- dumped with the user's data
+SELECT ok((SELECT 'bench.runs'::regclass = ANY (extconfig) FROM pg_extension WHERE extname = 'pgbenchkit'),
+    'bench.runs is a configuration table (pg_dump keeps its rows)');
+SELECT ok((SELECT 'bench.progress'::regclass = ANY (extconfig) FROM pg_extension WHERE extname = 'pgbenchkit'),
+    'bench.progress is a configuration table');
+SELECT ok((SELECT 'bench.histograms'::regclass = ANY (extconfig) FROM pg_extension WHERE extname = 'pgbenchkit'),
+    'bench.histograms is a configuration table');
+SELECT ok((SELECT 'bench.workloads'::regclass = ANY (extconfig) FROM pg_extension WHERE extname = 'pgbenchkit'),
+    'bench.workloads is a configuration table (its user rows)');
+
+-- ---------------------------------------------------------------- functions
+SELECT function_returns('bench', 'run',
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text'],
+    'bench.runs', 'bench.run returns a row of bench.runs');
+SELECT function_returns('bench', 'start',
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text'],
+    'bigint', 'bench.start returns the run id');
+SELECT function_returns('bench', 'wait', ARRAY['bigint'], 'bench.runs', 'bench.wait returns a row of bench.runs');
+SELECT function_returns('bench', 'cancel', ARRAY['bigint'], 'boolean', 'bench.cancel returns boolean');
+SELECT is(
+    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text)'::regprocedure),
+    ARRAY['workload', 'clients', 'duration', 'transactions', 'protocol', 'warmup', 'progress', 'max_tries', 'tag']::text[],
+    'bench.run has the documented argument names');
+SELECT is(
+    (SELECT pg_get_expr(proargdefaults, 0) FROM pg_proc
+      WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text)'::regprocedure),
+    '1, NULL::interval, NULL::bigint, ''prepared''::text, ''00:00:00''::interval, ''00:00:05''::interval, 1, NULL::text',
+    'bench.run defaults: 1 client, 60 s (duration NULL), prepared, no warm-up, progress every 5 s, 1 try, no tag');
+SELECT isnt_strict('bench', 'run',
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text'],
+    'bench.run is not strict (it reports NULL arguments itself)');
+SELECT isnt_definer('bench', 'run',
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text'],
+    'bench.run is not SECURITY DEFINER (its workers run as the caller)');
+SELECT volatility_is('bench', 'run',
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text'],
+    'volatile', 'bench.run is volatile');
+
+-- ---------------------------------------------------------------- privileges
+CREATE ROLE pgbk_tap_runner NOLOGIN;
+SELECT ok(NOT has_function_privilege('public',
+    'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text)', 'EXECUTE'),
+    'PUBLIC may not EXECUTE bench.run');
+SELECT ok(NOT has_function_privilege('public',
+    'bench.start(text, integer, interval, bigint, text, interval, interval, integer, text)', 'EXECUTE'),
+    'PUBLIC may not EXECUTE bench.start');
+SELECT ok(NOT has_function_privilege('public', 'bench.wait(bigint)', 'EXECUTE'),
+    'PUBLIC may not EXECUTE bench.wait');
+SELECT ok(NOT has_function_privilege('public', 'bench.cancel(bigint)', 'EXECUTE'),
+    'PUBLIC may not EXECUTE bench.cancel');
+SELECT table_privs_are('bench', 'runs', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.runs, and nothing else');
+SELECT table_privs_are('bench', 'progress', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.progress, and nothing else');
+SELECT table_privs_are('bench', 'histograms', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.histograms, and nothing else');
+SELECT table_privs_are('bench', 'workloads', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.workloads, and nothing else');
+
+SET LOCAL ROLE pgbk_tap_runner;
+SELECT lives_ok('SELECT count(*) FROM bench.runs_in_progress', 'an ordinary role can read bench.runs_in_progress');
+SELECT throws_ok($$SELECT bench.run('select-only')$$, '42501', 'permission denied for function run',
+    'an ordinary role cannot call bench.run');
+SELECT throws_ok($$SELECT bench.cancel(1)$$, '42501', 'permission denied for function cancel',
+    'an ordinary role cannot call bench.cancel');
+SELECT throws_ok($$DELETE FROM bench.runs$$, '42501', 'permission denied for table runs',
+    'an ordinary role cannot delete runs');
+SELECT throws_ok($$INSERT INTO bench.workloads VALUES ('x', NULL, 'SELECT 1;', 'x')$$, '42501',
+    'permission denied for table workloads', 'an ordinary role cannot add workloads');
+RESET ROLE;
+
+SELECT * FROM finish();
+ROLLBACK;

@@ -1,0 +1,782 @@
+/*-------------------------------------------------------------------------
+ *
+ * coordinator.c
+ *		The coordinator of a benchmark run: one background worker that owns
+ *		the run from its first client to its last row.
+ *
+ * The coordinator
+ *
+ *	1. takes the run's dataset (a session advisory lock: one run at a time
+ *	   per dataset) and draws the run's id;
+ *	2. starts one client worker per client and waits until every one is
+ *	   connected and has prepared its statements — if a worker slot, a
+ *	   connection or a statement fails, nothing has been recorded and the
+ *	   caller gets the error;
+ *	3. commits the run's row ('running') and lets the clients go together;
+ *	4. at the end of every interval, reads the clients' counters and
+ *	   histograms, commits a progress row and hands the caller its
+ *	   progress line;
+ *	5. when the run ends — its duration or transaction count reached, a
+ *	   cancel (the caller's, or bench.cancel's SIGINT), a client's error,
+ *	   its own termination — stops the clients, merges what they measured
+ *	   and commits the summary, the latency histogram and the final status
+ *	   in one transaction.
+ *
+ * Everything is written in the coordinator's own transactions, so it stays
+ * whatever happens to the caller; if the coordinator itself vanishes (a
+ * crash), the next bench function marks the run 'aborted' from its
+ * progress rows (bk_recover_runs).
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+#include <signal.h>
+
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/lock.h"
+#include "tcop/tcopprot.h"
+#include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/timestamp.h"
+
+#include "catalog.h"
+#include "run.h"
+#include "worker.h"
+
+PGDLLEXPORT void bench_run_coordinator_main(Datum main_arg);
+
+/* advisory lock field that marks pgbenchkit's dataset locks in pg_locks */
+#define RUN_LOCK_FIELD4		0x4b42
+
+/* how the run ended */
+typedef enum CoordEnd
+{
+	END_COMPLETE,				/* duration or transactions reached */
+	END_CANCELED,
+	END_CLIENT_ERROR,
+	END_TERMINATED
+} CoordEnd;
+
+/* sums over every client of the counters of one phase */
+typedef struct CoordTotals
+{
+	int64		xacts;
+	int64		lat_sum_ns;
+	double		lat_sumsq;
+	int64		failures;
+	int64		retried;
+	int64		retries;
+} CoordTotals;
+
+typedef struct Coord
+{
+	RunShared  *sh;
+	BackgroundWorkerHandle **clients;
+	int			nstarted;
+	bool		row_inserted;
+	bool		locked;
+	LOCKTAG		locktag;
+	TimestampTz start_ts;
+	int64		last_tick_ns;
+	CoordTotals prev[2];		/* per phase, at the last tick */
+	BkHist	   *prev_hist[2];
+	BkHist	   *cur_hist[2];
+	BkHist	   *delta_hist;
+	const char *cancel_source;
+} Coord;
+
+static volatile sig_atomic_t coord_terminated = false;
+static volatile sig_atomic_t coord_canceled = false;
+
+/* SIGTERM: end the run as 'aborted', keeping what was measured */
+static void
+coord_sigterm(SIGNAL_ARGS)
+{
+	int			save_errno = errno;
+
+	coord_terminated = true;
+	SetLatch(MyLatch);
+	errno = save_errno;
+}
+
+/* SIGINT (bench.cancel, pg_cancel_backend): end the run as 'canceled' */
+static void
+coord_sigint(SIGNAL_ARGS)
+{
+	int			save_errno = errno;
+
+	coord_canceled = true;
+	SetLatch(MyLatch);
+	errno = save_errno;
+}
+
+static void
+coord_xact_begin(const char *activity)
+{
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	pgstat_report_activity(STATE_RUNNING, activity);
+}
+
+static void
+coord_xact_commit(void)
+{
+	PopActiveSnapshot();
+	CommitTransactionCommand();
+	pgstat_report_activity(STATE_IDLE, NULL);
+	pgstat_report_stat(false);
+}
+
+/* whether the run should stop, and why */
+static bool
+coord_stop_requested(Coord *co, CoordEnd *why)
+{
+	RunShared  *sh = co->sh;
+
+	if (coord_terminated)
+		*why = END_TERMINATED;
+	else if (coord_canceled || pg_atomic_read_u32(&sh->cancel) != 0)
+	{
+		*why = END_CANCELED;
+		co->cancel_source = coord_canceled ? "canceled with bench.cancel or pg_cancel_backend"
+			: "canceled: the caller of bench.run was canceled or went away";
+	}
+	else if (sh->client_error.set)
+		*why = END_CLIENT_ERROR;
+	else
+		return false;
+	return true;
+}
+
+/* ------------------------------------------------------------------------
+ * Starting
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * coord_lock_dataset
+ *		One run at a time per dataset: a session-level advisory lock, held
+ *		until the coordinator exits.
+ */
+static void
+coord_lock_dataset(Coord *co)
+{
+	RunShared  *sh = co->sh;
+
+	if (sh->dataset_id <= 0)
+		return;
+	SET_LOCKTAG_ADVISORY(co->locktag, MyDatabaseId,
+						 (uint32) (sh->dataset_id >> 32), (uint32) sh->dataset_id,
+						 RUN_LOCK_FIELD4);
+	if (LockAcquire(&co->locktag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
+	{
+		Oid			types[1] = {INT8OID};
+		Datum		values[1] = {Int64GetDatum(sh->dataset_id)};
+		int64		other = bk_spi_int64("SELECT id FROM bench.runs"
+										 " WHERE dataset_id = $1 AND status = 'running'"
+										 " ORDER BY id LIMIT 1",
+										 1, types, values);
+
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("dataset %lld is in use by run %lld",
+						(long long) sh->dataset_id, (long long) other),
+				 errhint("Wait for it with bench.wait(%lld) or stop it with bench.cancel(%lld): one run at a time per dataset.",
+						 (long long) other, (long long) other)));
+	}
+	co->locked = true;
+}
+
+/*
+ * coord_start_clients
+ *		One worker per client.  All of them or none: when a slot is
+ *		missing, the ones started are stopped and the run does not start.
+ */
+static void
+coord_start_clients(Coord *co, dsm_segment *seg)
+{
+	RunShared  *sh = co->sh;
+
+	for (int i = 0; i < sh->clients; i++)
+	{
+		co->clients[i] = bk_register_worker(RUN_CLIENT_TYPE, "bench_run_client_main",
+											dsm_segment_handle(seg), i);
+		if (co->clients[i] == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+					 errmsg("could not start %d clients: no background worker slot was free after %d",
+							sh->clients, i),
+					 errhint("A run needs clients + 1 background workers (here %d); raise max_worker_processes (now %d) or use fewer clients.",
+							 sh->clients + 1, max_worker_processes)));
+		co->nstarted = i + 1;
+	}
+}
+
+/*
+ * coord_wait_ready
+ *		Wait until every client is connected and has prepared its
+ *		statements.  A client that failed, or vanished, or a cancel, stops
+ *		the run before it starts.
+ */
+static void
+coord_wait_ready(Coord *co)
+{
+	RunShared  *sh = co->sh;
+
+	for (;;)
+	{
+		int			ready = 0;
+		CoordEnd	why;
+
+		for (int i = 0; i < sh->clients; i++)
+		{
+			uint32		state = pg_atomic_read_u32(&RUN_CLIENTS(sh)[i].state);
+
+			if (state == CLIENT_READY)
+				ready++;
+			else if (state == CLIENT_STARTING && !bk_worker_alive(co->clients[i]))
+			{
+				pg_read_barrier();
+				if (pg_atomic_read_u32(&RUN_CLIENTS(sh)[i].state) == CLIENT_STARTING &&
+					!sh->client_error.set)
+					ereport(ERROR,
+							(errcode(ERRCODE_CONNECTION_FAILURE),
+							 errmsg("client %d of the run exited before the run started", i),
+							 errhint("The server log may say why.")));
+			}
+		}
+		if (coord_stop_requested(co, &why))
+		{
+			if (why == END_CLIENT_ERROR)
+			{
+				pg_read_barrier();
+				bk_error_raise(&sh->client_error);
+			}
+			ereport(ERROR,
+					(errcode(why == END_TERMINATED ? ERRCODE_ADMIN_SHUTDOWN : ERRCODE_QUERY_CANCELED),
+					 errmsg("the run was %s before it started",
+							why == END_TERMINATED ? "terminated" : "canceled")));
+		}
+		if (ready == sh->clients)
+			return;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Measuring
+ * ------------------------------------------------------------------------
+ */
+
+/* the sums of every client's counters and histograms, per phase */
+static void
+coord_collect(Coord *co, CoordTotals *t, BkHist **hist)
+{
+	RunShared  *sh = co->sh;
+
+	memset(t, 0, sizeof(CoordTotals) * 2);
+	for (int i = 0; i < sh->clients; i++)
+	{
+		RunClient  *cl = &RUN_CLIENTS(sh)[i];
+
+		for (int ph = 0; ph < 2; ph++)
+		{
+			RunCounters *ctr = &cl->phase[ph];
+
+			t[ph].xacts += pg_atomic_read_u64(&ctr->xacts);
+			pg_read_barrier();
+			t[ph].lat_sum_ns += pg_atomic_read_u64(&ctr->lat_sum_ns);
+			t[ph].lat_sumsq += ctr->lat_sumsq;
+			for (int k = 0; k < FAIL_KINDS; k++)
+				t[ph].failures += pg_atomic_read_u64(&ctr->failures[k]);
+			t[ph].retried += pg_atomic_read_u64(&ctr->retried);
+			t[ph].retries += pg_atomic_read_u64(&ctr->retries);
+		}
+	}
+	for (int ph = 0; ph < 2; ph++)
+	{
+		memset(hist[ph], 0, sizeof(BkHist));
+		for (int s = 0; s < sh->nshards; s++)
+			bk_hist_add_shared(hist[ph], RUN_HIST(sh, ph, s));
+	}
+}
+
+static TimestampTz
+coord_timestamp(Coord *co, int64 ns)
+{
+	return co->start_ts + (ns - co->sh->start_ns) / 1000;
+}
+
+/*
+ * coord_interval
+ *		The interval from the last tick to END_NS: its progress row, and
+ *		its line for the caller.  An interval is all warm-up or all
+ *		measured (the end of the warm-up is a tick), and counts only the
+ *		transactions of its phase, so that the measured intervals add up
+ *		to the summary exactly.
+ */
+static void
+coord_interval(Coord *co, int64 end_ns)
+{
+	RunShared  *sh = co->sh;
+	CoordTotals now[2];
+	CoordTotals *cur;
+	CoordTotals *prev;
+	RunInterval iv;
+	double		secs = (end_ns - co->last_tick_ns) / 1e9;
+	int			ph;
+	int64		n;
+
+	if (end_ns <= co->last_tick_ns)
+		return;
+	coord_collect(co, now, co->cur_hist);
+	iv.in_warmup = end_ns <= sh->measure_ns;
+	ph = iv.in_warmup ? PHASE_WARMUP : PHASE_MEASURED;
+	cur = &now[ph];
+	prev = &co->prev[ph];
+	bk_hist_sub(co->delta_hist, co->cur_hist[ph], co->prev_hist[ph]);
+
+	n = cur->xacts - prev->xacts;
+	iv.start = coord_timestamp(co, co->last_tick_ns);
+	iv.end = coord_timestamp(co, end_ns);
+	iv.elapsed_s = (end_ns - sh->start_ns) / 1e9;
+	iv.transactions = n;
+	iv.tps = n / secs;
+	iv.failures = cur->failures - prev->failures;
+	iv.retries = cur->retries - prev->retries;
+	if (n > 0)
+	{
+		double		avg = (cur->lat_sum_ns - prev->lat_sum_ns) / 1e6 / n;
+		double		var = (cur->lat_sumsq - prev->lat_sumsq) / n - avg * avg;
+
+		iv.lat_avg_ms = avg;
+		iv.lat_stddev_ms = var > 0 ? sqrt(var) : 0;
+		iv.lat_p99_ms = bk_hist_percentile(co->delta_hist, 0.99, 0, -1) / 1e6;
+		iv.lat_max_ms = bk_hist_max(co->delta_hist) / 1e6;
+	}
+	else
+		iv.lat_avg_ms = iv.lat_stddev_ms = iv.lat_p99_ms = iv.lat_max_ms = -1;
+
+	coord_xact_begin("pgbenchkit: recording progress");
+	bk_run_progress(sh->run_id, &iv);
+	coord_xact_commit();
+
+	if (sh->progress_ns > 0)
+	{
+		uint32		seq = pg_atomic_read_u32(&sh->progress_seq) + 1;
+		char	   *line = sh->progress_lines[seq % RUN_PROGRESS_RING];
+		int			len;
+
+		len = snprintf(line, RUN_PROGRESS_LEN,
+					   "progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, %lld failed",
+					   iv.elapsed_s, iv.tps, Max(iv.lat_avg_ms, 0), Max(iv.lat_stddev_ms, 0),
+					   (long long) iv.failures);
+		if (sh->max_tries != 1 && len < RUN_PROGRESS_LEN)
+			snprintf(line + len, RUN_PROGRESS_LEN - len, ", %lld retried, %lld retries",
+					 (long long) (cur->retried - prev->retried), (long long) iv.retries);
+		if (iv.in_warmup)
+			strlcat(line, " (warm-up)", RUN_PROGRESS_LEN);
+		pg_write_barrier();
+		pg_atomic_write_u32(&sh->progress_seq, seq);
+		bk_set_latch_of(sh->caller_pid);
+	}
+
+	/* the other phase's counts since its last interval stay to be reported */
+	{
+		BkHist	   *swap = co->prev_hist[ph];
+
+		co->prev[ph] = now[ph];
+		co->prev_hist[ph] = co->cur_hist[ph];
+		co->cur_hist[ph] = swap;
+	}
+	co->last_tick_ns = end_ns;
+}
+
+/* the next interval boundary after the last: a tick, or the end of warm-up */
+static int64
+coord_next_tick(Coord *co)
+{
+	RunShared  *sh = co->sh;
+	int64		k = (co->last_tick_ns - sh->start_ns) / sh->tick_ns + 1;
+	int64		next = sh->start_ns + k * sh->tick_ns;
+
+	if (sh->measure_ns > co->last_tick_ns && sh->measure_ns < next)
+		next = sh->measure_ns;
+	return next;
+}
+
+static bool
+coord_all_done(Coord *co)
+{
+	for (int i = 0; i < co->sh->clients; i++)
+		if (pg_atomic_read_u32(&RUN_CLIENTS(co->sh)[i].state) != CLIENT_DONE)
+			return false;
+	return true;
+}
+
+/*
+ * coord_lost_client
+ *		A client that stopped without saying it was done (it cannot have
+ *		recorded an error either): record that, so the run fails.
+ */
+static void
+coord_lost_client(Coord *co)
+{
+	RunShared  *sh = co->sh;
+
+	for (int i = 0; i < sh->clients; i++)
+	{
+		if (pg_atomic_read_u32(&RUN_CLIENTS(sh)[i].state) == CLIENT_DONE ||
+			bk_worker_alive(co->clients[i]))
+			continue;
+		pg_read_barrier();
+		if (pg_atomic_read_u32(&RUN_CLIENTS(sh)[i].state) == CLIENT_DONE)
+			continue;
+		if (pg_atomic_exchange_u32(&sh->client_error_claimed, 1) == 0)
+		{
+			sh->client_error_index = i;
+			bk_error_set(&sh->client_error, ERRCODE_CONNECTION_FAILURE,
+						 "the client exited unexpectedly",
+						 "The server log may say why.");
+		}
+		return;
+	}
+}
+
+/*
+ * coord_stop_clients
+ *		Tell the clients to stop after their transaction; those still busy
+ *		after GRACE_MS are terminated.  Returns when all have exited.
+ */
+static void
+coord_stop_clients(Coord *co, int grace_ms)
+{
+	RunShared  *sh = co->sh;
+	int64		deadline = bk_now_ns() + (int64) grace_ms * 1000000;
+
+	pg_atomic_write_u32(&sh->stop, 1);
+	for (int i = 0; i < co->nstarted; i++)
+		bk_set_latch_of(RUN_CLIENTS(sh)[i].pid);
+	while (bk_now_ns() < deadline)
+	{
+		bool		alive = false;
+
+		for (int i = 0; i < co->nstarted && !alive; i++)
+			alive = bk_worker_alive(co->clients[i]) &&
+				pg_atomic_read_u32(&RUN_CLIENTS(sh)[i].state) != CLIENT_DONE;
+		if (!alive)
+			break;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 10L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+	for (int i = 0; i < co->nstarted; i++)
+		if (bk_worker_alive(co->clients[i]))
+			TerminateBackgroundWorker(co->clients[i]);
+	for (int i = 0; i < co->nstarted; i++)
+		(void) WaitForBackgroundWorkerShutdown(co->clients[i]);
+}
+
+/*
+ * coord_summary
+ *		The summary of the measured phase (warm-up excluded) and its merged
+ *		histogram.
+ */
+static void
+coord_summary(Coord *co, RunSummary *sum, BkHist *hist)
+{
+	RunShared  *sh = co->sh;
+	int64		lat_sum = 0;
+	double		sumsq = 0;
+	int64		min_ns = PG_INT64_MAX;
+	int64		max_ns = -1;
+	int64		end_ns = sh->measure_ns;
+
+	memset(sum, 0, sizeof(*sum));
+	for (int i = 0; i < sh->clients; i++)
+	{
+		RunClient  *cl = &RUN_CLIENTS(sh)[i];
+		RunCounters *m = &cl->phase[PHASE_MEASURED];
+
+		sum->transactions += pg_atomic_read_u64(&m->xacts);
+		sum->warmup_transactions += pg_atomic_read_u64(&cl->phase[PHASE_WARMUP].xacts);
+		lat_sum += pg_atomic_read_u64(&m->lat_sum_ns);
+		sumsq += m->lat_sumsq;
+		for (int k = 0; k < FAIL_KINDS; k++)
+			sum->failures[k] += pg_atomic_read_u64(&m->failures[k]) +
+				pg_atomic_read_u64(&cl->phase[PHASE_WARMUP].failures[k]);
+		sum->retried += pg_atomic_read_u64(&m->retried);
+		sum->retries += pg_atomic_read_u64(&m->retries);
+		if (pg_atomic_read_u64(&m->xacts) > 0)
+		{
+			min_ns = Min(min_ns, cl->min_ns);
+			max_ns = Max(max_ns, cl->max_ns);
+		}
+		end_ns = Max(end_ns, cl->end_ns);
+	}
+	memset(hist, 0, sizeof(BkHist));
+	for (int s = 0; s < sh->nshards; s++)
+		bk_hist_add_shared(hist, RUN_HIST(sh, PHASE_MEASURED, s));
+
+	sum->measured_s = (end_ns - sh->measure_ns) / 1e9;
+	sum->tps = sum->measured_s > 0 ? sum->transactions / sum->measured_s : -1;
+	if (sum->transactions > 0)
+	{
+		double		avg = lat_sum / 1e6 / sum->transactions;
+		double		var = sumsq / sum->transactions - avg * avg;
+
+		sum->lat_avg_ms = avg;
+		sum->lat_stddev_ms = var > 0 ? sqrt(var) : 0;
+		sum->lat_min_ms = min_ns / 1e6;
+		sum->lat_max_ms = max_ns / 1e6;
+		sum->lat_p50_ms = bk_hist_percentile(hist, 0.50, min_ns, max_ns) / 1e6;
+		sum->lat_p90_ms = bk_hist_percentile(hist, 0.90, min_ns, max_ns) / 1e6;
+		sum->lat_p95_ms = bk_hist_percentile(hist, 0.95, min_ns, max_ns) / 1e6;
+		sum->lat_p99_ms = bk_hist_percentile(hist, 0.99, min_ns, max_ns) / 1e6;
+		sum->lat_p999_ms = bk_hist_percentile(hist, 0.999, min_ns, max_ns) / 1e6;
+	}
+	else
+	{
+		sum->lat_avg_ms = sum->lat_stddev_ms = sum->lat_min_ms = sum->lat_max_ms = -1;
+		sum->lat_p50_ms = sum->lat_p90_ms = sum->lat_p95_ms = -1;
+		sum->lat_p99_ms = sum->lat_p999_ms = -1;
+	}
+}
+
+/*
+ * coord_finish
+ *		Stop the clients, record the last interval, the summary and the
+ *		final status in one transaction.
+ */
+static void
+coord_finish(Coord *co, CoordEnd why)
+{
+	RunShared  *sh = co->sh;
+	RunSummary	sum;
+	BkHist	   *hist = palloc(sizeof(BkHist));
+	const char *status;
+	int			code = 0;
+	char	   *message = NULL;
+	int64		end_ns;
+
+	coord_stop_clients(co, why == END_COMPLETE ? 60000 : 500);
+	if (why == END_COMPLETE && sh->client_error.set)
+		why = END_CLIENT_ERROR;
+
+	coord_summary(co, &sum, hist);
+	end_ns = Max(co->last_tick_ns, sh->measure_ns);
+	for (int i = 0; i < sh->clients; i++)
+		end_ns = Max(end_ns, RUN_CLIENTS(sh)[i].end_ns);
+	if (why != END_COMPLETE)
+		end_ns = Max(end_ns, bk_now_ns());
+	coord_interval(co, end_ns);
+
+	switch (why)
+	{
+		case END_COMPLETE:
+			status = "done";
+			break;
+		case END_CANCELED:
+			status = "canceled";
+			code = ERRCODE_QUERY_CANCELED;
+			message = pstrdup(co->cancel_source);
+			bk_error_set(&sh->error, code, message, NULL);
+			break;
+		case END_CLIENT_ERROR:
+			status = "failed";
+			pg_read_barrier();
+			code = sh->client_error.sqlerrcode;
+			message = psprintf("client %d: %s", sh->client_error_index,
+							   sh->client_error.message);
+			sh->error = sh->client_error;
+			strlcpy(sh->error.message, message, sizeof(sh->error.message));
+			break;
+		default:
+			status = "aborted";
+			code = ERRCODE_ADMIN_SHUTDOWN;
+			message = pstrdup("the run's coordinator was terminated (server shutdown or pg_terminate_backend)");
+			bk_error_set(&sh->error, code, message, NULL);
+			break;
+	}
+
+	coord_xact_begin("pgbenchkit: recording the run's results");
+	bk_run_finish(sh->run_id, status, &sum, hist, code, message);
+	coord_xact_commit();
+	strlcpy(sh->final_status, status, sizeof(sh->final_status));
+}
+
+/*
+ * coord_run
+ *		The whole run, from taking the dataset to the final row.
+ */
+static void
+coord_run(Coord *co, dsm_segment *seg)
+{
+	RunShared  *sh = co->sh;
+	int64		end_ns;
+	CoordEnd	why = END_COMPLETE;
+	char		appname[NAMEDATALEN];
+
+	/* 1: the dataset and the run's id */
+	coord_xact_begin("pgbenchkit: starting a run");
+	coord_lock_dataset(co);
+	sh->run_id = bk_run_next_id();
+	coord_xact_commit();
+	snprintf(appname, sizeof(appname), "pgbenchkit run %lld", (long long) sh->run_id);
+	pgstat_report_appname(appname);
+
+	/* 2: the clients, all ready */
+	coord_start_clients(co, seg);
+	coord_wait_ready(co);
+
+	/* 3: the row, then go; the run's clock starts with the row */
+	co->start_ts = GetCurrentTimestamp();
+	sh->start_ns = bk_now_ns();
+	sh->measure_ns = sh->start_ns + sh->warmup_ns;
+	co->last_tick_ns = sh->start_ns;
+	coord_xact_begin("pgbenchkit: recording the run");
+	bk_run_insert(sh, GetUserNameFromId(sh->roleid, false), co->start_ts);
+	coord_xact_commit();
+	co->row_inserted = true;
+	pg_write_barrier();
+	pg_atomic_write_u32(&sh->state, RUN_RUNNING);
+	pg_atomic_write_u32(&sh->go, 1);
+	for (int i = 0; i < sh->clients; i++)
+		bk_set_latch_of(RUN_CLIENTS(sh)[i].pid);
+	bk_set_latch_of(sh->caller_pid);
+	pgstat_report_activity(STATE_RUNNING, "pgbenchkit: running");
+
+	/* 4: intervals until the end */
+	end_ns = sh->duration_ns > 0 ? sh->start_ns + sh->duration_ns : PG_INT64_MAX;
+	for (;;)
+	{
+		int64		now = bk_now_ns();
+		int64		next = coord_next_tick(co);
+		int64		wake;
+
+		if (coord_stop_requested(co, &why))
+			break;
+		if (coord_all_done(co))
+			break;
+		coord_lost_client(co);
+		if (now >= end_ns && pg_atomic_read_u32(&sh->stop) == 0)
+		{
+			pg_atomic_write_u32(&sh->stop, 1);
+			for (int i = 0; i < sh->clients; i++)
+				bk_set_latch_of(RUN_CLIENTS(sh)[i].pid);
+		}
+		if (now >= next && next < end_ns)
+		{
+			coord_interval(co, next);
+			continue;
+		}
+		/* sleep until the next tick or the end, and look around every 250 ms */
+		wake = next < end_ns ? next : end_ns;
+		if (wake <= now || wake > now + 250 * INT64CONST(1000000))
+			wake = now + 250 * INT64CONST(1000000);
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 Max(1L, (long) ((wake - now + 999999) / 1000000)),
+						 PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+
+	/* 5: the end */
+	coord_finish(co, why);
+}
+
+/*
+ * bench_run_coordinator_main
+ *		Entry point of a run's coordinator.
+ */
+void
+bench_run_coordinator_main(Datum main_arg)
+{
+	dsm_segment *seg;
+	RunShared  *sh;
+	Coord		co;
+	MemoryContext topcxt;
+
+	pqsignal(SIGTERM, coord_sigterm);
+	pqsignal(SIGINT, coord_sigint);
+	BackgroundWorkerUnblockSignals();
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		return;					/* the caller is gone already */
+	sh = (RunShared *) dsm_segment_address(seg);
+	if (sh->magic != RUN_MAGIC)
+		return;
+	sh->coordinator_pid = MyProcPid;
+	bk_worker_connect(sh->dboid, sh->roleid, "pgbenchkit run");
+
+	topcxt = AllocSetContextCreate(TopMemoryContext, "pgbenchkit run", ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(topcxt);
+	memset(&co, 0, sizeof(co));
+	co.sh = sh;
+	co.clients = palloc0(sizeof(BackgroundWorkerHandle *) * sh->clients);
+	for (int ph = 0; ph < 2; ph++)
+	{
+		co.prev_hist[ph] = palloc0(sizeof(BkHist));
+		co.cur_hist[ph] = palloc0(sizeof(BkHist));
+	}
+	co.delta_hist = palloc0(sizeof(BkHist));
+
+	PG_TRY();
+	{
+		coord_run(&co, seg);
+		pg_write_barrier();
+		pg_atomic_write_u32(&sh->state, RUN_ENDED);
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(topcxt);
+		bk_error_capture(&sh->error);
+		AbortOutOfAnyTransaction();
+		PG_TRY();
+		{
+			if (co.row_inserted)
+			{
+				/* keep what was measured; the error is the run's */
+				RunSummary	sum;
+				BkHist	   *hist = palloc(sizeof(BkHist));
+
+				coord_stop_clients(&co, 500);
+				coord_summary(&co, &sum, hist);
+				coord_xact_begin("pgbenchkit: recording the run's results");
+				bk_run_finish(sh->run_id, "failed", &sum, hist, sh->error.sqlerrcode,
+							  sh->error.message);
+				coord_xact_commit();
+				strlcpy(sh->final_status, "failed", sizeof(sh->final_status));
+			}
+			else
+				coord_stop_clients(&co, 0);
+		}
+		PG_CATCH();
+		{
+			/* the next bench call marks the run; keep the first error */
+			EmitErrorReport();
+			FlushErrorState();
+			AbortOutOfAnyTransaction();
+		}
+		PG_END_TRY();
+		pg_write_barrier();
+		pg_atomic_write_u32(&sh->state, co.row_inserted ? RUN_ENDED : RUN_NOT_STARTED);
+	}
+	PG_END_TRY();
+
+	if (co.locked)
+		LockRelease(&co.locktag, ExclusiveLock, true);
+	bk_set_latch_of(sh->caller_pid);
+}

@@ -1,0 +1,289 @@
+/*-------------------------------------------------------------------------
+ *
+ * results.c
+ *		The rows a run leaves in bench.runs, bench.progress and
+ *		bench.histograms.
+ *
+ * Only the run's coordinator writes them, each in a transaction of its
+ * own, as the owner of schema bench (catalog.c): the row of a run is
+ * committed before its clients start, a progress row at the end of every
+ * interval, and the summary when the run ends, however it ends.  Runs
+ * whose coordinator vanished (crash, restart) are finished here too, by
+ * the next bench function called, from the progress rows they left.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/timestamp.h"
+
+#include "catalog.h"
+#include "run.h"
+
+/* SPI argument helpers: a double that may be missing (< 0 or NaN) */
+static void
+set_float(Datum *values, char *nulls, int i, double v)
+{
+	if (isnan(v) || v < 0)
+		nulls[i] = 'n';
+	else
+		values[i] = Float8GetDatum(v);
+}
+
+/*
+ * bk_run_next_id
+ *		A new run id, drawn before the clients start so that they can show
+ *		it in their application_name.
+ */
+int64
+bk_run_next_id(void)
+{
+	BkOwnerSwitch sw;
+	int64		id;
+
+	bk_become_owner(&sw);
+	id = bk_spi_int64("SELECT pg_catalog.nextval('bench.runs_id_seq')", 0, NULL, NULL);
+	bk_restore_user(&sw);
+	return id;
+}
+
+/*
+ * bk_run_insert
+ *		The row of a run whose clients are ready, status 'running'; the
+ *		run starts at STARTED_AT.
+ */
+void
+bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
+{
+	BkOwnerSwitch sw;
+	Oid			types[15] = {INT8OID, TEXTOID, INT8OID, INT4OID, INT4OID, INTERVALOID,
+		INT8OID, TEXTOID, INTERVALOID, INTERVALOID, INT4OID, TEXTOID, TEXTOID, INT4OID,
+	TIMESTAMPTZOID};
+	Datum		values[15];
+	char		nulls[15];
+
+	memset(nulls, ' ', sizeof(nulls));
+	values[0] = Int64GetDatum(sh->run_id);
+	values[1] = CStringGetTextDatum(sh->workload);
+	if (sh->dataset_id > 0)
+	{
+		values[2] = Int64GetDatum(sh->dataset_id);
+		values[3] = Int32GetDatum(sh->scale);
+	}
+	else
+		nulls[2] = nulls[3] = 'n';
+	values[4] = Int32GetDatum(sh->clients);
+	if (sh->duration_set)
+		values[5] = IntervalPGetDatum(&sh->duration);
+	else
+		nulls[5] = 'n';
+	if (sh->transactions > 0)
+		values[6] = Int64GetDatum(sh->transactions);
+	else
+		nulls[6] = 'n';
+	values[7] = CStringGetTextDatum(sh->protocol_name);
+	values[8] = IntervalPGetDatum(&sh->warmup);
+	values[9] = IntervalPGetDatum(&sh->progress);
+	values[10] = Int32GetDatum(sh->max_tries);
+	if (sh->tag_off != 0)
+		values[11] = CStringGetTextDatum(RUN_TEXT(sh, sh->tag_off));
+	else
+		nulls[11] = 'n';
+	values[12] = CStringGetTextDatum(rolename);
+	values[13] = Int32GetDatum(MyProcPid);
+	values[14] = TimestampTzGetDatum(started_at);
+
+	bk_become_owner(&sw);
+	bk_spi_exec("INSERT INTO bench.runs (id, workload, dataset_id, scale, clients, duration,"
+				" transactions_per_client, protocol, warmup, progress, max_tries, tag,"
+				" status, created_by, coordinator_pid, started_at)"
+				" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
+				" 'running', $13::name, $14, $15)",
+				15, types, values, nulls, SPI_OK_INSERT);
+	bk_restore_user(&sw);
+}
+
+/*
+ * bk_run_progress
+ *		One progress row.
+ */
+void
+bk_run_progress(int64 run_id, const RunInterval *iv)
+{
+	BkOwnerSwitch sw;
+	Oid			types[13] = {INT8OID, TIMESTAMPTZOID, TIMESTAMPTZOID, FLOAT8OID, INT8OID,
+		FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, INT8OID, INT8OID, BOOLOID};
+	Datum		values[13];
+	char		nulls[13];
+
+	memset(nulls, ' ', sizeof(nulls));
+	values[0] = Int64GetDatum(run_id);
+	values[1] = TimestampTzGetDatum(iv->start);
+	values[2] = TimestampTzGetDatum(iv->end);
+	values[3] = Float8GetDatum(iv->elapsed_s);
+	values[4] = Int64GetDatum(iv->transactions);
+	values[5] = Float8GetDatum(iv->tps);
+	set_float(values, nulls, 6, iv->lat_avg_ms);
+	set_float(values, nulls, 7, iv->lat_stddev_ms);
+	set_float(values, nulls, 8, iv->lat_p99_ms);
+	set_float(values, nulls, 9, iv->lat_max_ms);
+	values[10] = Int64GetDatum(iv->failures);
+	values[11] = Int64GetDatum(iv->retries);
+	values[12] = BoolGetDatum(iv->in_warmup);
+
+	bk_become_owner(&sw);
+	bk_spi_exec("INSERT INTO bench.progress (run_id, interval_start, interval_end, elapsed_s,"
+				" transactions, tps, latency_avg_ms, latency_stddev_ms, latency_p99_ms,"
+				" latency_max_ms, failures, retries, in_warmup)"
+				" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+				13, types, values, nulls, SPI_OK_INSERT);
+	bk_restore_user(&sw);
+}
+
+/*
+ * bk_run_finish
+ *		The final status of a run, its summary (NULL: nothing measured),
+ *		its latency histogram (NULL: none) and its error, if any.
+ */
+void
+bk_run_finish(int64 run_id, const char *status, const RunSummary *sum,
+			  const BkHist *hist, int sqlerrcode, const char *error)
+{
+	BkOwnerSwitch sw;
+	Oid			types[23];
+	Datum		values[23];
+	char		nulls[23];
+
+	/* $1 id, $2 status, $3 sqlstate, $4 error, $5 .. $23 the summary */
+	memset(nulls, ' ', sizeof(nulls));
+	for (int i = 0; i < 23; i++)
+		types[i] = (i == 5 || i >= 16) ? INT8OID : FLOAT8OID;
+	types[0] = INT8OID;
+	types[1] = types[2] = types[3] = TEXTOID;
+	values[0] = Int64GetDatum(run_id);
+	values[1] = CStringGetTextDatum(status);
+	if (sqlerrcode != 0)
+	{
+		values[2] = CStringGetTextDatum(unpack_sql_state(sqlerrcode));
+		values[3] = CStringGetTextDatum(error ? error : "");
+	}
+	else
+		nulls[2] = nulls[3] = 'n';
+
+	if (sum == NULL)
+		memset(nulls + 4, 'n', 19);
+	else
+	{
+		set_float(values, nulls, 4, sum->measured_s);
+		values[5] = Int64GetDatum(sum->transactions);
+		set_float(values, nulls, 6, sum->tps);
+		set_float(values, nulls, 7, sum->lat_avg_ms);
+		set_float(values, nulls, 8, sum->lat_stddev_ms);
+		set_float(values, nulls, 9, sum->lat_min_ms);
+		set_float(values, nulls, 10, sum->lat_p50_ms);
+		set_float(values, nulls, 11, sum->lat_p90_ms);
+		set_float(values, nulls, 12, sum->lat_p95_ms);
+		set_float(values, nulls, 13, sum->lat_p99_ms);
+		set_float(values, nulls, 14, sum->lat_p999_ms);
+		set_float(values, nulls, 15, sum->lat_max_ms);
+		values[16] = Int64GetDatum(sum->failures[FAIL_SERIALIZATION] +
+								   sum->failures[FAIL_DEADLOCK] +
+								   sum->failures[FAIL_OTHER]);
+		values[17] = Int64GetDatum(sum->failures[FAIL_SERIALIZATION]);
+		values[18] = Int64GetDatum(sum->failures[FAIL_DEADLOCK]);
+		values[19] = Int64GetDatum(sum->failures[FAIL_OTHER]);
+		values[20] = Int64GetDatum(sum->retried);
+		values[21] = Int64GetDatum(sum->retries);
+		values[22] = Int64GetDatum(sum->warmup_transactions);
+	}
+
+	bk_become_owner(&sw);
+	bk_spi_exec("UPDATE bench.runs SET status = $2, sqlstate = $3, error = $4,"
+				" ended_at = pg_catalog.clock_timestamp(), coordinator_pid = NULL,"
+				" measured_s = $5, transactions = $6, tps = $7,"
+				" latency_avg_ms = $8, latency_stddev_ms = $9, latency_min_ms = $10,"
+				" latency_p50_ms = $11, latency_p90_ms = $12, latency_p95_ms = $13,"
+				" latency_p99_ms = $14, latency_p999_ms = $15, latency_max_ms = $16,"
+				" failures = $17, serialization_failures = $18, deadlock_failures = $19,"
+				" other_failures = $20, retried = $21, retries = $22,"
+				" warmup_transactions = $23"
+				" WHERE id = $1",
+				23, types, values, nulls, SPI_OK_UPDATE);
+
+	if (hist != NULL)
+	{
+		Oid			htypes[4] = {INT8OID, FLOAT8ARRAYOID, FLOAT8ARRAYOID, INT8ARRAYOID};
+		Datum		hvalues[4];
+		Datum	   *lower = palloc(sizeof(Datum) * BK_HIST_BUCKETS);
+		Datum	   *upper = palloc(sizeof(Datum) * BK_HIST_BUCKETS);
+		Datum	   *count = palloc(sizeof(Datum) * BK_HIST_BUCKETS);
+		int			n = 0;
+
+		for (int b = 0; b < BK_HIST_BUCKETS; b++)
+		{
+			if (hist->counts[b] == 0)
+				continue;
+			lower[n] = Float8GetDatum(bk_hist_lower(b) / 1e6);
+			upper[n] = Float8GetDatum(bk_hist_upper(b) / 1e6);
+			count[n] = Int64GetDatum((int64) hist->counts[b]);
+			n++;
+		}
+		hvalues[0] = Int64GetDatum(run_id);
+		hvalues[1] = PointerGetDatum(construct_array(lower, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		hvalues[2] = PointerGetDatum(construct_array(upper, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		hvalues[3] = PointerGetDatum(construct_array(count, n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		bk_spi_exec("INSERT INTO bench.histograms (run_id, lower_ms, upper_ms, count)"
+					" SELECT $1, l, u, c FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4)) AS h (l, u, c)",
+					4, htypes, hvalues, NULL, SPI_OK_INSERT);
+	}
+	bk_restore_user(&sw);
+}
+
+/*
+ * bk_recover_runs
+ *		Runs left 'running' by a coordinator that no longer exists (a crash,
+ *		a restart) become 'aborted', with what their progress rows say was
+ *		measured: transactions and throughput after the warm-up.
+ */
+void
+bk_recover_runs(void)
+{
+	BkOwnerSwitch sw;
+
+	bk_become_owner(&sw);
+	SPI_connect();
+	if (SPI_execute("UPDATE bench.runs r SET status = 'aborted', sqlstate = '57P01',"
+					"   error = 'the run''s coordinator ended before the run finished (server restart, crash or termination)',"
+					"   ended_at = COALESCE(p.last_end, r.started_at),"
+					"   coordinator_pid = NULL,"
+					"   measured_s = p.measured_s, transactions = p.xacts,"
+					"   tps = CASE WHEN p.measured_s > 0 THEN p.xacts / p.measured_s END,"
+					"   warmup_transactions = p.warmup_xacts,"
+					"   failures = p.failures"
+					"  FROM (SELECT r2.id,"
+					"               max(q.interval_end) AS last_end,"
+					"               sum(q.transactions) FILTER (WHERE NOT q.in_warmup)::bigint AS xacts,"
+					"               sum(q.transactions) FILTER (WHERE q.in_warmup)::bigint AS warmup_xacts,"
+					"               sum(q.failures)::bigint AS failures,"
+					"               sum(EXTRACT(epoch FROM q.interval_end - q.interval_start))"
+					"                   FILTER (WHERE NOT q.in_warmup)::float8 AS measured_s"
+					"          FROM bench.runs r2"
+					"          LEFT JOIN bench.progress q ON q.run_id = r2.id"
+					"         WHERE r2.status = 'running'"
+					"         GROUP BY r2.id) p"
+					" WHERE r.id = p.id AND r.status = 'running'"
+					"   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a"
+					"                    WHERE a.pid = r.coordinator_pid"
+					"                      AND a.backend_type = '" RUN_COORDINATOR_TYPE "')",
+					false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not mark abandoned runs");
+	SPI_finish();
+	bk_restore_user(&sw);
+}

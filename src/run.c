@@ -1,0 +1,857 @@
+/*-------------------------------------------------------------------------
+ *
+ * run.c
+ *		bench.run, bench.start, bench.wait and bench.cancel: the calling
+ *		backend's side of a benchmark run.
+ *
+ * The caller checks every argument, finds the workload's script and its
+ * dataset, and refuses — before anything starts — what cannot run: bad
+ * values, a missing dataset, a dataset in use by another run, too few free
+ * background worker slots.  Then it creates the run's shared memory
+ * (run.h), starts the coordinator (coordinator.c) and waits until the run
+ * has its row and its clients go.  bench.start returns the run's id there;
+ * bench.run goes on waiting, prints the coordinator's progress lines as
+ * NOTICEs and returns the run's row.  A cancel of bench.run (Ctrl-C,
+ * pg_cancel_backend, the backend's exit) cancels the run: the caller waits
+ * until the coordinator has stopped the clients and recorded the run as
+ * 'canceled' before the cancel error reaches the user.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+#include <signal.h>
+
+#include "access/xact.h"
+#include "catalog/namespace.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "nodes/makefuncs.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/dsm.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "utils/acl.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/lsyscache.h"
+#include "utils/syscache.h"
+#include "utils/timestamp.h"
+
+#include "catalog.h"
+#include "compat.h"
+#include "run.h"
+#include "script.h"
+#include "worker.h"
+
+PG_FUNCTION_INFO_V1(bench_run);
+PG_FUNCTION_INFO_V1(bench_start);
+PG_FUNCTION_INFO_V1(bench_wait);
+PG_FUNCTION_INFO_V1(bench_cancel);
+
+/* the longest run accepted: a year */
+#define RUN_MAX_NS		(INT64CONST(366) * 24 * 3600 * 1000000000)
+
+#define ARG_NOT_NULL(fn, n, name) \
+	do { \
+		if (PG_ARGISNULL(n)) \
+			ereport(ERROR, \
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), \
+					 errmsg("argument \"%s\" of %s must not be null", name, fn), \
+					 errhint("Leave the argument out to use its default."))); \
+	} while (0)
+
+#define RUN_ID_NOT_NULL(fn) \
+	do { \
+		if (PG_ARGISNULL(0)) \
+			ereport(ERROR, \
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), \
+					 errmsg("argument \"run_id\" of %s must not be null", fn), \
+					 errhint("Pass the id of a run, as bench.start returned it or bench.runs lists it."))); \
+	} while (0)
+
+/*
+ * interval_ns
+ *		An interval in nanoseconds (a month is 30 days, a day 24 hours), or
+ *		-1 when it is beyond RUN_MAX_NS either way.
+ */
+static int64
+interval_ns(const Interval *iv, bool *too_big)
+{
+	double		us = (double) iv->time +
+		((double) iv->day + (double) iv->month * DAYS_PER_MONTH) * USECS_PER_DAY;
+
+	*too_big = fabs(us) * 1000.0 > (double) RUN_MAX_NS;
+	if (*too_big)
+		return us < 0 ? -1 : RUN_MAX_NS;
+	return (int64) (us * 1000.0);
+}
+
+static char *
+interval_text(Interval *iv)
+{
+	return DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(iv)));
+}
+
+/*
+ * run_free_worker_slots
+ *		An estimate of the background worker slots free now: the ones of
+ *		max_worker_processes that no running background worker holds.
+ */
+static int
+run_free_worker_slots(void)
+{
+	int64		used;
+
+	used = bk_spi_int64("SELECT count(*) FROM pg_catalog.pg_stat_activity"
+						" WHERE backend_type NOT IN ('client backend', 'autovacuum launcher',"
+						"  'autovacuum worker', 'background writer', 'checkpointer', 'walwriter',"
+						"  'startup', 'walreceiver', 'walsender', 'archiver', 'logger',"
+						"  'standalone backend', 'slotsync worker', 'walsummarizer', 'io worker')",
+						0, NULL, NULL);
+	return Max(0, max_worker_processes - (int) used);
+}
+
+/*
+ * run_find_dataset
+ *		The ready dataset whose tables the workload's statements will find
+ *		through search_path: for tpcb, the one that made the pgbench_accounts
+ *		of the first schema that has one.
+ */
+static int64
+run_find_dataset(const char *workload, const char *dataset, int *scale)
+{
+	Oid			relid;
+	Oid			types[2] = {TEXTOID, OIDOID};
+	Datum		values[2];
+	int64		id;
+
+	relid = RangeVarGetRelid(makeRangeVar(NULL, "pgbench_accounts", -1), NoLock, true);
+	if (!OidIsValid(relid))
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("workload \"%s\" needs a %s dataset, and there is no pgbench_accounts in search_path",
+						workload, dataset),
+				 errhint("Load one first with bench.init('%s', scale => N).", dataset)));
+	values[0] = CStringGetTextDatum(dataset);
+	values[1] = ObjectIdGetDatum(relid);
+	id = bk_spi_int64("SELECT id FROM bench.datasets"
+					  " WHERE status = 'ready' AND workload = $1 AND $2 = ANY (tables)"
+					  " ORDER BY id DESC LIMIT 1", 2, types, values);
+	if (id == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_TABLE),
+				 errmsg("table \"%s.pgbench_accounts\" was not loaded by bench.init",
+						get_namespace_name(get_rel_namespace(relid))),
+				 errdetail("bench.run reads the scale and the dataset's identity from bench.datasets."),
+				 errhint("Load the dataset with bench.init('%s', scale => N).", dataset)));
+	values[0] = Int64GetDatum(id);
+	types[0] = INT8OID;
+	*scale = (int) bk_spi_int64("SELECT scale::int8 FROM bench.datasets WHERE id = $1",
+								1, types, values);
+	return id;
+}
+
+/*
+ * run_refuse_busy_dataset
+ *		One run at a time per dataset (the coordinator makes sure of it with
+ *		a lock; this gives the usual case its clear error early).
+ */
+static void
+run_refuse_busy_dataset(int64 dataset_id)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(dataset_id)};
+	int64		other;
+
+	other = bk_spi_int64("SELECT id FROM bench.runs"
+						 " WHERE dataset_id = $1 AND status = 'running' ORDER BY id LIMIT 1",
+						 1, types, values);
+	if (other != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("dataset %lld is in use by run %lld",
+						(long long) dataset_id, (long long) other),
+				 errhint("Wait for it with bench.wait(%lld) or stop it with bench.cancel(%lld): one run at a time per dataset.",
+						 (long long) other, (long long) other)));
+}
+
+/*
+ * run_check_caller
+ *		What the calling session itself must allow: no transaction block and
+ *		a snapshot per statement, since the results arrive in the
+ *		coordinator's transactions; a role the workers can connect as.
+ */
+static void
+run_check_caller(const char *fn)
+{
+	if (IsTransactionBlock())
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("%s cannot run inside a transaction block", fn),
+				 errhint("Its results are committed by background workers; call it on its own, outside BEGIN ... COMMIT.")));
+	if (IsolationUsesXactSnapshot())
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("%s needs the read committed isolation level", fn),
+				 errhint("Its results are committed by background workers while it waits; SET default_transaction_isolation = 'read committed' first.")));
+#if BK_NEEDS_LOGIN_ROLE
+	{
+		HeapTuple	tup = SearchSysCache1(AUTHOID, ObjectIdGetDatum(GetUserId()));
+		bool		canlogin = HeapTupleIsValid(tup) && ((Form_pg_authid) GETSTRUCT(tup))->rolcanlogin;
+
+		if (HeapTupleIsValid(tup))
+			ReleaseSysCache(tup);
+		if (!canlogin)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("role \"%s\" cannot start background workers because it cannot log in",
+							GetUserNameFromId(GetUserId(), false)),
+					 errhint("Call %s as a role with LOGIN; the workers connect as the calling role.", fn)));
+	}
+#endif
+}
+
+/* the bench.runs row of a run, as the function's result (NULL: no such run) */
+static Datum
+run_row(FunctionCallInfo fcinfo, int64 run_id, bool *found)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(run_id)};
+	Datum		result = (Datum) 0;
+
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT * FROM bench.runs WHERE id = $1",
+							  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read run %lld", (long long) run_id);
+	*found = SPI_processed == 1;
+	if (*found)
+		result = PointerGetDatum(SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc));
+	SPI_finish();
+	return result;
+}
+
+/* status and coordinator of a run, read afresh */
+static char *
+run_status(int64 run_id, int *coordinator_pid, char **created_by)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(run_id)};
+	char	   *status = NULL;
+
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT status, coordinator_pid, created_by FROM bench.runs WHERE id = $1",
+							  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read run %lld", (long long) run_id);
+	if (SPI_processed == 1)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[0];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		char	   *pid = SPI_getvalue(tup, desc, 2);
+		char	   *s = SPI_getvalue(tup, desc, 1);
+		char	   *who = SPI_getvalue(tup, desc, 3);
+		MemoryContext old = MemoryContextSwitchTo(TopTransactionContext);
+
+		status = pstrdup(s);
+		if (created_by)
+			*created_by = pstrdup(who);
+		MemoryContextSwitchTo(old);
+		if (coordinator_pid)
+			*coordinator_pid = pid ? atoi(pid) : 0;
+	}
+	SPI_finish();
+	if (status == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("run %lld does not exist", (long long) run_id),
+				 errhint("bench.runs lists the runs.")));
+	return status;
+}
+
+/* ------------------------------------------------------------------------
+ * Starting a run
+ * ------------------------------------------------------------------------
+ */
+
+/* the arguments of bench.run and bench.start, checked */
+typedef struct RunArgs
+{
+	char	   *workload;
+	int			clients;
+	Interval	duration;
+	bool		duration_set;
+	int64		duration_ns;
+	int64		transactions;
+	int			protocol;
+	char	   *protocol_name;
+	Interval	warmup;
+	int64		warmup_ns;
+	Interval	progress;
+	int64		progress_ns;
+	int			max_tries;
+	char	   *tag;
+} RunArgs;
+
+/*
+ * run_read_args
+ *		The arguments, each checked, in the order of the signature.
+ */
+static void
+run_read_args(FunctionCallInfo fcinfo, const char *fn, RunArgs *a)
+{
+	bool		too_big;
+
+	ARG_NOT_NULL(fn, 0, "workload");
+	ARG_NOT_NULL(fn, 1, "clients");
+	ARG_NOT_NULL(fn, 4, "protocol");
+	ARG_NOT_NULL(fn, 5, "warmup");
+	ARG_NOT_NULL(fn, 6, "progress");
+	ARG_NOT_NULL(fn, 7, "max_tries");
+
+	memset(a, 0, sizeof(*a));
+	a->workload = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	a->clients = PG_GETARG_INT32(1);
+	if (a->clients < 1 || a->clients > RUN_MAX_CLIENTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("clients must be between 1 and %d, not %d", RUN_MAX_CLIENTS, a->clients),
+				 errhint("clients is the number of concurrent sessions, as pgbench -c.")));
+
+	if (!PG_ARGISNULL(2) && !PG_ARGISNULL(3))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("duration and transactions cannot both be given"),
+				 errhint("A run lasts either a duration (pgbench -T) or a number of transactions per client (pgbench -t).")));
+	if (!PG_ARGISNULL(3))
+	{
+		a->transactions = PG_GETARG_INT64(3);
+		if (a->transactions < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("transactions must be at least 1, not %lld", (long long) a->transactions),
+					 errhint("transactions is the number of transactions each client runs, as pgbench -t.")));
+	}
+	else
+	{
+		if (PG_ARGISNULL(2))
+			a->duration = *DatumGetIntervalP(DirectFunctionCall3(interval_in,
+																 CStringGetDatum("60 s"),
+																 ObjectIdGetDatum(InvalidOid),
+																 Int32GetDatum(-1)));
+		else
+			a->duration = *PG_GETARG_INTERVAL_P(2);
+		a->duration_set = true;
+		a->duration_ns = interval_ns(&a->duration, &too_big);
+		if (a->duration_ns <= 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("duration must be positive, not %s", interval_text(&a->duration)),
+					 errhint("For example duration => '60 s'.")));
+		if (too_big)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("duration must be at most a year, not %s", interval_text(&a->duration)),
+					 errhint("Schedule repeated runs instead of one endless run.")));
+	}
+
+	a->protocol_name = text_to_cstring(PG_GETARG_TEXT_PP(4));
+	if (strcmp(a->protocol_name, "simple") == 0)
+		a->protocol = RUN_PROTO_SIMPLE;
+	else if (strcmp(a->protocol_name, "extended") == 0)
+		a->protocol = RUN_PROTO_EXTENDED;
+	else if (strcmp(a->protocol_name, "prepared") == 0)
+		a->protocol = RUN_PROTO_PREPARED;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown protocol \"%s\"", a->protocol_name),
+				 errhint("Use \"simple\", \"extended\" or \"prepared\", as pgbench -M.")));
+
+	a->warmup = *PG_GETARG_INTERVAL_P(5);
+	a->warmup_ns = interval_ns(&a->warmup, &too_big);
+	if (a->warmup_ns < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("warmup must not be negative, not %s", interval_text(&a->warmup)),
+				 errhint("warmup is the time at the start of the run left out of the summary; '0' for none.")));
+	if (a->duration_set && a->warmup_ns >= a->duration_ns)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("warmup (%s) must be shorter than duration (%s)",
+						interval_text(&a->warmup), interval_text(&a->duration)),
+				 errhint("The warm-up is part of the duration; what remains of it is measured.")));
+	if (too_big)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("warmup must be at most a year, not %s", interval_text(&a->warmup))));
+
+	a->progress = *PG_GETARG_INTERVAL_P(6);
+	a->progress_ns = interval_ns(&a->progress, &too_big);
+	if (a->progress_ns < 0 || (a->progress_ns > 0 && a->progress_ns < 100 * INT64CONST(1000000)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("progress must be 0 or at least 100 ms, not %s", interval_text(&a->progress)),
+				 errhint("progress is how often a progress line is printed and a progress row kept; '0' prints none (rows are kept every 5 s).")));
+
+	a->max_tries = PG_GETARG_INT32(7);
+	if (a->max_tries < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("max_tries must not be negative, not %d", a->max_tries),
+				 errhint("max_tries is how often a transaction that hit a serialization failure or deadlock is tried, as pgbench --max-tries; 0 means no limit.")));
+	if (a->max_tries == 0 && !a->duration_set)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("max_tries => 0 (no limit) needs a duration"),
+				 errhint("Without a limit on tries, only the run's duration ends a transaction that keeps failing.")));
+	a->tag = PG_ARGISNULL(8) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(8));
+}
+
+/*
+ * run_caller_cancel
+ *		The caller of bench.run errs or exits while it waits: cancel the run
+ *		and give the coordinator a moment to stop the clients and record
+ *		the run as 'canceled', so that the user's next query sees it so.
+ */
+static void
+run_caller_cancel(int code, Datum arg)
+{
+	RunShared  *sh = (RunShared *) DatumGetPointer(arg);
+
+	pg_atomic_write_u32(&sh->cancel, 1);
+	bk_set_latch_of(sh->coordinator_pid);
+	for (int i = 0; i < 500; i++)
+	{
+		uint32		state = pg_atomic_read_u32(&sh->state);
+
+		if (state == RUN_ENDED || state == RUN_NOT_STARTED)
+			break;
+		if (sh->coordinator_pid > 0 && kill(sh->coordinator_pid, 0) != 0)
+			break;
+		pg_usleep(10000L);
+	}
+}
+
+/*
+ * run_launch
+ *		Check everything, start the coordinator and wait until the run has
+ *		its row and its clients go.  Returns the run's segment (attached).
+ */
+static dsm_segment *
+run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **handle_out)
+{
+	RunArgs		a;
+	char	   *script;
+	char	   *dataset = NULL;
+	int64		dataset_id = 0;
+	int			scale = 0;
+	const char *search_path;
+	Size		size;
+	Size		off;
+	dsm_segment *seg;
+	RunShared  *sh;
+	BackgroundWorkerHandle *handle;
+	pid_t		pid;
+	int			nshards;
+	int			free_slots;
+
+	bk_recover_orphans();
+	bk_recover_runs();
+	run_read_args(fcinfo, fn, &a);
+
+	/* the workload: its script (parsed, to refuse a broken one now) and dataset */
+	{
+		Oid			types[1] = {TEXTOID};
+		Datum		values[1] = {CStringGetTextDatum(a.workload)};
+
+		SPI_connect();
+		if (SPI_execute_with_args("SELECT script, dataset FROM bench.workloads WHERE name = $1",
+								  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+			elog(ERROR, "could not read bench.workloads");
+		if (SPI_processed == 0)
+		{
+			char	   *names;
+
+			if (SPI_execute("SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM bench.workloads",
+							true, 0) != SPI_OK_SELECT)
+				elog(ERROR, "could not read bench.workloads");
+			names = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown workload \"%s\"", a.workload),
+					 errhint("The workloads are: %s.", names ? names : "none")));
+		}
+		script = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+		dataset = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+		script = MemoryContextStrdup(TopTransactionContext, script);
+		if (dataset)
+			dataset = MemoryContextStrdup(TopTransactionContext, dataset);
+		SPI_finish();
+	}
+	(void) bk_script_parse(script, a.workload);
+	if (dataset != NULL)
+	{
+		dataset_id = run_find_dataset(a.workload, dataset, &scale);
+		run_refuse_busy_dataset(dataset_id);
+	}
+
+	free_slots = run_free_worker_slots();
+	if (a.clients + 1 > free_slots)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("a run with %d clients needs %d background workers, but only %d are free",
+						a.clients, a.clients + 1, free_slots),
+				 errdetail("One worker coordinates the run and one plays each client; max_worker_processes is %d.",
+						   max_worker_processes),
+				 errhint("Use fewer clients, wait for other background work to end, or raise max_worker_processes (this needs a restart).")));
+	run_check_caller(fn);
+
+	/* --- the run's shared memory --- */
+	search_path = GetConfigOption("search_path", false, false);
+	nshards = Min(a.clients, RUN_MAX_SHARDS);
+	size = MAXALIGN(sizeof(RunShared));
+	size += MAXALIGN(strlen(script) + 1);
+	size += MAXALIGN(a.tag ? strlen(a.tag) + 1 : 1);
+	size += MAXALIGN(strlen(search_path) + 1);
+	size += MAXALIGN(sizeof(RunClient) * a.clients);
+	size += sizeof(BkSharedHist) * 2 * nshards;
+
+	seg = dsm_create(size, 0);
+	sh = (RunShared *) dsm_segment_address(seg);
+	memset(sh, 0, size);
+	sh->magic = RUN_MAGIC;
+	sh->dboid = MyDatabaseId;
+	sh->roleid = GetUserId();
+	sh->caller_pid = MyProcPid;
+	strlcpy(sh->workload, a.workload, NAMEDATALEN);
+	sh->dataset_id = dataset_id;
+	sh->scale = scale;
+	sh->clients = a.clients;
+	sh->nshards = nshards;
+	sh->protocol = a.protocol;
+	strlcpy(sh->protocol_name, a.protocol_name, sizeof(sh->protocol_name));
+	sh->duration_ns = a.duration_set ? a.duration_ns : 0;
+	sh->transactions = a.transactions;
+	sh->warmup_ns = a.warmup_ns;
+	sh->progress_ns = a.progress_ns;
+	sh->tick_ns = a.progress_ns > 0 ? a.progress_ns : 5 * INT64CONST(1000000000);
+	sh->duration = a.duration;
+	sh->duration_set = a.duration_set;
+	sh->warmup = a.warmup;
+	sh->progress = a.progress;
+	sh->max_tries = a.max_tries;
+	sh->seed = ((uint64) MyProcPid << 32) ^ (uint64) GetCurrentTimestamp();
+
+	off = MAXALIGN(sizeof(RunShared));
+	sh->script_off = off;
+	strcpy(RUN_TEXT(sh, off), script);
+	off += MAXALIGN(strlen(script) + 1);
+	if (a.tag)
+	{
+		sh->tag_off = off;
+		strcpy(RUN_TEXT(sh, off), a.tag);
+	}
+	off += MAXALIGN(a.tag ? strlen(a.tag) + 1 : 1);
+	sh->search_path_off = off;
+	strcpy(RUN_TEXT(sh, off), search_path);
+	off += MAXALIGN(strlen(search_path) + 1);
+	sh->clients_off = off;
+	off += MAXALIGN(sizeof(RunClient) * a.clients);
+	sh->hists_off = off;
+
+	pg_atomic_init_u32(&sh->state, RUN_STARTING);
+	pg_atomic_init_u32(&sh->go, 0);
+	pg_atomic_init_u32(&sh->stop, 0);
+	pg_atomic_init_u32(&sh->cancel, 0);
+	pg_atomic_init_u32(&sh->client_error_claimed, 0);
+	pg_atomic_init_u32(&sh->progress_seq, 0);
+	for (int i = 0; i < a.clients; i++)
+	{
+		RunClient  *cl = &RUN_CLIENTS(sh)[i];
+
+		pg_atomic_init_u32(&cl->state, CLIENT_STARTING);
+		for (int ph = 0; ph < 2; ph++)
+		{
+			pg_atomic_init_u64(&cl->phase[ph].xacts, 0);
+			pg_atomic_init_u64(&cl->phase[ph].lat_sum_ns, 0);
+			for (int k = 0; k < FAIL_KINDS; k++)
+				pg_atomic_init_u64(&cl->phase[ph].failures[k], 0);
+			pg_atomic_init_u64(&cl->phase[ph].retried, 0);
+			pg_atomic_init_u64(&cl->phase[ph].retries, 0);
+		}
+	}
+	for (int ph = 0; ph < 2; ph++)
+		for (int s = 0; s < nshards; s++)
+			for (int b = 0; b < BK_HIST_BUCKETS; b++)
+				pg_atomic_init_u64(&RUN_HIST(sh, ph, s)->counts[b], 0);
+
+	/* --- the coordinator --- */
+	handle = bk_register_worker(RUN_COORDINATOR_TYPE, "bench_run_coordinator_main",
+								dsm_segment_handle(seg), 0);
+	if (handle == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not start the run's coordinator: no background worker slot is free"),
+				 errhint("A run with %d clients needs %d background workers; raise max_worker_processes (now %d) or wait for other workers to finish.",
+						 a.clients, a.clients + 1, max_worker_processes)));
+	if (WaitForBackgroundWorkerStartup(handle, &pid) != BGWH_STARTED)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not start the run's coordinator"),
+				 errhint("More details may be in the server log.")));
+
+	PG_ENSURE_ERROR_CLEANUP(run_caller_cancel, PointerGetDatum(sh));
+	{
+		for (;;)
+		{
+			uint32		state = pg_atomic_read_u32(&sh->state);
+
+			if (state != RUN_STARTING)
+				break;
+			if (!bk_worker_alive(handle))
+			{
+				pg_read_barrier();
+				if (pg_atomic_read_u32(&sh->state) != RUN_STARTING)
+					break;
+				ereport(ERROR,
+						(errcode(ERRCODE_ADMIN_SHUTDOWN),
+						 errmsg("the run's coordinator exited before the run started"),
+						 errhint("It may have been terminated; the server log says more.")));
+			}
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 100L, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
+	PG_END_ENSURE_ERROR_CLEANUP(run_caller_cancel, PointerGetDatum(sh));
+
+	if (pg_atomic_read_u32(&sh->state) == RUN_NOT_STARTED)
+	{
+		pg_read_barrier();
+		bk_error_raise(&sh->error);
+	}
+	*handle_out = handle;
+	return seg;
+}
+
+/* print the progress lines not printed yet */
+static void
+run_print_progress(RunShared *sh, uint32 *printed)
+{
+	uint32		seq = pg_atomic_read_u32(&sh->progress_seq);
+
+	pg_read_barrier();
+	if (seq - *printed > RUN_PROGRESS_RING)
+		*printed = seq - RUN_PROGRESS_RING;
+	while (*printed != seq)
+	{
+		(*printed)++;
+		ereport(NOTICE,
+				(errmsg_internal("%s", sh->progress_lines[*printed % RUN_PROGRESS_RING])));
+	}
+}
+
+/*
+ * bench_run
+ *		SQL function bench.run(workload, clients, duration, transactions,
+ *		protocol, warmup, progress, max_tries, tag) returns bench.runs.
+ */
+Datum
+bench_run(PG_FUNCTION_ARGS)
+{
+	BackgroundWorkerHandle *handle;
+	dsm_segment *seg = run_launch(fcinfo, "bench.run", &handle);
+	RunShared  *sh = (RunShared *) dsm_segment_address(seg);
+	uint32		printed = 0;
+	int64		run_id = sh->run_id;
+	Datum		row;
+	bool		found;
+
+	PG_ENSURE_ERROR_CLEANUP(run_caller_cancel, PointerGetDatum(sh));
+	{
+		for (;;)
+		{
+			uint32		state = pg_atomic_read_u32(&sh->state);
+
+			run_print_progress(sh, &printed);
+			if (state == RUN_ENDED)
+				break;
+			if (!bk_worker_alive(handle))
+			{
+				pg_read_barrier();
+				if (pg_atomic_read_u32(&sh->state) == RUN_ENDED)
+					continue;
+				ereport(ERROR,
+						(errcode(ERRCODE_ADMIN_SHUTDOWN),
+						 errmsg("the coordinator of run %lld exited before the run ended",
+								(long long) run_id),
+						 errhint("The next call of a bench function marks the run as aborted, keeping its progress rows.")));
+			}
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 100L, PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
+			CHECK_FOR_INTERRUPTS();
+		}
+	}
+	PG_END_ENSURE_ERROR_CLEANUP(run_caller_cancel, PointerGetDatum(sh));
+
+	pg_read_barrier();
+	if (strcmp(sh->final_status, "done") != 0)
+	{
+		BkError		err = sh->error;
+
+		if (err.sqlerrcode == 0)
+			bk_error_set(&err, ERRCODE_INTERNAL_ERROR, "the run ended without a result", NULL);
+		ereport(ERROR,
+				(errcode(err.sqlerrcode),
+				 errmsg("run %lld %s: %s", (long long) run_id,
+						strcmp(sh->final_status, "canceled") == 0 ? "was canceled" :
+						strcmp(sh->final_status, "aborted") == 0 ? "was aborted" : "failed",
+						err.message),
+				 err.detail[0] ? errdetail_internal("%s", err.detail) : 0,
+				 errhint("Its row in bench.runs keeps what was measured until then.")));
+	}
+	dsm_detach(seg);
+
+	row = run_row(fcinfo, run_id, &found);
+	if (!found)
+		elog(ERROR, "run %lld has no row", (long long) run_id);
+	PG_RETURN_DATUM(row);
+}
+
+/*
+ * bench_start
+ *		SQL function bench.start(...) returns the run's id once its clients
+ *		go; the run goes on without the caller.
+ */
+Datum
+bench_start(PG_FUNCTION_ARGS)
+{
+	BackgroundWorkerHandle *handle;
+	dsm_segment *seg = run_launch(fcinfo, "bench.start", &handle);
+	RunShared  *sh = (RunShared *) dsm_segment_address(seg);
+	int64		run_id = sh->run_id;
+
+	dsm_detach(seg);
+	PG_RETURN_INT64(run_id);
+}
+
+/*
+ * bench_wait
+ *		SQL function bench.wait(run_id): wait until the run is no longer
+ *		running, printing its progress rows as they come, and return its
+ *		row.  Canceling the wait does not cancel the run.
+ */
+Datum
+bench_wait(PG_FUNCTION_ARGS)
+{
+	int64		run_id;
+	double		printed_elapsed = -1;
+	Datum		row;
+	bool		found;
+
+	RUN_ID_NOT_NULL("bench.wait");
+	run_id = PG_GETARG_INT64(0);
+	run_check_caller("bench.wait");
+	bk_recover_runs();
+
+	for (int round = 0;; round++)
+	{
+		char	   *status = run_status(run_id, NULL, NULL);
+		Oid			types[2] = {INT8OID, FLOAT8OID};
+		Datum		values[2] = {Int64GetDatum(run_id), Float8GetDatum(printed_elapsed)};
+
+		/* the progress rows not printed yet */
+		SPI_connect();
+		if (SPI_execute_with_args("SELECT pg_catalog.format('progress: %s s, %s tps, lat %s ms stddev %s, %s failed%s',"
+								  "  round(elapsed_s::numeric, 1), round(tps::numeric, 1),"
+								  "  round(coalesce(latency_avg_ms, 0)::numeric, 3),"
+								  "  round(coalesce(latency_stddev_ms, 0)::numeric, 3), failures,"
+								  "  CASE WHEN in_warmup THEN ' (warm-up)' ELSE '' END), elapsed_s"
+								  " FROM bench.progress WHERE run_id = $1 AND elapsed_s > $2"
+								  " ORDER BY interval_start",
+								  2, types, values, NULL, false, 0) != SPI_OK_SELECT)
+			elog(ERROR, "could not read the progress of run %lld", (long long) run_id);
+		for (uint64 i = 0; i < SPI_processed; i++)
+		{
+			bool		isnull;
+
+			ereport(NOTICE,
+					(errmsg_internal("%s", SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1))));
+			printed_elapsed = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[i],
+														   SPI_tuptable->tupdesc, 2, &isnull));
+		}
+		SPI_finish();
+
+		if (strcmp(status, "running") != 0)
+			break;
+		if (round % 10 == 9)
+			bk_recover_runs();	/* a coordinator that vanished */
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+
+	row = run_row(fcinfo, run_id, &found);
+	PG_RETURN_DATUM(row);
+}
+
+/*
+ * bench_cancel
+ *		SQL function bench.cancel(run_id): ask the run's coordinator to stop
+ *		(SIGINT), then wait until it has recorded the run as canceled.
+ *		False when the run was not running.
+ */
+Datum
+bench_cancel(PG_FUNCTION_ARGS)
+{
+	int64		run_id;
+	int			pid = 0;
+	char	   *created_by = NULL;
+	char	   *status;
+	Oid			owner;
+
+	RUN_ID_NOT_NULL("bench.cancel");
+	run_id = PG_GETARG_INT64(0);
+	bk_recover_runs();
+	status = run_status(run_id, &pid, &created_by);
+	if (strcmp(status, "running") != 0)
+	{
+		ereport(NOTICE,
+				(errmsg("run %lld is not running (its status is %s)", (long long) run_id, status)));
+		PG_RETURN_BOOL(false);
+	}
+	owner = get_role_oid(created_by, true);
+	if (!superuser() && !(OidIsValid(owner) && has_privs_of_role(GetUserId(), owner)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to cancel run %lld", (long long) run_id),
+				 errdetail("Only roles with the privileges of the role that started it (%s) can cancel it.",
+						   created_by)));
+	if (pid <= 0 || kill(pid, SIGINT) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not signal the coordinator of run %lld", (long long) run_id),
+				 errhint("If the server restarted, the next call marks the run as aborted.")));
+
+	/* wait until the coordinator has recorded the end (it takes well under a second) */
+	for (int i = 0; i < 1000; i++)
+	{
+		status = run_status(run_id, NULL, NULL);
+		if (strcmp(status, "running") != 0)
+			break;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 10L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	PG_RETURN_BOOL(true);
+}

@@ -1,0 +1,191 @@
+/*-------------------------------------------------------------------------
+ *
+ * run.h
+ *		The shared memory of one benchmark run, as the caller (run.c), the
+ *		coordinator (coordinator.c) and the clients (client.c) see it.
+ *
+ * One dynamic shared memory segment per run holds, in this order:
+ *
+ *		RunShared			parameters, control flags, the run's error and
+ *							the progress lines the caller prints
+ *		text				the workload's script, the tag, the search_path
+ *		RunClient[clients]	each client's counters, written by it alone
+ *		BkSharedHist[2][nshards]	latency histograms: warm-up, measured
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHKIT_RUN_H
+#define PGBENCHKIT_RUN_H
+
+#include "datatype/timestamp.h"
+#include "port/atomics.h"
+
+#include "histogram.h"
+#include "worker.h"
+
+#define RUN_MAGIC				0x424b5255
+
+/* bgw_type of the workers, as pg_stat_activity.backend_type shows them */
+#define RUN_COORDINATOR_TYPE	"pgbenchkit run"
+#define RUN_CLIENT_TYPE			"pgbenchkit client"
+
+#define RUN_MAX_CLIENTS			10000
+#define RUN_MAX_SHARDS			64	/* histograms shared by clients beyond */
+
+/* protocol => */
+#define RUN_PROTO_SIMPLE		0
+#define RUN_PROTO_EXTENDED		1
+#define RUN_PROTO_PREPARED		2
+
+/* RunShared.state, set by the coordinator */
+#define RUN_STARTING			0	/* reserving and starting clients */
+#define RUN_RUNNING				1	/* the row is committed, clients go */
+#define RUN_ENDED				2	/* the final row is committed */
+#define RUN_NOT_STARTED			3	/* failed before there was a row: error */
+
+/* RunClient.state */
+#define CLIENT_STARTING			0
+#define CLIENT_READY			1	/* connected, statements prepared */
+#define CLIENT_DONE				2	/* finished, counters final */
+
+/* failure kinds */
+#define FAIL_SERIALIZATION		0
+#define FAIL_DEADLOCK			1
+#define FAIL_OTHER				2
+#define FAIL_KINDS				3
+
+/* phases of a run */
+#define PHASE_WARMUP			0
+#define PHASE_MEASURED			1
+
+/* counters of one client in one phase; only that client writes them */
+typedef struct RunCounters
+{
+	pg_atomic_uint64 xacts;		/* transactions that committed */
+	pg_atomic_uint64 lat_sum_ns;
+	pg_atomic_uint64 failures[FAIL_KINDS];
+	pg_atomic_uint64 retried;	/* transactions that needed a retry */
+	pg_atomic_uint64 retries;	/* retries in all */
+	double		lat_sumsq;		/* sum of squared latencies, ms^2 */
+} RunCounters;
+
+typedef struct RunClient
+{
+	pg_atomic_uint32 state;
+	int			pid;
+	RunCounters phase[2];
+	int64		min_ns;			/* measured phase */
+	int64		max_ns;
+	int64		end_ns;			/* when the client finished its last try */
+} RunClient;
+
+/* progress lines kept for the caller to print */
+#define RUN_PROGRESS_RING		16
+#define RUN_PROGRESS_LEN		256
+
+typedef struct RunShared
+{
+	uint32		magic;
+
+	/* set by the caller */
+	Oid			dboid;
+	Oid			roleid;
+	int			caller_pid;
+	char		workload[NAMEDATALEN];
+	int64		dataset_id;		/* 0: the workload needs no dataset */
+	int			scale;
+	int			clients;
+	int			nshards;
+	int			protocol;
+	char		protocol_name[16];
+	int64		duration_ns;	/* 0 with transactions */
+	int64		transactions;	/* per client; 0 with duration */
+	int64		warmup_ns;
+	int64		progress_ns;	/* 0: no progress lines */
+	int64		tick_ns;		/* interval of the progress rows */
+	Interval	duration;		/* as recorded in bench.runs */
+	bool		duration_set;
+	Interval	warmup;
+	Interval	progress;
+	int			max_tries;		/* 0: no limit */
+	uint64		seed;
+	Size		script_off;
+	Size		tag_off;		/* 0: no tag */
+	Size		search_path_off;
+	Size		clients_off;
+	Size		hists_off;
+
+	/* set by the coordinator */
+	int			coordinator_pid;
+	pg_atomic_uint32 state;
+	pg_atomic_uint32 go;		/* clients may start */
+	pg_atomic_uint32 stop;		/* clients end after their transaction */
+	pg_atomic_uint32 cancel;	/* the caller asks the run to stop */
+	int64		run_id;
+	int64		start_ns;		/* monotonic clock, see bk_now_ns */
+	int64		measure_ns;		/* start_ns + warm-up */
+	char		final_status[16];
+	BkError		error;			/* why the run failed, or did not start */
+
+	/* the first client error wins this slot */
+	pg_atomic_uint32 client_error_claimed;
+	int			client_error_index;
+	BkError		client_error;
+
+	/* progress lines: the coordinator writes, the caller prints */
+	pg_atomic_uint32 progress_seq;
+	char		progress_lines[RUN_PROGRESS_RING][RUN_PROGRESS_LEN];
+} RunShared;
+
+#define RUN_TEXT(sh, off)		((char *) (sh) + (off))
+#define RUN_CLIENTS(sh)			((RunClient *) ((char *) (sh) + (sh)->clients_off))
+#define RUN_HIST(sh, phase, shard) \
+	((BkSharedHist *) ((char *) (sh) + (sh)->hists_off) + (phase) * (sh)->nshards + (shard))
+
+extern int64 bk_now_ns(void);
+
+/* results.c: rows of bench.runs, bench.progress and bench.histograms */
+typedef struct RunSummary
+{
+	double		measured_s;
+	int64		transactions;
+	double		tps;
+	double		lat_avg_ms;
+	double		lat_stddev_ms;
+	double		lat_min_ms;
+	double		lat_p50_ms;
+	double		lat_p90_ms;
+	double		lat_p95_ms;
+	double		lat_p99_ms;
+	double		lat_p999_ms;
+	double		lat_max_ms;
+	int64		failures[FAIL_KINDS];
+	int64		retried;
+	int64		retries;
+	int64		warmup_transactions;
+} RunSummary;
+
+typedef struct RunInterval
+{
+	TimestampTz start;
+	TimestampTz end;
+	double		elapsed_s;
+	int64		transactions;
+	double		tps;
+	double		lat_avg_ms;		/* < 0: no transaction */
+	double		lat_stddev_ms;
+	double		lat_p99_ms;
+	double		lat_max_ms;
+	int64		failures;
+	int64		retries;
+	bool		in_warmup;
+} RunInterval;
+
+extern int64 bk_run_next_id(void);
+extern void bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at);
+extern void bk_run_progress(int64 run_id, const RunInterval *iv);
+extern void bk_run_finish(int64 run_id, const char *status, const RunSummary *sum,
+						  const BkHist *hist, int sqlerrcode, const char *error);
+extern void bk_recover_runs(void);
+
+#endif							/* PGBENCHKIT_RUN_H */
