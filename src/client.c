@@ -42,6 +42,7 @@
 #include "postmaster/bgworker.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/pmsignal.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -526,9 +527,16 @@ client_loop(Client *c)
 			return false;
 		}
 
+		/*
+		 * Interrupts are served inside the next try (a cancel fails that
+		 * transaction; SIGTERM sets client_terminated), never out here where
+		 * an error would end the worker without a word.
+		 */
 		pgstat_report_activity(STATE_IDLE, NULL);
 		pgstat_report_stat(false);
-		CHECK_FOR_INTERRUPTS();
+		/* a busy client never waits on its latch: look for the postmaster */
+		if (!PostmasterIsAlive())
+			proc_exit(1);
 	}
 	return true;
 }

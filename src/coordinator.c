@@ -43,6 +43,7 @@
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/lock.h"
+#include "storage/pmsignal.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -572,6 +573,9 @@ coord_finish(Coord *co, CoordEnd why)
 	char	   *message = NULL;
 	int64		end_ns;
 
+	/* the server is going down hard (a caller's cancel may come of it) */
+	if (!PostmasterIsAlive())
+		proc_exit(1);
 	coord_stop_clients(co, why == END_COMPLETE ? 60000 : 500);
 	if (why == END_COMPLETE && sh->client_error.set)
 		why = END_CLIENT_ERROR;
@@ -741,6 +745,9 @@ bench_run_coordinator_main(Datum main_arg)
 	}
 	PG_CATCH();
 	{
+		/* the server is going down hard: the next bench call marks the run */
+		if (!PostmasterIsAlive())
+			proc_exit(1);
 		MemoryContextSwitchTo(topcxt);
 		bk_error_capture(&sh->error);
 		AbortOutOfAnyTransaction();

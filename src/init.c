@@ -59,6 +59,7 @@
 #include "storage/latch.h"
 #include "storage/lmgr.h"
 #include "storage/lock.h"
+#include "storage/pmsignal.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -963,6 +964,12 @@ bench_init_coordinator_main(Datum main_arg)
 	}
 	PG_CATCH();
 	{
+		/*
+		 * The server is going down hard: leave the cleanup to the next
+		 * bench call (bk_recover_orphans), as after any crash.
+		 */
+		if (!PostmasterIsAlive())
+			proc_exit(1);
 		MemoryContextSwitchTo(topcxt);
 		if (init_terminated)
 			bk_error_set(&sh->error, ERRCODE_ADMIN_SHUTDOWN,
