@@ -46,6 +46,12 @@ SELECT count(*) AS history_rows, sum(delta) = (SELECT sum(abalance) FROM pgbench
 SELECT workload, status, transactions, tag
   FROM bench.run('select-only', clients => 4, transactions => 100, progress => '0', tag => 'smoke');
 
+-- at repeatable read too: the result is read back on the latest snapshot
+SET default_transaction_isolation = 'repeatable read';
+SELECT workload, status, transactions
+  FROM bench.run('select-only', clients => 1, transactions => 10, progress => '0');
+RESET default_transaction_isolation;
+
 -- the latency histogram holds every measured transaction, in narrow buckets
 SELECT r.workload, sum(h.count) = r.transactions AS complete,
        bool_and(h.upper_ms > h.lower_ms AND (h.upper_ms - h.lower_ms) <= h.lower_ms / 64 + 1e-6) AS narrow,

@@ -54,10 +54,6 @@ END $$;
 BEGIN;
 SELECT * FROM bench.run('select-only', transactions => 1);
 ROLLBACK;
--- at repeatable read
-SET default_transaction_isolation = 'repeatable read';
-SELECT * FROM bench.run('select-only', transactions => 1);
-RESET default_transaction_isolation;
 -- no dataset in search_path
 CREATE SCHEMA nodata;
 SET search_path = nodata;

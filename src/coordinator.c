@@ -43,7 +43,6 @@
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/lock.h"
-#include "storage/pmsignal.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -574,7 +573,7 @@ coord_finish(Coord *co, CoordEnd why)
 	int64		end_ns;
 
 	/* the server is going down hard (a caller's cancel may come of it) */
-	if (!PostmasterIsAlive())
+	if (!bk_postmaster_alive())
 		proc_exit(1);
 	coord_stop_clients(co, why == END_COMPLETE ? 60000 : 500);
 	if (why == END_COMPLETE && sh->client_error.set)
@@ -746,7 +745,7 @@ bench_run_coordinator_main(Datum main_arg)
 	PG_CATCH();
 	{
 		/* the server is going down hard: the next bench call marks the run */
-		if (!PostmasterIsAlive())
+		if (!bk_postmaster_alive())
 			proc_exit(1);
 		MemoryContextSwitchTo(topcxt);
 		bk_error_capture(&sh->error);

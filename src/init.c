@@ -59,7 +59,6 @@
 #include "storage/latch.h"
 #include "storage/lmgr.h"
 #include "storage/lock.h"
-#include "storage/pmsignal.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -281,6 +280,9 @@ init_request_cancel(int code, Datum arg)
 {
 	InitShared *sh = (InitShared *) DatumGetPointer(arg);
 
+	/* a dead postmaster ends every process; the next call cleans up */
+	if (!bk_postmaster_alive())
+		return;
 	pg_atomic_write_u32(&sh->cancel, 1);
 	bk_set_latch_of(sh->coordinator_pid);
 }
@@ -485,7 +487,9 @@ bench_init(PG_FUNCTION_ARGS)
 				 errmsg("could not start the init worker: no background worker slot is free"),
 				 errhint("bench.init with jobs => %d needs %d background workers; raise max_worker_processes (now %d) or wait for other workers to finish.",
 						 jobs, jobs + 1, max_worker_processes)));
-	if (WaitForBackgroundWorkerStartup(handle, &pid) != BGWH_STARTED)
+	/* (a coordinator that stopped at once may already have said why) */
+	if (WaitForBackgroundWorkerStartup(handle, &pid) != BGWH_STARTED &&
+		pg_atomic_read_u32(&sh->state) != INIT_FAILED)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 				 errmsg("could not start the init worker"),
@@ -968,7 +972,7 @@ bench_init_coordinator_main(Datum main_arg)
 		 * The server is going down hard: leave the cleanup to the next
 		 * bench call (bk_recover_orphans), as after any crash.
 		 */
-		if (!PostmasterIsAlive())
+		if (!bk_postmaster_alive())
 			proc_exit(1);
 		MemoryContextSwitchTo(topcxt);
 		if (init_terminated)

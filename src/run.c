@@ -41,6 +41,7 @@
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
+#include "utils/snapmgr.h"
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 
@@ -184,9 +185,10 @@ run_refuse_busy_dataset(int64 dataset_id)
 
 /*
  * run_check_caller
- *		What the calling session itself must allow: no transaction block and
- *		a snapshot per statement, since the results arrive in the
- *		coordinator's transactions; a role the workers can connect as.
+ *		What the calling session itself must allow: no transaction block,
+ *		since the results arrive in the coordinator's transactions (they
+ *		are read back on the latest snapshot); a role the workers can
+ *		connect as.
  */
 static void
 run_check_caller(const char *fn)
@@ -196,11 +198,6 @@ run_check_caller(const char *fn)
 				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
 				 errmsg("%s cannot run inside a transaction block", fn),
 				 errhint("Its results are committed by background workers; call it on its own, outside BEGIN ... COMMIT.")));
-	if (IsolationUsesXactSnapshot())
-		ereport(ERROR,
-				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
-				 errmsg("%s needs the read committed isolation level", fn),
-				 errhint("Its results are committed by background workers while it waits; SET default_transaction_isolation = 'read committed' first.")));
 #if BK_NEEDS_LOGIN_ROLE
 	{
 		HeapTuple	tup = SearchSysCache1(AUTHOID, ObjectIdGetDatum(GetUserId()));
@@ -218,6 +215,23 @@ run_check_caller(const char *fn)
 #endif
 }
 
+/*
+ * run_select_latest
+ *		Run a query (SPI connected) on the latest committed state, whatever
+ *		the caller's isolation level: the rows it reads are committed by the
+ *		coordinator while the caller's transaction goes on.
+ */
+static void
+run_select_latest(const char *sql, int nargs, Oid *types, Datum *values, long tcount)
+{
+	SPIPlanPtr	plan = SPI_prepare(sql, nargs, types);
+
+	if (plan == NULL ||
+		SPI_execute_snapshot(plan, values, NULL, GetLatestSnapshot(), InvalidSnapshot,
+							 true, false, tcount) != SPI_OK_SELECT)
+		elog(ERROR, "could not read: %s", sql);
+}
+
 /* the bench.runs row of a run, as the function's result (NULL: no such run) */
 static Datum
 run_row(FunctionCallInfo fcinfo, int64 run_id, bool *found)
@@ -227,9 +241,7 @@ run_row(FunctionCallInfo fcinfo, int64 run_id, bool *found)
 	Datum		result = (Datum) 0;
 
 	SPI_connect();
-	if (SPI_execute_with_args("SELECT * FROM bench.runs WHERE id = $1",
-							  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
-		elog(ERROR, "could not read run %lld", (long long) run_id);
+	run_select_latest("SELECT * FROM bench.runs WHERE id = $1", 1, types, values, 1);
 	*found = SPI_processed == 1;
 	if (*found)
 		result = PointerGetDatum(SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc));
@@ -246,9 +258,8 @@ run_status(int64 run_id, int *coordinator_pid, char **created_by)
 	char	   *status = NULL;
 
 	SPI_connect();
-	if (SPI_execute_with_args("SELECT status, coordinator_pid, created_by FROM bench.runs WHERE id = $1",
-							  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
-		elog(ERROR, "could not read run %lld", (long long) run_id);
+	run_select_latest("SELECT status, coordinator_pid, created_by FROM bench.runs WHERE id = $1",
+					  1, types, values, 1);
 	if (SPI_processed == 1)
 	{
 		HeapTuple	tup = SPI_tuptable->vals[0];
@@ -424,6 +435,9 @@ run_caller_cancel(int code, Datum arg)
 {
 	RunShared  *sh = (RunShared *) DatumGetPointer(arg);
 
+	/* a dead postmaster ends every process; the next call marks the run */
+	if (!bk_postmaster_alive())
+		return;
 	pg_atomic_write_u32(&sh->cancel, 1);
 	bk_set_latch_of(sh->coordinator_pid);
 	for (int i = 0; i < 500; i++)
@@ -600,7 +614,9 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 				 errmsg("could not start the run's coordinator: no background worker slot is free"),
 				 errhint("A run with %d clients needs %d background workers; raise max_worker_processes (now %d) or wait for other workers to finish.",
 						 a.clients, a.clients + 1, max_worker_processes)));
-	if (WaitForBackgroundWorkerStartup(handle, &pid) != BGWH_STARTED)
+	/* (a coordinator that stopped at once may already have said why) */
+	if (WaitForBackgroundWorkerStartup(handle, &pid) != BGWH_STARTED &&
+		pg_atomic_read_u32(&sh->state) == RUN_STARTING)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 				 errmsg("could not start the run's coordinator"),
@@ -770,15 +786,14 @@ bench_wait(PG_FUNCTION_ARGS)
 
 		/* the progress rows not printed yet */
 		SPI_connect();
-		if (SPI_execute_with_args("SELECT pg_catalog.format('progress: %s s, %s tps, lat %s ms stddev %s, %s failed%s',"
+		run_select_latest("SELECT pg_catalog.format('progress: %s s, %s tps, lat %s ms stddev %s, %s failed%s',"
 								  "  round(elapsed_s::numeric, 1), round(tps::numeric, 1),"
 								  "  round(coalesce(latency_avg_ms, 0)::numeric, 3),"
 								  "  round(coalesce(latency_stddev_ms, 0)::numeric, 3), failures,"
 								  "  CASE WHEN in_warmup THEN ' (warm-up)' ELSE '' END), elapsed_s"
 								  " FROM bench.progress WHERE run_id = $1 AND elapsed_s > $2"
 								  " ORDER BY interval_start",
-								  2, types, values, NULL, false, 0) != SPI_OK_SELECT)
-			elog(ERROR, "could not read the progress of run %lld", (long long) run_id);
+						  2, types, values, 0);
 		for (uint64 i = 0; i < SPI_processed; i++)
 		{
 			bool		isnull;

@@ -18,6 +18,7 @@
 #include "postmaster/bgworker.h"
 #include "tcop/tcopprot.h"
 #include "storage/latch.h"
+#include "storage/pmsignal.h"
 #include "storage/proc.h"
 #include "storage/procarray.h"
 #include "utils/elog.h"
@@ -192,4 +193,19 @@ bk_worker_connect(Oid dboid, Oid roleid, const char *appname)
 {
 	BackgroundWorkerInitializeConnectionByOid(dboid, roleid, BK_BGW_CONNECT_FLAGS);
 	pgstat_report_appname(appname);
+}
+
+/*
+ * bk_postmaster_alive
+ *		Whether the postmaster is alive, asked of its pipe every time.
+ *
+ * PostmasterIsAlive() trusts the parent-death signal and may answer "alive"
+ * for a moment after the pipe already says otherwise, which is how a
+ * waiting backend learns of the death.  A worker that is about to write
+ * (cleanup after a cancel that came of the death) asks here.
+ */
+bool
+bk_postmaster_alive(void)
+{
+	return PostmasterIsAliveInternal();
 }

@@ -41,5 +41,6 @@ extern void bk_set_latch_of(int pid);
 extern dsm_segment *bk_worker_attach(Datum main_arg);
 extern int	bk_worker_index(void);
 extern void bk_worker_connect(Oid dboid, Oid roleid, const char *appname);
+extern bool bk_postmaster_alive(void);
 
 #endif							/* PGBENCHKIT_WORKER_H */

@@ -203,6 +203,39 @@ foreach my $workload ('select-only', 'tpcb')
 		sprintf("$what: xact_commit rose by %d, within 1%% of %d (%.3f%%)", $delta, $n, 100 * ($delta - $n) / $n));
 }
 
+# ------------------------------------------------------------------ retries
+
+# At serializable isolation (the clients take the database's setting, as
+# pgbench's connections would), tpcb at scale 2 with 8 clients fights over
+# two branch rows: serialization failures by the hundred.  With one try they
+# count as failed transactions and the run goes on; with no limit every one
+# is retried until it commits.  Either way every committed transaction wrote
+# exactly one history row and the balances agree.
+{
+	my $what = 'serialization failures';
+	sql(q{ALTER DATABASE bk SET default_transaction_isolation = 'serializable'});
+	my $history = sql('SELECT count(*) FROM pgbench_history');
+	my $row = sql(q{SELECT status || ' ' || (serialization_failures > 0) || ' ' || (failures = serialization_failures)
+	                       || ' ' || retries || ' ' || (transactions > 0)
+	                  FROM bench.run('tpcb', clients => 8, duration => '3 s', progress => '0')});
+	is($row, 'done true true 0 true', "$what: with max_tries 1 they are counted as failures, the run is done");
+	# (as with pgbench, a try that fails once the duration is over is not
+	# retried: at most one such failure per client)
+	$row = sql(q{SELECT status || ' ' || (failures <= clients) || ' ' || (retries > 0) || ' ' || (retried > 0)
+	                    || ' ' || (retries >= retried) || ' ' || (transactions + warmup_transactions)
+	               FROM bench.run('tpcb', clients => 8, duration => '3 s', progress => '0', max_tries => 0)});
+	like($row, qr/^done true true true true \d+$/, "$what: with max_tries 0 every one is retried until the end ($row)");
+	sql(q{ALTER DATABASE bk RESET default_transaction_isolation});
+	is( sql(qq{SELECT count(*) - $history = (SELECT sum(transactions + warmup_transactions) FROM bench.runs
+	                                            WHERE id > (SELECT max(id) - 2 FROM bench.runs))
+	           FROM pgbench_history}),
+		't', "$what: one history row per committed transaction, none from the failed or retried tries");
+	is( sql(q{SELECT sum(delta) = (SELECT sum(abalance) FROM pgbench_accounts)
+	                 AND sum(delta) = (SELECT sum(bbalance) FROM pgbench_branches)
+	                 AND sum(delta) = (SELECT sum(tbalance) FROM pgbench_tellers) FROM pgbench_history}),
+		't', "$what: the balances agree");
+}
+
 # ------------------------------------------------------------------ pg_stat_statements
 
 {
