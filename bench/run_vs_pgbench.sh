@@ -2,7 +2,7 @@
 # Throughput and CPU cost of bench.run against pgbench, on one cluster.
 #
 #   bench/run_vs_pgbench.sh [--scale 10] [--rounds 3] [--clients 8] [--duration 20]
-#                           [--port 5520] [--keep] [--no-256]
+#                           [--port 5520] [--keep] [--no-256] [--start]
 #
 # Creates a throwaway cluster of its own (initdb as the postgres OS user when
 # run as root) in a temporary folder, port --port, unix socket only,
@@ -33,6 +33,12 @@
 # sum(delta).  Ends with a summary (machine, settings, medians, ratios, CPU,
 # the 256-client check) and the server log's warnings and errors; the exit
 # status is non-zero if a check failed.
+# --start starts each bench.run measurement with bench.start instead (same
+# arguments) and polls bench.runs once every 0.5 s, each poll a transaction
+# of its own, until the run ends: a check that the session waiting in
+# SELECT ... FROM bench.run costs the run nothing (it gives up its xmin
+# while it waits; before it did, pgbench_branches and pgbench_tellers grew by
+# hundreds of pages per run and tpcb ran at half the speed).
 # The cluster is stopped and removed at the end; --keep leaves it running.
 # Run it on an otherwise idle machine; the ratios are what to compare.
 set -euo pipefail
@@ -40,7 +46,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
-SCALE=10 ROUNDS=3 CLIENTS=8 DURATION=20 PORT=5520 KEEP=0 RUN256=1
+SCALE=10 ROUNDS=3 CLIENTS=8 DURATION=20 PORT=5520 KEEP=0 RUN256=1 RUNNER=bench.run
 while (($#)); do
 	case $1 in
 	--scale) SCALE=$2; shift 2 ;;
@@ -50,7 +56,8 @@ while (($#)); do
 	--port) PORT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
 	--no-256) RUN256=0; shift ;;
-	*) echo "usage: $0 [--scale N] [--rounds N] [--clients N] [--duration SECONDS] [--port N] [--keep] [--no-256]" >&2; exit 2 ;;
+	--start) RUNNER=bench.start; shift ;;
+	*) echo "usage: $0 [--scale N] [--rounds N] [--clients N] [--duration SECONDS] [--port N] [--keep] [--no-256] [--start]" >&2; exit 2 ;;
 	esac
 done
 for v in "$SCALE" "$ROUNDS" "$CLIENTS" "$DURATION" "$PORT"; do
@@ -237,16 +244,25 @@ measure_bench_run() {
 	checkpoint
 	before=$(counters)
 	start=$(now)
-	"${PSQL[@]}" -At -F ' ' -c "SELECT id, status, transactions, tps, measured_s, latency_avg_ms
-		FROM bench.run('$w', clients => $CLIENTS, duration => '$DURATION s', progress => '0')" >"$WORK/run.out" 2>"$WORK/run.err" &
+	if [[ $RUNNER == bench.run ]]; then
+		"${PSQL[@]}" -At -F ' ' -c "SELECT id, status, transactions, tps, measured_s, latency_avg_ms
+			FROM bench.run('$w', clients => $CLIENTS, duration => '$DURATION s', progress => '0')" >"$WORK/run.out" 2>"$WORK/run.err" &
+	else
+		id=$("${PSQL[@]}" -At -c "SELECT bench.start('$w', clients => $CLIENTS, duration => '$DURATION s', progress => '0')")
+		(
+			while [[ $("${PSQL[@]}" -At -c "SELECT status FROM bench.runs WHERE id = $id") == running ]]; do sleep 0.5; done
+			"${PSQL[@]}" -At -F ' ' -c "SELECT id, status, transactions, tps, measured_s, latency_avg_ms
+				FROM bench.runs WHERE id = $id" >"$WORK/run.out"
+		) 2>"$WORK/run.err" &
+	fi
 	JOB=$!
 	watch_cpu "$start" "SELECT pid, CASE backend_type WHEN 'pgbenchkit client' THEN 'client' ELSE 'coordinator' END
 		FROM pg_stat_activity WHERE backend_type IN ('pgbenchkit client', 'pgbenchkit run')"
-	wait "$JOB" || { show_file "$WORK/run.err"; die "bench.run failed"; }
+	wait "$JOB" || { show_file "$WORK/run.err"; die "$RUNNER failed"; }
 	JOB=
 	read -r id status tx tps measured lat <"$WORK/run.out"
-	[[ $status == "done" ]] || { show_file "$WORK/run.out"; die "bench.run: run $id ended '$status'"; }
-	((tx > 0)) || die "bench.run: run $id made no transactions"
+	[[ $status == "done" ]] || { show_file "$WORK/run.out"; die "$RUNNER: run $id ended '$status'"; }
+	((tx > 0)) || die "$RUNNER: run $id made no transactions"
 	clients=$(cpu_per_1000 client "$tx")
 	coord=$(cpu_per_1000 coordinator "$tx")
 	counted "$w" "$before" "$tx"
@@ -254,8 +270,8 @@ measure_bench_run() {
 	vals["$w clients_cpu"]+="$clients "
 	vals["$w coordinator_cpu"]+="$coord "
 	vals["$w bench.run_total_cpu"]+="$(calc "$clients + $coord") "
-	printf '%-11s round %d  bench.run  %9.1f tps  lat %6.3f ms  %8d tx   CPU s/1000 tx: clients %.4f + coordinator %.4f = %.4f   (run %d, %s, %.2f s; %s)\n' \
-		"$w" "$r" "$tps" "$lat" "$tx" "$clients" "$coord" "$(calc "$clients + $coord")" "$id" "$status" "$measured" "$COUNTED"
+	printf '%-11s round %d  %-11s%9.1f tps  lat %6.3f ms  %8d tx   CPU s/1000 tx: clients %.4f + coordinator %.4f = %.4f   (run %d, %s, %.2f s; %s)\n' \
+		"$w" "$r" "$RUNNER" "$tps" "$lat" "$tx" "$clients" "$coord" "$(calc "$clients + $coord")" "$id" "$status" "$measured" "$COUNTED"
 }
 
 med() { tr ' ' '\n' <<<"${vals[$1]}" | grep . | median; }
@@ -268,8 +284,8 @@ for w in "${WORKLOADS[@]}"; do
 		a=${vals["$w bench.run"]% } b=${vals["$w pgbench"]% }
 		vals["$w ratio"]+="$(calc "${a##* } / ${b##* }") "
 	done
-	printf '%-11s median     pgbench %9.1f tps   bench.run %9.1f tps   ratio bench.run / pgbench = %.3f (of the medians), %.3f (median of the rounds)\n' \
-		"$w" "$(med "$w pgbench")" "$(med "$w bench.run")" \
+	printf '%-11s median     pgbench %9.1f tps   %s %9.1f tps   ratio %s / pgbench = %.3f (of the medians), %.3f (median of the rounds)\n' \
+		"$w" "$(med "$w pgbench")" "$RUNNER" "$(med "$w bench.run")" "$RUNNER" \
 		"$(calc "$(med "$w bench.run") / $(med "$w pgbench")")" "$(med "$w ratio")"
 done
 
@@ -313,12 +329,12 @@ echo
 echo "summary"
 echo "  machine     $(nproc) cores ($CPU_MODEL), $MEM_GIB GiB, load average $LOAD_START at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
 echo "  server      PostgreSQL $SERVER_VERSION, shared_buffers 256MB, max_worker_processes 300, otherwise default settings"
-echo "  settings    scale $SCALE, $CLIENTS clients (pgbench -j $CLIENTS), $DURATION s per measurement, $ROUNDS rounds, protocol prepared"
+echo "  settings    scale $SCALE, $CLIENTS clients (pgbench -j $CLIENTS), $DURATION s per measurement, $ROUNDS rounds, protocol prepared, against $RUNNER"
 for w in "${WORKLOADS[@]}"; do
-	printf '  %-11s median tps: pgbench %.1f, bench.run %.1f; ratio bench.run / pgbench %.3f (of the medians), %.3f (median of the rounds; rounds: %s)\n' \
-		"$w" "$(med "$w pgbench")" "$(med "$w bench.run")" "$(calc "$(med "$w bench.run") / $(med "$w pgbench")")" "$(med "$w ratio")" "${vals["$w ratio"]% }"
-	printf '  %-11s median CPU s/1000 tx: pgbench %.4f + its backends %.4f = %.4f; bench.run clients %.4f + coordinator %.4f = %.4f; ratio of the totals %.3f\n' \
-		"" "$(med "$w pgbench_cpu")" "$(med "$w pgbench_backends_cpu")" "$(med "$w pgbench_total_cpu")" \
+	printf '  %-11s median tps: pgbench %.1f, %s %.1f; ratio %s / pgbench %.3f (of the medians), %.3f (median of the rounds; rounds: %s)\n' \
+		"$w" "$(med "$w pgbench")" "$RUNNER" "$(med "$w bench.run")" "$RUNNER" "$(calc "$(med "$w bench.run") / $(med "$w pgbench")")" "$(med "$w ratio")" "${vals["$w ratio"]% }"
+	printf '  %-11s median CPU s/1000 tx: pgbench %.4f + its backends %.4f = %.4f; %s clients %.4f + coordinator %.4f = %.4f; ratio of the totals %.3f\n' \
+		"" "$(med "$w pgbench_cpu")" "$(med "$w pgbench_backends_cpu")" "$(med "$w pgbench_total_cpu")" "$RUNNER" \
 		"$(med "$w clients_cpu")" "$(med "$w coordinator_cpu")" "$(med "$w bench.run_total_cpu")" \
 		"$(calc "$(med "$w bench.run_total_cpu") / $(med "$w pgbench_total_cpu")")"
 done

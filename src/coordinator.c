@@ -633,8 +633,14 @@ coord_run(Coord *co, dsm_segment *seg)
 	CoordEnd	why = END_COMPLETE;
 	char		appname[NAMEDATALEN];
 
-	/* 1: the dataset and the run's id */
+	/*
+	 * 1: the dataset and the run's id; first, what a crash left behind
+	 * (here, not in the caller, whose transaction would hold an xid for the
+	 * whole run if it wrote anything)
+	 */
 	coord_xact_begin("pgbenchkit: starting a run");
+	bk_recover_orphans();
+	bk_recover_runs();
 	coord_lock_dataset(co);
 	sh->run_id = bk_run_next_id();
 	coord_xact_commit();

@@ -37,6 +37,7 @@
 #include "storage/dsm.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
+#include "storage/proc.h"
 #include "utils/acl.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
@@ -171,8 +172,12 @@ run_refuse_busy_dataset(int64 dataset_id)
 	Datum		values[1] = {Int64GetDatum(dataset_id)};
 	int64		other;
 
-	other = bk_spi_int64("SELECT id FROM bench.runs"
-						 " WHERE dataset_id = $1 AND status = 'running' ORDER BY id LIMIT 1",
+	other = bk_spi_int64("SELECT r.id FROM bench.runs r"
+						 " WHERE r.dataset_id = $1 AND r.status = 'running'"
+						 "   AND EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a"
+						 "                WHERE a.pid = r.coordinator_pid"
+						 "                  AND a.backend_type = '" RUN_COORDINATOR_TYPE "')"
+						 " ORDER BY r.id LIMIT 1",
 						 1, types, values);
 	if (other != 0)
 		ereport(ERROR,
@@ -213,6 +218,27 @@ run_check_caller(const char *fn)
 					 errhint("Call %s as a role with LOGIN; the workers connect as the calling role.", fn)));
 	}
 #endif
+}
+
+/*
+ * run_release_xmin
+ *		Stop holding back cleanup while this backend waits for a run.
+ *
+ * The statement calling bench.run holds a snapshot, and with it an xmin
+ * that keeps VACUUM and page pruning from removing any row version that
+ * dies after it: for the whole run, the updated rows of pgbench_branches
+ * and pgbench_tellers would pile up (hundreds of pages in 20 s) and the
+ * benchmark would measure that bloat.  The waiting backend reads no table
+ * with that snapshot, and reads the run's results on the latest snapshot
+ * afterwards, so it gives up its xmin while it waits, as a session between
+ * transactions has none.  (The statement must not read other tables after
+ * bench.run returns; docs/functions.md says so.)
+ */
+static void
+run_release_xmin(void)
+{
+	InvalidateCatalogSnapshot();
+	MyProc->xmin = InvalidTransactionId;
 }
 
 /*
@@ -475,8 +501,6 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 	int			nshards;
 	int			free_slots;
 
-	bk_recover_orphans();
-	bk_recover_runs();
 	run_read_args(fcinfo, fn, &a);
 
 	/* the workload: its script (parsed, to refuse a broken one now) and dataset */
@@ -690,6 +714,7 @@ bench_run(PG_FUNCTION_ARGS)
 	Datum		row;
 	bool		found;
 
+	run_release_xmin();
 	PG_ENSURE_ERROR_CLEANUP(run_caller_cancel, PointerGetDatum(sh));
 	{
 		for (;;)
@@ -809,6 +834,7 @@ bench_wait(PG_FUNCTION_ARGS)
 			break;
 		if (round % 10 == 9)
 			bk_recover_runs();	/* a coordinator that vanished */
+		run_release_xmin();
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 100L, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);

@@ -121,6 +121,9 @@ sub progress_kept
 	my $what = 'cancel of the caller';
 	my ($bg, $pid, $id) = start_run(
 		q{'tpcb', clients => 4, duration => '60 s', progress => '200 ms'}, $what);
+	# the waiting caller holds back no cleanup (docs/design.md)
+	is(sql("SELECT backend_xmin IS NULL AND backend_xid IS NULL FROM pg_stat_activity WHERE pid = $pid"),
+		't', 'the session waiting in bench.run has neither an xmin nor an xid');
 	my $t = time;
 	is(sql("SELECT pg_cancel_backend($pid)"), 't', "$what: pg_cancel_backend");
 	my (undef, $out, $err) = finish_run($bg);
