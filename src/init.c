@@ -287,6 +287,15 @@ init_request_cancel(int code, Datum arg)
 	bk_set_latch_of(sh->coordinator_pid);
 }
 
+/* whether the coordinator has finished, one way or the other */
+static bool
+init_finished(void *arg)
+{
+	uint32		state = pg_atomic_read_u32(&((InitShared *) arg)->state);
+
+	return state == INIT_DONE || state == INIT_FAILED;
+}
+
 /*
  * init_result
  *		The row bench.init returns, from what the coordinator reported.
@@ -497,33 +506,16 @@ bench_init(PG_FUNCTION_ARGS)
 
 	PG_ENSURE_ERROR_CLEANUP(init_request_cancel, PointerGetDatum(sh));
 	{
-		for (;;)
-		{
-			uint32		state = pg_atomic_read_u32(&sh->state);
-
-			if (state == INIT_DONE || state == INIT_FAILED)
-				break;
-			if (!bk_worker_alive(handle))
-			{
-				pg_read_barrier();
-				state = pg_atomic_read_u32(&sh->state);
-				if (state == INIT_DONE || state == INIT_FAILED)
-					break;
-				/*
-				 * Killed before it could say why.  Its staging tables cannot
-				 * be dropped here: this transaction ends in the error below.
-				 * The next bench.init drops them (bk_recover_orphans).
-				 */
-				ereport(ERROR,
-						(errcode(ERRCODE_ADMIN_SHUTDOWN),
-						 errmsg("the init worker exited before it finished"),
-						 errhint("It may have been terminated; the server log says more. The tables it left under staging names are dropped by the next bench.init.")));
-			}
-			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-							 1000L, PG_WAIT_EXTENSION);
-			ResetLatch(MyLatch);
-			CHECK_FOR_INTERRUPTS();
-		}
+		/*
+		 * A coordinator killed before it could say why: its staging tables
+		 * cannot be dropped here (this transaction ends in the error below);
+		 * the next bench.init drops them (bk_recover_orphans).
+		 */
+		if (!bk_wait_worker(handle, init_finished, NULL, sh, 1000L))
+			ereport(ERROR,
+					(errcode(ERRCODE_ADMIN_SHUTDOWN),
+					 errmsg("the init worker exited before it finished"),
+					 errhint("It may have been terminated; the server log says more. The tables it left under staging names are dropped by the next bench.init.")));
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(init_request_cancel, PointerGetDatum(sh));
 

@@ -478,6 +478,41 @@ run_caller_cancel(int code, Datum arg)
 	}
 }
 
+/* the last progress line this backend printed */
+static uint32 run_printed;
+
+/* print the progress lines not printed yet */
+static void
+run_print_progress(void *arg)
+{
+	RunShared  *sh = (RunShared *) arg;
+	uint32		seq = pg_atomic_read_u32(&sh->progress_seq);
+
+	pg_read_barrier();
+	if (seq - run_printed > RUN_PROGRESS_RING)
+		run_printed = seq - RUN_PROGRESS_RING;
+	while (run_printed != seq)
+	{
+		run_printed++;
+		ereport(NOTICE,
+				(errmsg_internal("%s", sh->progress_lines[run_printed % RUN_PROGRESS_RING])));
+	}
+}
+
+/* whether the run has its row and its clients go (or will never) */
+static bool
+run_started(void *arg)
+{
+	return pg_atomic_read_u32(&((RunShared *) arg)->state) != RUN_STARTING;
+}
+
+/* whether the run's final row is committed */
+static bool
+run_ended(void *arg)
+{
+	return pg_atomic_read_u32(&((RunShared *) arg)->state) == RUN_ENDED;
+}
+
 /*
  * run_launch
  *		Check everything, start the coordinator and wait until the run has
@@ -648,27 +683,11 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 
 	PG_ENSURE_ERROR_CLEANUP(run_caller_cancel, PointerGetDatum(sh));
 	{
-		for (;;)
-		{
-			uint32		state = pg_atomic_read_u32(&sh->state);
-
-			if (state != RUN_STARTING)
-				break;
-			if (!bk_worker_alive(handle))
-			{
-				pg_read_barrier();
-				if (pg_atomic_read_u32(&sh->state) != RUN_STARTING)
-					break;
-				ereport(ERROR,
-						(errcode(ERRCODE_ADMIN_SHUTDOWN),
-						 errmsg("the run's coordinator exited before the run started"),
-						 errhint("It may have been terminated; the server log says more.")));
-			}
-			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-							 100L, PG_WAIT_EXTENSION);
-			ResetLatch(MyLatch);
-			CHECK_FOR_INTERRUPTS();
-		}
+		if (!bk_wait_worker(handle, run_started, NULL, sh, 100L))
+			ereport(ERROR,
+					(errcode(ERRCODE_ADMIN_SHUTDOWN),
+					 errmsg("the run's coordinator exited before the run started"),
+					 errhint("It may have been terminated; the server log says more.")));
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(run_caller_cancel, PointerGetDatum(sh));
 
@@ -679,23 +698,6 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 	}
 	*handle_out = handle;
 	return seg;
-}
-
-/* print the progress lines not printed yet */
-static void
-run_print_progress(RunShared *sh, uint32 *printed)
-{
-	uint32		seq = pg_atomic_read_u32(&sh->progress_seq);
-
-	pg_read_barrier();
-	if (seq - *printed > RUN_PROGRESS_RING)
-		*printed = seq - RUN_PROGRESS_RING;
-	while (*printed != seq)
-	{
-		(*printed)++;
-		ereport(NOTICE,
-				(errmsg_internal("%s", sh->progress_lines[*printed % RUN_PROGRESS_RING])));
-	}
 }
 
 /*
@@ -709,37 +711,20 @@ bench_run(PG_FUNCTION_ARGS)
 	BackgroundWorkerHandle *handle;
 	dsm_segment *seg = run_launch(fcinfo, "bench.run", &handle);
 	RunShared  *sh = (RunShared *) dsm_segment_address(seg);
-	uint32		printed = 0;
 	int64		run_id = sh->run_id;
 	Datum		row;
 	bool		found;
 
+	run_printed = 0;
 	run_release_xmin();
 	PG_ENSURE_ERROR_CLEANUP(run_caller_cancel, PointerGetDatum(sh));
 	{
-		for (;;)
-		{
-			uint32		state = pg_atomic_read_u32(&sh->state);
-
-			run_print_progress(sh, &printed);
-			if (state == RUN_ENDED)
-				break;
-			if (!bk_worker_alive(handle))
-			{
-				pg_read_barrier();
-				if (pg_atomic_read_u32(&sh->state) == RUN_ENDED)
-					continue;
-				ereport(ERROR,
-						(errcode(ERRCODE_ADMIN_SHUTDOWN),
-						 errmsg("the coordinator of run %lld exited before the run ended",
-								(long long) run_id),
-						 errhint("The next call of a bench function marks the run as aborted, keeping its progress rows.")));
-			}
-			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-							 100L, PG_WAIT_EXTENSION);
-			ResetLatch(MyLatch);
-			CHECK_FOR_INTERRUPTS();
-		}
+		if (!bk_wait_worker(handle, run_ended, run_print_progress, sh, 100L))
+			ereport(ERROR,
+					(errcode(ERRCODE_ADMIN_SHUTDOWN),
+					 errmsg("the coordinator of run %lld exited before the run ended",
+							(long long) run_id),
+					 errhint("The next call of a bench function marks the run as aborted, keeping its progress rows.")));
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(run_caller_cancel, PointerGetDatum(sh));
 

@@ -209,3 +209,34 @@ bk_postmaster_alive(void)
 {
 	return PostmasterIsAliveInternal();
 }
+
+/*
+ * bk_wait_worker
+ *		Wait in the calling backend until DONE(ARG) is true, serving
+ *		interrupts (a cancel raises its error here) and calling EACH(ARG),
+ *		if given, at every wake-up.  Returns false if the worker stopped
+ *		before DONE became true: it was killed before it could say why, and
+ *		the caller raises the error that fits.
+ */
+bool
+bk_wait_worker(BackgroundWorkerHandle *handle, bool (*done) (void *arg),
+			   void (*each) (void *arg), void *arg, long interval_ms)
+{
+	for (;;)
+	{
+		if (each)
+			each(arg);
+		if (done(arg))
+			return true;
+		if (!bk_worker_alive(handle))
+		{
+			/* it may have said it was done just before it stopped */
+			pg_read_barrier();
+			return done(arg);
+		}
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 interval_ms, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+}

@@ -42,5 +42,7 @@ extern dsm_segment *bk_worker_attach(Datum main_arg);
 extern int	bk_worker_index(void);
 extern void bk_worker_connect(Oid dboid, Oid roleid, const char *appname);
 extern bool bk_postmaster_alive(void);
+extern bool bk_wait_worker(BackgroundWorkerHandle *handle, bool (*done) (void *arg),
+						   void (*each) (void *arg), void *arg, long interval_ms);
 
 #endif							/* PGBENCHKIT_WORKER_H */
