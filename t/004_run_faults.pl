@@ -256,6 +256,40 @@ foreach my $workload ('select-only', 'tpcb')
 		'100', "$what: so is the history INSERT");
 }
 
+# ------------------------------------------------------------------ an ordinary role
+
+# A role with EXECUTE on the functions and the privileges pgbench's
+# statements need runs as itself: its clients connect as it, the run is
+# recorded as its own, and another ordinary role cannot cancel it.
+{
+	my $what = 'an ordinary role';
+	sql(q{CREATE ROLE alice LOGIN; CREATE ROLE mallory LOGIN;
+	      GRANT EXECUTE ON FUNCTION bench.run, bench.start, bench.wait, bench.cancel TO alice, mallory;
+	      GRANT SELECT, UPDATE ON pgbench_accounts, pgbench_branches, pgbench_tellers TO alice;
+	      GRANT INSERT ON pgbench_history TO alice});
+	is( $node->safe_psql('bk', q{SELECT status || ' ' || created_by || ' ' || transactions
+	                             FROM bench.run('tpcb', clients => 2, transactions => 10, progress => '0')},
+			extra_params => [ '-U', 'alice' ]),
+		'done alice 20', "$what: alice runs tpcb as herself");
+	my $id = $node->safe_psql('bk', q{SELECT bench.start('select-only', clients => 1, duration => '30 s')},
+		extra_params => [ '-U', 'alice' ]);
+	is( $node->safe_psql('bk', "SELECT usename FROM pg_stat_activity WHERE backend_type = 'pgbenchkit client'"),
+		'alice', "$what: her client connects as alice");
+	my ($ret, $out, $err) = $node->psql('bk', "SELECT bench.cancel($id)",
+		extra_params => [ '-U', 'mallory', '-v', 'VERBOSITY=verbose' ]);
+	like($err, qr/ERROR:  42501: permission denied to cancel run $id/, "$what: mallory cannot cancel her run");
+	is($node->safe_psql('bk', "SELECT bench.cancel($id)", extra_params => [ '-U', 'alice' ]),
+		't', "$what: alice can");
+	($ret, $out, $err) = $node->psql('bk', q{SELECT status FROM bench.run('tpcb', transactions => 1)},
+		extra_params => [ '-U', 'mallory', '-v', 'VERBOSITY=verbose' ]);
+	like($err, qr/ERROR:  42501: .*client 0: permission denied for table pgbench_accounts|ERROR:  42501: permission denied for table pgbench_accounts/,
+		"$what: mallory, without privileges on the tables, is refused by the server, as pgbench would be");
+	# (permissions are checked when a statement executes, not when it is
+	# prepared, so the run starts and fails on the first transaction)
+	is(sql(q{SELECT status || ' ' || sqlstate FROM bench.runs WHERE created_by = 'mallory'}), 'failed 42501',
+		"$what: her run is recorded as failed with 42501");
+}
+
 # ------------------------------------------------------------------ 100 runs
 
 {
