@@ -342,7 +342,6 @@ bench_init(PG_FUNCTION_ARGS)
 	dsm_segment *seg;
 	InitShared *sh;
 	BackgroundWorkerHandle *handle;
-	pid_t		pid;
 
 	/* --- arguments, all before anything happens --- */
 	ARG_NOT_NULL(0, "workload");
@@ -496,25 +495,18 @@ bench_init(PG_FUNCTION_ARGS)
 				 errmsg("could not start the init worker: no background worker slot is free"),
 				 errhint("bench.init with jobs => %d needs %d background workers; raise max_worker_processes (now %d) or wait for other workers to finish.",
 						 jobs, jobs + 1, max_worker_processes)));
-	/* (a coordinator that stopped at once may already have said why) */
-	if (WaitForBackgroundWorkerStartup(handle, &pid) != BGWH_STARTED &&
-		pg_atomic_read_u32(&sh->state) != INIT_FAILED)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-				 errmsg("could not start the init worker"),
-				 errhint("More details may be in the server log.")));
-
 	PG_ENSURE_ERROR_CLEANUP(init_request_cancel, PointerGetDatum(sh));
 	{
 		/*
-		 * A coordinator killed before it could say why: its staging tables
-		 * cannot be dropped here (this transaction ends in the error below);
-		 * the next bench.init drops them (bk_recover_orphans).
+		 * A coordinator that could not start, or was killed before it could
+		 * say why: its staging tables cannot be dropped here (this
+		 * transaction ends in the error below); the next bench.init drops
+		 * them (bk_recover_orphans).
 		 */
 		if (!bk_wait_worker(handle, init_finished, NULL, sh, 1000L))
 			ereport(ERROR,
 					(errcode(ERRCODE_ADMIN_SHUTDOWN),
-					 errmsg("the init worker exited before it finished"),
+					 errmsg("the init worker stopped before it finished"),
 					 errhint("It may have been terminated; the server log says more. The tables it left under staging names are dropped by the next bench.init.")));
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(init_request_cancel, PointerGetDatum(sh));

@@ -132,7 +132,7 @@ run_find_dataset(const char *workload, const char *dataset, int *scale)
 	Oid			relid;
 	Oid			types[2] = {TEXTOID, OIDOID};
 	Datum		values[2];
-	int64		id;
+	int64		id = 0;
 
 	relid = RangeVarGetRelid(makeRangeVar(NULL, "pgbench_accounts", -1), NoLock, true);
 	if (!OidIsValid(relid))
@@ -143,9 +143,20 @@ run_find_dataset(const char *workload, const char *dataset, int *scale)
 				 errhint("Load one first with bench.init('%s', scale => N).", dataset)));
 	values[0] = CStringGetTextDatum(dataset);
 	values[1] = ObjectIdGetDatum(relid);
-	id = bk_spi_int64("SELECT id FROM bench.datasets"
-					  " WHERE status = 'ready' AND workload = $1 AND $2 = ANY (tables)"
-					  " ORDER BY id DESC LIMIT 1", 2, types, values);
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT id, scale FROM bench.datasets"
+							  " WHERE status = 'ready' AND workload = $1 AND $2 = ANY (tables)"
+							  " ORDER BY id DESC LIMIT 1",
+							  2, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read bench.datasets");
+	if (SPI_processed == 1)
+	{
+		bool		isnull;
+
+		id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+		*scale = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	}
+	SPI_finish();
 	if (id == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
@@ -153,10 +164,6 @@ run_find_dataset(const char *workload, const char *dataset, int *scale)
 						get_namespace_name(get_rel_namespace(relid))),
 				 errdetail("bench.run reads the scale and the dataset's identity from bench.datasets."),
 				 errhint("Load the dataset with bench.init('%s', scale => N).", dataset)));
-	values[0] = Int64GetDatum(id);
-	types[0] = INT8OID;
-	*scale = (int) bk_spi_int64("SELECT scale::int8 FROM bench.datasets WHERE id = $1",
-								1, types, values);
 	return id;
 }
 
@@ -532,7 +539,6 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 	dsm_segment *seg;
 	RunShared  *sh;
 	BackgroundWorkerHandle *handle;
-	pid_t		pid;
 	int			nshards;
 	int			free_slots;
 
@@ -673,21 +679,13 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 				 errmsg("could not start the run's coordinator: no background worker slot is free"),
 				 errhint("A run with %d clients needs %d background workers; raise max_worker_processes (now %d) or wait for other workers to finish.",
 						 a.clients, a.clients + 1, max_worker_processes)));
-	/* (a coordinator that stopped at once may already have said why) */
-	if (WaitForBackgroundWorkerStartup(handle, &pid) != BGWH_STARTED &&
-		pg_atomic_read_u32(&sh->state) == RUN_STARTING)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-				 errmsg("could not start the run's coordinator"),
-				 errhint("More details may be in the server log.")));
-
 	PG_ENSURE_ERROR_CLEANUP(run_caller_cancel, PointerGetDatum(sh));
 	{
 		if (!bk_wait_worker(handle, run_started, NULL, sh, 100L))
 			ereport(ERROR,
 					(errcode(ERRCODE_ADMIN_SHUTDOWN),
-					 errmsg("the run's coordinator exited before the run started"),
-					 errhint("It may have been terminated; the server log says more.")));
+					 errmsg("the run's coordinator stopped before the run started"),
+					 errhint("It could not start or was terminated; the server log says more.")));
 	}
 	PG_END_ENSURE_ERROR_CLEANUP(run_caller_cancel, PointerGetDatum(sh));
 
