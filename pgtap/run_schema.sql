@@ -21,7 +21,8 @@ SELECT columns_are('bench', 'runs', ARRAY[
     'tps', 'latency_avg_ms', 'latency_stddev_ms', 'latency_min_ms', 'latency_p50_ms',
     'latency_p90_ms', 'latency_p95_ms', 'latency_p99_ms', 'latency_p999_ms', 'latency_max_ms',
     'failures', 'serialization_failures', 'deadlock_failures', 'other_failures', 'retried',
-    'retries', 'warmup_transactions', 'coordinator_pid'],
+    'retries', 'warmup_transactions', 'coordinator_pid', 'prewarm', 'sample_interval',
+    'settings', 'host', 'unavailable'],
     'bench.runs has the documented columns');
 SELECT col_is_pk('bench', 'runs', 'id', 'bench.runs.id is the primary key');
 SELECT col_type_is('bench', 'runs', 'duration', 'interval', 'bench.runs.duration is an interval');
@@ -76,39 +77,39 @@ SELECT ok((SELECT 'bench.workloads'::regclass = ANY (extconfig) FROM pg_extensio
 
 -- ---------------------------------------------------------------- functions
 SELECT function_returns('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval'],
     'bench.runs', 'bench.run returns a row of bench.runs');
 SELECT function_returns('bench', 'start',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval'],
     'bigint', 'bench.start returns the run id');
 SELECT function_returns('bench', 'wait', ARRAY['bigint'], 'bench.runs', 'bench.wait returns a row of bench.runs');
 SELECT function_returns('bench', 'cancel', ARRAY['bigint'], 'boolean', 'bench.cancel returns boolean');
 SELECT is(
-    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text)'::regprocedure),
-    ARRAY['workload', 'clients', 'duration', 'transactions', 'protocol', 'warmup', 'progress', 'max_tries', 'tag']::text[],
+    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval)'::regprocedure),
+    ARRAY['workload', 'clients', 'duration', 'transactions', 'protocol', 'warmup', 'progress', 'max_tries', 'tag', 'prewarm', 'sample_interval']::text[],
     'bench.run has the documented argument names');
 SELECT is(
     (SELECT pg_get_expr(proargdefaults, 0) FROM pg_proc
-      WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text)'::regprocedure),
-    '1, NULL::interval, NULL::bigint, ''prepared''::text, ''00:00:00''::interval, ''00:00:05''::interval, 1, NULL::text',
-    'bench.run defaults: 1 client, 60 s (duration NULL), prepared, no warm-up, progress every 5 s, 1 try, no tag');
+      WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval)'::regprocedure),
+    '1, NULL::interval, NULL::bigint, ''prepared''::text, ''00:00:00''::interval, ''00:00:05''::interval, 1, NULL::text, true, ''00:00:01''::interval',
+    'bench.run defaults: 1 client, 60 s (duration NULL), prepared, no warm-up, progress every 5 s, 1 try, no tag, prewarm, a sample every second');
 SELECT isnt_strict('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval'],
     'bench.run is not strict (it reports NULL arguments itself)');
 SELECT isnt_definer('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval'],
     'bench.run is not SECURITY DEFINER (its workers run as the caller)');
 SELECT volatility_is('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval'],
     'volatile', 'bench.run is volatile');
 
 -- ---------------------------------------------------------------- privileges
 CREATE ROLE pgbk_tap_runner NOLOGIN;
 SELECT ok(NOT has_function_privilege('public',
-    'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text)', 'EXECUTE'),
+    'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.run');
 SELECT ok(NOT has_function_privilege('public',
-    'bench.start(text, integer, interval, bigint, text, interval, interval, integer, text)', 'EXECUTE'),
+    'bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.start');
 SELECT ok(NOT has_function_privilege('public', 'bench.wait(bigint)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.wait');

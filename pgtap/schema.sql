@@ -29,10 +29,11 @@ SELECT is(
 
 -- ---------------------------------------------------------------- schema
 SELECT has_schema('bench', 'schema bench exists');
-SELECT tables_are('bench', ARRAY['datasets', 'workloads', 'runs', 'progress', 'histograms'],
-    'schema bench has exactly the tables datasets, workloads, runs, progress, histograms');
-SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel'],
-    'schema bench has exactly the functions init, run, start, wait, cancel');
+SELECT tables_are('bench', ARRAY['datasets', 'workloads', 'runs', 'progress', 'histograms',
+    'prewarms', 'samples', 'relation_sizes'],
+    'schema bench has exactly the tables datasets, workloads, runs, progress, histograms, prewarms, samples, relation_sizes');
+SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'prewarm', 'report', 'report_json'],
+    'schema bench has exactly the functions init, run, start, wait, cancel, prewarm, report, report_json');
 SELECT has_type('bench', 'init_result', 'type bench.init_result exists');
 
 -- ---------------------------------------------------------------- bench.datasets

@@ -11,6 +11,8 @@
 #define PGBENCHKIT_COMPAT_H
 
 #include "catalog/pg_class.h"
+#include "funcapi.h"
+#include "miscadmin.h"
 #include "catalog/pg_namespace.h"
 #include "storage/proc.h"
 #include "storage/smgr.h"
@@ -99,6 +101,35 @@ bk_relation_smgr(Relation rel)
 #define bk_update_relstats(rel, pages, tuples, allvisible, hasindex) \
 	vac_update_relstats((rel), (pages), (tuples), (allvisible), (hasindex), \
 						InvalidTransactionId, InvalidMultiXactId, false)
+#endif
+
+/*
+ * A set-returning function that fills a tuplestore in one call:
+ * InitMaterializedSRF from 15 on.
+ */
+#if PG_VERSION_NUM >= 150000
+#define bk_init_materialized_srf(fcinfo) InitMaterializedSRF((fcinfo), 0)
+#else
+static inline void
+bk_init_materialized_srf(FunctionCallInfo fcinfo)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	MemoryContext old;
+	TupleDesc	tupdesc;
+
+	if (rsinfo == NULL || !IsA(rsinfo, ReturnSetInfo) ||
+		(rsinfo->allowedModes & SFRM_Materialize) == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("set-valued function called in context that cannot accept a set")));
+	old = MemoryContextSwitchTo(rsinfo->econtext->ecxt_per_query_memory);
+	if (get_call_result_type(fcinfo, NULL, &tupdesc) != TYPEFUNC_COMPOSITE)
+		elog(ERROR, "return type must be a row type");
+	rsinfo->returnMode = SFRM_Materialize;
+	rsinfo->setResult = tuplestore_begin_heap(true, false, work_mem);
+	rsinfo->setDesc = CreateTupleDescCopy(tupdesc);
+	MemoryContextSwitchTo(old);
+}
 #endif
 
 #endif							/* PGBENCHKIT_COMPAT_H */

@@ -50,6 +50,7 @@
 #include "utils/timestamp.h"
 
 #include "catalog.h"
+#include "observe.h"
 #include "run.h"
 #include "worker.h"
 
@@ -93,6 +94,10 @@ typedef struct Coord
 	BkHist	   *cur_hist[2];
 	BkHist	   *delta_hist;
 	const char *cancel_source;
+	BkObserver	obs;			/* samples, sizes, settings (observe.c) */
+	bool		observing;
+	bool		start_recorded; /* bench.runs.started_at is the go */
+	int64		next_sample_ns;
 } Coord;
 
 static volatile sig_atomic_t coord_terminated = false;
@@ -223,6 +228,25 @@ coord_start_clients(Coord *co, dsm_segment *seg)
 	}
 }
 
+/* a cancel, a termination or a client's error before the run started */
+static void
+coord_refuse_stop_before_start(Coord *co)
+{
+	CoordEnd	why;
+
+	if (!coord_stop_requested(co, &why))
+		return;
+	if (why == END_CLIENT_ERROR)
+	{
+		pg_read_barrier();
+		bk_error_raise(&co->sh->client_error);
+	}
+	ereport(ERROR,
+			(errcode(why == END_TERMINATED ? ERRCODE_ADMIN_SHUTDOWN : ERRCODE_QUERY_CANCELED),
+			 errmsg("the run was %s before it started",
+					why == END_TERMINATED ? "terminated" : "canceled")));
+}
+
 /*
  * coord_wait_ready
  *		Wait until every client is connected and has prepared its
@@ -237,7 +261,6 @@ coord_wait_ready(Coord *co)
 	for (;;)
 	{
 		int			ready = 0;
-		CoordEnd	why;
 
 		for (int i = 0; i < sh->clients; i++)
 		{
@@ -256,18 +279,7 @@ coord_wait_ready(Coord *co)
 							 errhint("The server log may say why.")));
 			}
 		}
-		if (coord_stop_requested(co, &why))
-		{
-			if (why == END_CLIENT_ERROR)
-			{
-				pg_read_barrier();
-				bk_error_raise(&sh->client_error);
-			}
-			ereport(ERROR,
-					(errcode(why == END_TERMINATED ? ERRCODE_ADMIN_SHUTDOWN : ERRCODE_QUERY_CANCELED),
-					 errmsg("the run was %s before it started",
-							why == END_TERMINATED ? "terminated" : "canceled")));
-		}
+		coord_refuse_stop_before_start(co);
 		if (ready == sh->clients)
 			return;
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
@@ -312,6 +324,46 @@ coord_collect(Coord *co, CoordTotals *t, BkHist **hist)
 		for (int s = 0; s < sh->nshards; s++)
 			bk_hist_add_shared(hist[ph], RUN_HIST(sh, ph, s));
 	}
+}
+
+/* every transaction the clients ended so far: committed or failed, any phase */
+static int64
+coord_all_xacts(Coord *co)
+{
+	int64		n = 0;
+
+	for (int i = 0; i < co->sh->clients; i++)
+	{
+		RunClient  *cl = &RUN_CLIENTS(co->sh)[i];
+
+		for (int ph = 0; ph < 2; ph++)
+		{
+			n += pg_atomic_read_u64(&cl->phase[ph].xacts);
+			for (int k = 0; k < FAIL_KINDS; k++)
+				n += pg_atomic_read_u64(&cl->phase[ph].failures[k]);
+		}
+	}
+	return n;
+}
+
+/* one sample of the server's counters while the clients run */
+static void
+coord_sample(Coord *co, int64 now)
+{
+	coord_xact_begin("pgbenchkit: sampling");
+	bk_obs_sample(&co->obs, "during", GetCurrentTimestamp(),
+				  (now - co->sh->start_ns) / 1e9, coord_all_xacts(co));
+	coord_xact_commit();
+}
+
+/* in the first transaction after the go: the run's true start */
+static void
+coord_record_start(Coord *co)
+{
+	if (co->start_recorded || !co->row_inserted)
+		return;
+	bk_run_set_started(co->sh->run_id, co->start_ts);
+	co->start_recorded = true;
 }
 
 static TimestampTz
@@ -371,6 +423,7 @@ coord_interval(Coord *co, int64 end_ns)
 		iv.lat_avg_ms = iv.lat_stddev_ms = iv.lat_p99_ms = iv.lat_max_ms = -1;
 
 	coord_xact_begin("pgbenchkit: recording progress");
+	coord_record_start(co);
 	bk_run_progress(sh->run_id, &iv);
 	coord_xact_commit();
 
@@ -616,6 +669,10 @@ coord_finish(Coord *co, CoordEnd why)
 	}
 
 	coord_xact_begin("pgbenchkit: recording the run's results");
+	coord_record_start(co);
+	if (co->observing)
+		bk_obs_end(&co->obs, GetCurrentTimestamp(), (bk_now_ns() - sh->start_ns) / 1e9,
+				   coord_all_xacts(co));
 	bk_run_finish(sh->run_id, status, &sum, hist, code, message);
 	coord_xact_commit();
 	strlcpy(sh->final_status, status, sizeof(sh->final_status));
@@ -651,15 +708,27 @@ coord_run(Coord *co, dsm_segment *seg)
 	coord_start_clients(co, seg);
 	coord_wait_ready(co);
 
-	/* 3: the row, then go; the run's clock starts with the row */
+	/* 3: prewarm; the row, the settings, the sizes and the first sample */
+	coord_xact_begin(sh->prewarm ? "pgbenchkit: prewarming" : "pgbenchkit: starting a run");
+	bk_obs_init(&co->obs, sh->run_id, sh->dataset_id, sh->roleid);
+	if (sh->prewarm)
+		bk_obs_prewarm(&co->obs);
+	coord_xact_commit();
+	coord_refuse_stop_before_start(co);
+
+	coord_xact_begin("pgbenchkit: recording the run");
+	bk_run_insert(sh, GetUserNameFromId(sh->roleid, false), GetCurrentTimestamp());
+	bk_obs_begin(&co->obs, GetCurrentTimestamp(), 0, 0);
+	coord_xact_commit();
+	co->row_inserted = true;
+	co->observing = true;
+
+	/* then go; the run's clock starts now */
 	co->start_ts = GetCurrentTimestamp();
 	sh->start_ns = bk_now_ns();
 	sh->measure_ns = sh->start_ns + sh->warmup_ns;
 	co->last_tick_ns = sh->start_ns;
-	coord_xact_begin("pgbenchkit: recording the run");
-	bk_run_insert(sh, GetUserNameFromId(sh->roleid, false), co->start_ts);
-	coord_xact_commit();
-	co->row_inserted = true;
+	co->next_sample_ns = sh->sample_ns > 0 ? sh->start_ns + sh->sample_ns : PG_INT64_MAX;
 	pg_write_barrier();
 	pg_atomic_write_u32(&sh->state, RUN_RUNNING);
 	pg_atomic_write_u32(&sh->go, 1);
@@ -692,8 +761,16 @@ coord_run(Coord *co, dsm_segment *seg)
 			coord_interval(co, next);
 			continue;
 		}
-		/* sleep until the next tick or the end, and look around every 250 ms */
-		wake = next < end_ns ? next : end_ns;
+		if (now >= co->next_sample_ns && now < end_ns)
+		{
+			coord_sample(co, now);
+			while (co->next_sample_ns <= bk_now_ns())
+				co->next_sample_ns += sh->sample_ns;
+			continue;
+		}
+		/* sleep until the next tick, sample or the end; look around every 250 ms */
+		wake = Min(next, co->next_sample_ns);
+		wake = Min(wake, end_ns);
 		if (wake <= now || wake > now + 250 * INT64CONST(1000000))
 			wake = now + 250 * INT64CONST(1000000);
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,

@@ -63,11 +63,11 @@ void
 bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 {
 	BkOwnerSwitch sw;
-	Oid			types[15] = {INT8OID, TEXTOID, INT8OID, INT4OID, INT4OID, INTERVALOID,
+	Oid			types[17] = {INT8OID, TEXTOID, INT8OID, INT4OID, INT4OID, INTERVALOID,
 		INT8OID, TEXTOID, INTERVALOID, INTERVALOID, INT4OID, TEXTOID, TEXTOID, INT4OID,
-	TIMESTAMPTZOID};
-	Datum		values[15];
-	char		nulls[15];
+	TIMESTAMPTZOID, BOOLOID, INTERVALOID};
+	Datum		values[17];
+	char		nulls[17];
 
 	memset(nulls, ' ', sizeof(nulls));
 	values[0] = Int64GetDatum(sh->run_id);
@@ -99,14 +99,34 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 	values[12] = CStringGetTextDatum(rolename);
 	values[13] = Int32GetDatum(MyProcPid);
 	values[14] = TimestampTzGetDatum(started_at);
+	values[15] = BoolGetDatum(sh->prewarm);
+	values[16] = IntervalPGetDatum(&sh->sample_interval);
 
 	bk_become_owner(&sw);
 	bk_spi_exec("INSERT INTO bench.runs (id, workload, dataset_id, scale, clients, duration,"
 				" transactions_per_client, protocol, warmup, progress, max_tries, tag,"
-				" status, created_by, coordinator_pid, started_at)"
+				" status, created_by, coordinator_pid, started_at, prewarm, sample_interval)"
 				" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
-				" 'running', $13::name, $14, $15)",
-				15, types, values, nulls, SPI_OK_INSERT);
+				" 'running', $13::name, $14, $15, $16, $17)",
+				17, types, values, nulls, SPI_OK_INSERT);
+	bk_restore_user(&sw);
+}
+
+/*
+ * bk_run_set_started
+ *		The moment the clients went, once it is known (the row is written
+ *		just before).
+ */
+void
+bk_run_set_started(int64 run_id, TimestampTz started_at)
+{
+	BkOwnerSwitch sw;
+	Oid			types[2] = {INT8OID, TIMESTAMPTZOID};
+	Datum		values[2] = {Int64GetDatum(run_id), TimestampTzGetDatum(started_at)};
+
+	bk_become_owner(&sw);
+	bk_spi_exec("UPDATE bench.runs SET started_at = $2 WHERE id = $1",
+				2, types, values, NULL, SPI_OK_UPDATE);
 	bk_restore_user(&sw);
 }
 

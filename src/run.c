@@ -121,13 +121,52 @@ run_free_worker_slots(void)
 }
 
 /*
- * run_find_dataset
+ * bk_workload_lookup
+ *		The script of a workload of bench.workloads, and in *DATASET the
+ *		kind of dataset it needs (NULL: none); an unknown workload is an
+ *		error that names the known ones.
+ */
+char *
+bk_workload_lookup(const char *workload, char **dataset)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {CStringGetTextDatum(workload)};
+	MemoryContext cxt = CurrentMemoryContext;
+	char	   *script;
+
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT script, dataset FROM bench.workloads WHERE name = $1",
+							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read bench.workloads");
+	if (SPI_processed == 0)
+	{
+		char	   *names;
+
+		if (SPI_execute("SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM bench.workloads",
+						true, 0) != SPI_OK_SELECT)
+			elog(ERROR, "could not read bench.workloads");
+		names = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown workload \"%s\"", workload),
+				 errhint("The workloads are: %s.", names ? names : "none")));
+	}
+	script = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+	*dataset = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
+	if (*dataset != NULL)
+		*dataset = MemoryContextStrdup(cxt, *dataset);
+	SPI_finish();
+	return script;
+}
+
+/*
+ * bk_find_dataset
  *		The ready dataset whose tables the workload's statements will find
  *		through search_path: for tpcb, the one that made the pgbench_accounts
  *		of the first schema that has one.
  */
-static int64
-run_find_dataset(const char *workload, const char *dataset, int *scale)
+int64
+bk_find_dataset(const char *workload, const char *dataset, int *scale)
 {
 	Oid			relid;
 	Oid			types[2] = {TEXTOID, OIDOID};
@@ -340,6 +379,9 @@ typedef struct RunArgs
 	int64		progress_ns;
 	int			max_tries;
 	char	   *tag;
+	bool		prewarm;
+	Interval	sample_interval;
+	int64		sample_ns;
 } RunArgs;
 
 /*
@@ -357,6 +399,8 @@ run_read_args(FunctionCallInfo fcinfo, const char *fn, RunArgs *a)
 	ARG_NOT_NULL(fn, 5, "warmup");
 	ARG_NOT_NULL(fn, 6, "progress");
 	ARG_NOT_NULL(fn, 7, "max_tries");
+	ARG_NOT_NULL(fn, 9, "prewarm");
+	ARG_NOT_NULL(fn, 10, "sample_interval");
 
 	memset(a, 0, sizeof(*a));
 	a->workload = text_to_cstring(PG_GETARG_TEXT_PP(0));
@@ -455,6 +499,16 @@ run_read_args(FunctionCallInfo fcinfo, const char *fn, RunArgs *a)
 				 errmsg("max_tries => 0 (no limit) needs a duration"),
 				 errhint("Without a limit on tries, only the run's duration ends a transaction that keeps failing.")));
 	a->tag = PG_ARGISNULL(8) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(8));
+
+	a->prewarm = PG_GETARG_BOOL(9);
+	a->sample_interval = *PG_GETARG_INTERVAL_P(10);
+	a->sample_ns = interval_ns(&a->sample_interval, &too_big);
+	if (a->sample_ns < 0 || (a->sample_ns > 0 && a->sample_ns < 100 * INT64CONST(1000000)) || too_big)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("sample_interval must be 0 or between 100 ms and a year, not %s",
+						interval_text(&a->sample_interval)),
+				 errhint("sample_interval is how often the server's counters are sampled while the run goes; '0' samples only before and after.")));
 }
 
 /*
@@ -545,38 +599,11 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 	run_read_args(fcinfo, fn, &a);
 
 	/* the workload: its script (parsed, to refuse a broken one now) and dataset */
-	{
-		Oid			types[1] = {TEXTOID};
-		Datum		values[1] = {CStringGetTextDatum(a.workload)};
-
-		SPI_connect();
-		if (SPI_execute_with_args("SELECT script, dataset FROM bench.workloads WHERE name = $1",
-								  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
-			elog(ERROR, "could not read bench.workloads");
-		if (SPI_processed == 0)
-		{
-			char	   *names;
-
-			if (SPI_execute("SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM bench.workloads",
-							true, 0) != SPI_OK_SELECT)
-				elog(ERROR, "could not read bench.workloads");
-			names = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown workload \"%s\"", a.workload),
-					 errhint("The workloads are: %s.", names ? names : "none")));
-		}
-		script = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-		dataset = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
-		script = MemoryContextStrdup(TopTransactionContext, script);
-		if (dataset)
-			dataset = MemoryContextStrdup(TopTransactionContext, dataset);
-		SPI_finish();
-	}
+	script = bk_workload_lookup(a.workload, &dataset);
 	(void) bk_script_parse(script, a.workload);
 	if (dataset != NULL)
 	{
-		dataset_id = run_find_dataset(a.workload, dataset, &scale);
+		dataset_id = bk_find_dataset(a.workload, dataset, &scale);
 		run_refuse_busy_dataset(dataset_id);
 	}
 
@@ -625,6 +652,9 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 	sh->warmup = a.warmup;
 	sh->progress = a.progress;
 	sh->max_tries = a.max_tries;
+	sh->prewarm = a.prewarm;
+	sh->sample_ns = a.sample_ns;
+	sh->sample_interval = a.sample_interval;
 	sh->seed = ((uint64) MyProcPid << 32) ^ (uint64) GetCurrentTimestamp();
 
 	off = MAXALIGN(sizeof(RunShared));

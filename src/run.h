@@ -108,6 +108,9 @@ typedef struct RunShared
 	Interval	warmup;
 	Interval	progress;
 	int			max_tries;		/* 0: no limit */
+	bool		prewarm;		/* pg_prewarm the relations before the start */
+	int64		sample_ns;		/* 0: samples only before and after */
+	Interval	sample_interval;
 	uint64		seed;
 	Size		script_off;
 	Size		tag_off;		/* 0: no tag */
@@ -183,9 +186,14 @@ typedef struct RunInterval
 
 extern int64 bk_run_next_id(void);
 extern void bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at);
+extern void bk_run_set_started(int64 run_id, TimestampTz started_at);
 extern void bk_run_progress(int64 run_id, const RunInterval *iv);
 extern void bk_run_finish(int64 run_id, const char *status, const RunSummary *sum,
 						  const BkHist *hist, int sqlerrcode, const char *error);
 extern void bk_recover_runs(void);
+
+/* run.c: the workloads and their datasets */
+extern char *bk_workload_lookup(const char *workload, char **dataset);
+extern int64 bk_find_dataset(const char *workload, const char *dataset, int *scale);
 
 #endif							/* PGBENCHKIT_RUN_H */

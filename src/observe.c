@@ -1,0 +1,933 @@
+/*-------------------------------------------------------------------------
+ *
+ * observe.c
+ *		What the server did during a run, recorded by its coordinator:
+ *
+ *		prewarm		the workload's tables and indexes loaded into shared
+ *					buffers with pg_prewarm before the clients start, blocks
+ *					and seconds per relation (bench.prewarms);
+ *		samples		the server's counters before the clients start, every
+ *					sample_interval while they run and after they stopped
+ *					(bench.samples): pg_stat_wal, pg_stat_bgwriter,
+ *					pg_stat_checkpointer (17+), pg_stat_io (16+),
+ *					pg_stat_database, the workload's table and index
+ *					statistics, pg_stat_statements when it is installed,
+ *					the WAL insert position, and the CPU time of the
+ *					server's processes and of the host from /proc;
+ *		sizes		the workload's tables and indexes before and after
+ *					(bench.relation_sizes);
+ *		settings	non-default and notable settings, and the host facts
+ *					the server can see (bench.runs.settings, .host).
+ *
+ * Everything is read as the run's role, so a role without pg_read_all_stats
+ * sees what it may see and no more; what could not be read is named in
+ * bench.runs.unavailable.  The rows are written as the owner of schema
+ * bench (catalog.c).  Each source is stored as the server's own view
+ * returns it (to_jsonb of its rows): the column sets differ between
+ * versions, and the views of the install script give them stable names.
+ *
+ * A sample that fails (it should not) is rolled back alone, sampling stops,
+ * and the run goes on.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <dirent.h>
+#include <sys/statvfs.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "access/xact.h"
+#include "catalog/pg_authid.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "storage/fd.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/json.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
+#include "utils/timestamp.h"
+
+#include "catalog.h"
+#include "compat.h"
+#include "observe.h"
+#include "run.h"
+
+PG_FUNCTION_INFO_V1(bench_prewarm);
+
+/*
+ * Statements kept per sample: the run's role's busiest, and others'; the
+ * samples before and after (from which bench.run_statements reckons) keep
+ * more, with their texts.
+ */
+#define OBS_OWN_STATEMENTS				50
+#define OBS_OTHER_STATEMENTS			20
+#define OBS_OWN_STATEMENTS_DURING		10
+#define OBS_OTHER_STATEMENTS_DURING		5
+
+/* settings every run records, default or not (those that exist) */
+static const char *const notable_settings =
+"{server_version,server_version_num,wal_level,shared_buffers,max_wal_size,"
+"min_wal_size,checkpoint_timeout,checkpoint_completion_target,"
+"synchronous_commit,wal_compression,wal_buffers,data_checksums,huge_pages,"
+"huge_pages_status,fsync,full_page_writes,io_method,effective_io_concurrency,"
+"work_mem,max_connections,autovacuum,block_size,wal_segment_size}";
+
+/* the workload's leaf tables: a dataset's tables and their partitions */
+static const char *const leaf_tables_cte =
+"WITH t AS (SELECT b.relid FROM pg_catalog.unnest($1::pg_catalog.oid[]) AS b (relid)"
+" JOIN pg_catalog.pg_class c ON c.oid = b.relid WHERE c.relkind <> 'p'"
+" UNION SELECT p.relid FROM pg_catalog.unnest($1::pg_catalog.oid[]) AS b (relid),"
+" pg_catalog.pg_partition_tree(b.relid) AS p WHERE p.isleaf)";
+
+/* an oid[] datum */
+static Datum
+obs_oid_array(const Oid *oids, int n)
+{
+	Datum	   *elems = palloc(sizeof(Datum) * Max(n, 1));
+
+	for (int i = 0; i < n; i++)
+		elems[i] = ObjectIdGetDatum(oids[i]);
+	return PointerGetDatum(construct_array(elems, n, OIDOID, sizeof(Oid), true, TYPALIGN_INT));
+}
+
+/* the single text value of a query run as the current user; NULL if none */
+static char *
+obs_query_text(const char *sql, int nargs, Oid *types, Datum *values)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	char	   *result = NULL;
+
+	SPI_connect();
+	if (SPI_execute_with_args(sql, nargs, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "unexpected SPI result for: %s", sql);
+	if (SPI_processed > 0)
+	{
+		char	   *v = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+		if (v != NULL)
+			result = MemoryContextStrdup(cxt, v);
+	}
+	SPI_finish();
+	return result;
+}
+
+/* the schema an extension is installed in, or NULL */
+static char *
+obs_extension_schema(const char *extname)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {CStringGetTextDatum(extname)};
+
+	return obs_query_text("SELECT n.nspname FROM pg_catalog.pg_extension e"
+						  " JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace"
+						  " WHERE e.extname = $1",
+						  1, types, values);
+}
+
+static void
+obs_unavailable(BkObserver *o, const char *source, const char *why)
+{
+	if (o->unavailable.len > 1)
+		appendStringInfoString(&o->unavailable, ", ");
+	escape_json(&o->unavailable, source);
+	appendStringInfoString(&o->unavailable, ": ");
+	escape_json(&o->unavailable, why);
+	o->unavailable_changed = true;
+}
+
+static char *
+obs_unavailable_json(BkObserver *o)
+{
+	return psprintf("%s}", o->unavailable.data);
+}
+
+/* ------------------------------------------------------------------------
+ * CPU and host facts, from the operating system
+ * ------------------------------------------------------------------------
+ */
+
+/* the first line of /proc/stat: busy and total seconds of all CPUs */
+static bool
+obs_host_cpu(double *busy_s, double *total_s)
+{
+	FILE	   *f = AllocateFile("/proc/stat", "r");
+	char		line[512];
+	unsigned long long v[8] = {0};
+	long		hz = sysconf(_SC_CLK_TCK);
+	bool		ok = false;
+
+	if (f == NULL)
+		return false;
+	if (fgets(line, sizeof(line), f) != NULL &&
+		sscanf(line, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) >= 4 && hz > 0)
+	{
+		/* user nice system idle iowait irq softirq steal */
+		unsigned long long busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+
+		*busy_s = (double) busy / hz;
+		*total_s = (double) (busy + v[3] + v[4]) / hz;
+		ok = true;
+	}
+	FreeFile(f);
+	return ok;
+}
+
+/*
+ * The user and system time of /proc/PID/stat, with that of its children
+ * it has waited for; the parent's process id in *PPID.
+ */
+static bool
+obs_proc_ticks(const char *pid, int *ppid, unsigned long long *ticks)
+{
+	char		path[64];
+	char		buf[1024];
+	FILE	   *f;
+	size_t		n;
+	char	   *p;
+	unsigned long long ut,
+				st,
+				cut,
+				cst;
+
+	snprintf(path, sizeof(path), "/proc/%s/stat", pid);
+	f = AllocateFile(path, "r");
+	if (f == NULL)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	FreeFile(f);
+	buf[n] = '\0';
+	/* the command may hold anything: the fields start after its last ')' */
+	p = strrchr(buf, ')');
+	if (p == NULL ||
+		sscanf(p + 2, "%*c %d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu",
+			   ppid, &ut, &st, &cut, &cst) != 5)
+		return false;
+	*ticks = ut + st + cut + cst;
+	return true;
+}
+
+/*
+ * The CPU seconds of the whole server: the postmaster, with every process
+ * of the server that has exited (it waited for them), and every process
+ * still running.
+ */
+static bool
+obs_server_cpu(double *secs)
+{
+	pid_t		pm = getppid();
+	char		pmstr[32];
+	int			ppid;
+	unsigned long long ticks;
+	unsigned long long sum = 0;
+	long		hz = sysconf(_SC_CLK_TCK);
+	DIR		   *dir;
+	struct dirent *de;
+
+	snprintf(pmstr, sizeof(pmstr), "%d", (int) pm);
+	if (hz <= 0 || !obs_proc_ticks(pmstr, &ppid, &sum))
+		return false;
+	dir = AllocateDir("/proc");
+	if (dir == NULL)
+		return false;
+	while ((de = ReadDirExtended(dir, "/proc", LOG)) != NULL)
+	{
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		if (obs_proc_ticks(de->d_name, &ppid, &ticks) && ppid == (int) pm)
+			sum += ticks;
+	}
+	FreeDir(dir);
+	*secs = (double) sum / hz;
+	return true;
+}
+
+/* the CPU figures of one sample, as a jsonb object's text; NULL: none */
+static char *
+obs_cpu_json(BkObserver *o)
+{
+	double		busy,
+				total,
+				server;
+	StringInfoData buf;
+
+	if (!o->stats_priv)
+		return NULL;
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '{');
+	if (obs_server_cpu(&server))
+		appendStringInfo(&buf, "\"server_s\": %.3f", server);
+	if (obs_host_cpu(&busy, &total))
+		appendStringInfo(&buf, "%s\"host_busy_s\": %.3f, \"host_total_s\": %.3f",
+						 buf.len > 1 ? ", " : "", busy, total);
+	appendStringInfoChar(&buf, '}');
+	return buf.len > 2 ? buf.data : NULL;
+}
+
+/* the host facts the server can see, as a jsonb object's text */
+static char *
+obs_host_json(void)
+{
+	StringInfoData buf;
+	struct statvfs fs;
+	struct utsname un;
+	long		cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long		pages = sysconf(_SC_PHYS_PAGES);
+	long		pagesize = sysconf(_SC_PAGESIZE);
+	FILE	   *f;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '{');
+	if (cpus > 0)
+		appendStringInfo(&buf, "\"cpus\": %ld", cpus);
+	if (pages > 0 && pagesize > 0)
+		appendStringInfo(&buf, "%s\"memory_bytes\": %lld", buf.len > 1 ? ", " : "",
+						 (long long) pages * pagesize);
+	if (statvfs(DataDir, &fs) == 0)
+		appendStringInfo(&buf, "%s\"data_directory_fs_bytes\": %llu, \"data_directory_fs_free_bytes\": %llu",
+						 buf.len > 1 ? ", " : "",
+						 (unsigned long long) fs.f_blocks * fs.f_frsize,
+						 (unsigned long long) fs.f_bavail * fs.f_frsize);
+	if (uname(&un) == 0)
+	{
+		appendStringInfo(&buf, "%s\"kernel\": ", buf.len > 1 ? ", " : "");
+		escape_json(&buf, psprintf("%s %s", un.sysname, un.release));
+		appendStringInfoString(&buf, ", \"machine\": ");
+		escape_json(&buf, un.machine);
+	}
+	f = AllocateFile("/proc/cpuinfo", "r");
+	if (f != NULL)
+	{
+		char		line[512];
+
+		while (fgets(line, sizeof(line), f) != NULL)
+		{
+			char	   *colon = strchr(line, ':');
+
+			if (strncmp(line, "model name", 10) != 0 || colon == NULL)
+				continue;
+			colon++;
+			while (*colon == ' ' || *colon == '\t')
+				colon++;
+			colon[strcspn(colon, "\n")] = '\0';
+			appendStringInfo(&buf, "%s\"cpu_model\": ", buf.len > 1 ? ", " : "");
+			escape_json(&buf, colon);
+			break;
+		}
+		FreeFile(f);
+	}
+	appendStringInfoChar(&buf, '}');
+	return buf.data;
+}
+
+/* ------------------------------------------------------------------------
+ * The workload's relations and prewarm
+ * ------------------------------------------------------------------------
+ */
+
+/* the dataset's tables as bench.datasets recorded them */
+static void
+obs_dataset_tables(int64 dataset_id, Oid **tables, int *ntables)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(dataset_id)};
+	MemoryContext cxt = CurrentMemoryContext;
+
+	*tables = NULL;
+	*ntables = 0;
+	if (dataset_id <= 0)
+		return;
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT t FROM bench.datasets d, pg_catalog.unnest(d.tables) AS t"
+							  " WHERE d.id = $1",
+							  1, types, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read bench.datasets");
+	*tables = MemoryContextAlloc(cxt, sizeof(Oid) * Max(SPI_processed, 1));
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+
+		(*tables)[i] = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i],
+													  SPI_tuptable->tupdesc, 1, &isnull));
+	}
+	*ntables = (int) SPI_processed;
+	SPI_finish();
+}
+
+typedef struct ObsPrewarmed
+{
+	Oid			relid;
+	char	   *relation;
+	char	   *kind;
+	int64		blocks;
+	double		seconds;
+} ObsPrewarmed;
+
+/*
+ * obs_prewarm_list
+ *		pg_prewarm every relation with storage of the tables: the tables,
+ *		their indexes, their toast tables and toast indexes.  Returns the
+ *		number of relations; *OUT their results, in the current context.
+ */
+static int
+obs_prewarm_list(const Oid *tables, int ntables, ObsPrewarmed **out)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	char	   *schema;
+	char	   *call;
+	Oid			types[1] = {OIDOID};
+	Datum		values[1];
+	SPIPlanPtr	plan;
+	int			n;
+
+	*out = NULL;
+	if (ntables == 0)
+		return 0;
+	schema = obs_extension_schema("pg_prewarm");
+	if (schema == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("extension \"pg_prewarm\" is not installed in this database"),
+				 errhint("pgbenchkit requires it: CREATE EXTENSION pg_prewarm.")));
+	call = psprintf("SELECT %s.pg_prewarm($1::pg_catalog.regclass, 'buffer')",
+					quote_identifier(schema));
+
+	SPI_connect();
+	values[0] = obs_oid_array(tables, ntables);
+	types[0] = OIDARRAYOID;
+	if (SPI_execute_with_args(psprintf("%s, r AS ("
+									   " SELECT c.oid, 'table' AS kind, 1 AS ord FROM t JOIN pg_catalog.pg_class c ON c.oid = t.relid"
+									   " UNION ALL SELECT i.indexrelid, 'index', 2 FROM t JOIN pg_catalog.pg_index i ON i.indrelid = t.relid"
+									   " UNION ALL SELECT c.reltoastrelid, 'toast table', 3 FROM t JOIN pg_catalog.pg_class c ON c.oid = t.relid"
+									   "  WHERE c.reltoastrelid <> 0"
+									   " UNION ALL SELECT i.indexrelid, 'toast index', 4 FROM t JOIN pg_catalog.pg_class c ON c.oid = t.relid"
+									   "  JOIN pg_catalog.pg_index i ON i.indrelid = c.reltoastrelid)"
+									   " SELECT r.oid, pg_catalog.format('%%I.%%I', n.nspname, k.relname), r.kind FROM r"
+									   " JOIN pg_catalog.pg_class k ON k.oid = r.oid"
+									   " JOIN pg_catalog.pg_namespace n ON n.oid = k.relnamespace"
+									   " WHERE k.relkind IN ('r', 'i', 't', 'm')"
+									   " ORDER BY r.ord, 2",
+									   leaf_tables_cte),
+							  1, types, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not list the workload's relations");
+	n = (int) SPI_processed;
+	*out = MemoryContextAllocZero(cxt, sizeof(ObsPrewarmed) * Max(n, 1));
+	for (int i = 0; i < n; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		bool		isnull;
+
+		(*out)[i].relid = DatumGetObjectId(SPI_getbinval(tup, SPI_tuptable->tupdesc, 1, &isnull));
+		(*out)[i].relation = MemoryContextStrdup(cxt, SPI_getvalue(tup, SPI_tuptable->tupdesc, 2));
+		(*out)[i].kind = MemoryContextStrdup(cxt, SPI_getvalue(tup, SPI_tuptable->tupdesc, 3));
+	}
+
+	types[0] = OIDOID;
+	plan = SPI_prepare(call, 1, types);
+	if (plan == NULL)
+		elog(ERROR, "could not prepare: %s", call);
+	for (int i = 0; i < n; i++)
+	{
+		int64		t0 = bk_now_ns();
+		bool		isnull;
+
+		CHECK_FOR_INTERRUPTS();
+		values[0] = ObjectIdGetDatum((*out)[i].relid);
+		if (SPI_execute_plan(plan, values, NULL, false, 1) != SPI_OK_SELECT)
+			elog(ERROR, "could not prewarm %s", (*out)[i].relation);
+		(*out)[i].blocks = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+													   SPI_tuptable->tupdesc, 1, &isnull));
+		(*out)[i].seconds = (bk_now_ns() - t0) / 1e9;
+	}
+	SPI_finish();
+	return n;
+}
+
+/*
+ * bench_prewarm
+ *		SQL function bench.prewarm(workload): load the tables and indexes of
+ *		the workload's dataset into shared buffers; a row per relation.
+ */
+Datum
+bench_prewarm(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	char	   *workload;
+	char	   *dataset;
+	int64		dataset_id = 0;
+	int			scale;
+	Oid		   *tables;
+	int			ntables;
+	ObsPrewarmed *done = NULL;
+	int			n = 0;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("workload must not be null"),
+				 errhint("Give the name of a workload, as bench.workloads lists them.")));
+	workload = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	bk_init_materialized_srf(fcinfo);
+
+	(void) bk_workload_lookup(workload, &dataset);
+	if (dataset != NULL)
+		dataset_id = bk_find_dataset(workload, dataset, &scale);
+	obs_dataset_tables(dataset_id, &tables, &ntables);
+	n = obs_prewarm_list(tables, ntables, &done);
+
+	for (int i = 0; i < n; i++)
+	{
+		Datum		values[4];
+		bool		nulls[4] = {false, false, false, false};
+
+		values[0] = CStringGetTextDatum(done[i].relation);
+		values[1] = CStringGetTextDatum(done[i].kind);
+		values[2] = Int64GetDatum(done[i].blocks);
+		values[3] = Float8GetDatum(done[i].seconds);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}
+
+/* ------------------------------------------------------------------------
+ * A run's observer
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * obs_sample_sql
+ *		The query that reads one sample, as a jsonb object with one key per
+ *		source.  $1 database, $2 the leaf tables, $3 CPU (jsonb text or
+ *		NULL), $4 the clients' transactions so far, $5 the run's role.
+ */
+static char *
+obs_sample_sql(const char *pgss_schema, bool texts)
+{
+	StringInfoData q;
+
+	initStringInfo(&q);
+	appendStringInfoString(&q,
+						   "SELECT pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object("
+						   "'transactions', $4::pg_catalog.int8,"
+						   " 'wal_insert_lsn', pg_catalog.pg_current_wal_insert_lsn() OPERATOR(pg_catalog.-) '0/0'::pg_catalog.pg_lsn,"
+						   " 'wal', (SELECT pg_catalog.to_jsonb(w) OPERATOR(pg_catalog.-) 'stats_reset' FROM pg_catalog.pg_stat_wal w),"
+						   " 'bgwriter', (SELECT pg_catalog.to_jsonb(b) OPERATOR(pg_catalog.-) 'stats_reset' FROM pg_catalog.pg_stat_bgwriter b),");
+#if PG_VERSION_NUM >= 170000
+	appendStringInfoString(&q,
+						   " 'checkpointer', (SELECT pg_catalog.to_jsonb(c) OPERATOR(pg_catalog.-) 'stats_reset' FROM pg_catalog.pg_stat_checkpointer c),");
+#endif
+#if PG_VERSION_NUM >= 160000
+	appendStringInfoString(&q,
+						   " 'io', (SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(i) OPERATOR(pg_catalog.-) 'stats_reset')"
+						   " FROM pg_catalog.pg_stat_io i WHERE COALESCE(i.reads, 0) + COALESCE(i.writes, 0)"
+						   " + COALESCE(i.extends, 0) + COALESCE(i.hits, 0) + COALESCE(i.evictions, 0)"
+						   " + COALESCE(i.fsyncs, 0) OPERATOR(pg_catalog.>) 0),");
+#endif
+	appendStringInfoString(&q,
+						   " 'database', (SELECT pg_catalog.to_jsonb(d) OPERATOR(pg_catalog.-) 'stats_reset'"
+						   " FROM pg_catalog.pg_stat_database d WHERE d.datid = $1),"
+						   " 'tables', (SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.||) pg_catalog.to_jsonb(io))"
+						   " FROM pg_catalog.pg_stat_all_tables t JOIN pg_catalog.pg_statio_all_tables io ON io.relid = t.relid"
+						   " WHERE t.relid = ANY ($2)),"
+						   " 'indexes', (SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x) OPERATOR(pg_catalog.||) pg_catalog.to_jsonb(io))"
+						   " FROM pg_catalog.pg_stat_all_indexes x JOIN pg_catalog.pg_statio_all_indexes io ON io.indexrelid = x.indexrelid"
+						   " WHERE x.relid = ANY ($2)),"
+						   " 'cpu', $3::pg_catalog.jsonb");
+	if (pgss_schema != NULL)
+		appendStringInfo(&q,
+						 ", 'statements', (SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(s) OPERATOR(pg_catalog.-) 'rank') FROM ("
+						 " SELECT s.queryid, s.userid, s.toplevel,%s s.userid = $5 AS own, s.calls,"
+						 " s.total_exec_time, s.rows, s.shared_blks_hit, s.shared_blks_read,"
+						 " s.shared_blks_dirtied, s.shared_blks_written, s.temp_blks_written,"
+						 " s.wal_records, s.wal_fpi, s.wal_bytes,"
+						 " pg_catalog.row_number() OVER (PARTITION BY s.userid = $5 ORDER BY s.total_exec_time DESC) AS rank"
+						 " FROM %s.pg_stat_statements(%s) s WHERE s.dbid = $1 AND s.queryid IS NOT NULL) s"
+						 " WHERE s.rank <= CASE WHEN s.own THEN %d ELSE %d END)",
+						 texts ? " s.query," : "", quote_identifier(pgss_schema),
+						 texts ? "true" : "false",
+						 texts ? OBS_OWN_STATEMENTS : OBS_OWN_STATEMENTS_DURING,
+						 texts ? OBS_OTHER_STATEMENTS : OBS_OTHER_STATEMENTS_DURING);
+	appendStringInfoString(&q, "))");
+	return q.data;
+}
+
+/* whether pg_stat_statements can be read here; the reason why not in *WHY */
+static bool
+obs_pgss_usable(const char *schema, char **why)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	volatile bool ok = true;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		SPI_connect();
+		if (SPI_execute(psprintf("SELECT 1 FROM %s.pg_stat_statements(false) LIMIT 1",
+								 quote_identifier(schema)), true, 1) != SPI_OK_SELECT)
+			elog(ERROR, "could not read pg_stat_statements");
+		SPI_finish();
+		ReleaseCurrentSubTransaction();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		*why = psprintf("pg_stat_statements could not be read: %s", edata->message);
+		ok = false;
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
+	CurrentResourceOwner = owner;
+	return ok;
+}
+
+/*
+ * bk_obs_init
+ *		Find the workload's tables and which sources this server and this
+ *		role can read; prepare the sample queries.
+ */
+void
+bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid)
+{
+	MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+	char	   *pgss;
+	char	   *why = NULL;
+
+	memset(o, 0, sizeof(*o));
+	o->run_id = run_id;
+	o->dboid = MyDatabaseId;
+	o->roleid = roleid;
+	o->stats_priv = has_privs_of_role(roleid, ROLE_PG_READ_ALL_STATS);
+	initStringInfo(&o->unavailable);
+	appendStringInfoChar(&o->unavailable, '{');
+	MemoryContextSwitchTo(old);
+
+	{
+		MemoryContext cur = MemoryContextSwitchTo(TopMemoryContext);
+
+		obs_dataset_tables(dataset_id, &o->tables, &o->ntables);
+		MemoryContextSwitchTo(cur);
+	}
+
+	/* the coordinator's own queries are not the workload's */
+	if (GetConfigOption("pg_stat_statements.track", true, false) != NULL)
+		SetConfigOption("pg_stat_statements.track", "none", PGC_SUSET, PGC_S_OVERRIDE);
+
+	pgss = obs_extension_schema("pg_stat_statements");
+	if (pgss == NULL)
+	{
+		obs_unavailable(o, "statements", "pg_stat_statements is not installed in this database");
+		pgss = NULL;
+	}
+	else if (!obs_pgss_usable(pgss, &why))
+	{
+		obs_unavailable(o, "statements", why);
+		pgss = NULL;
+	}
+	else if (!o->stats_priv)
+		obs_unavailable(o, "statements of other roles",
+						"the run's role is not a member of pg_read_all_stats (pg_monitor)");
+	if (!o->stats_priv)
+	{
+		obs_unavailable(o, "cpu", "the run's role is not a member of pg_read_all_stats (pg_monitor)");
+		obs_unavailable(o, "host", "the run's role is not a member of pg_read_all_stats (pg_monitor)");
+	}
+	else
+	{
+		double		a,
+					b;
+
+		if (!obs_server_cpu(&a))
+			obs_unavailable(o, "cpu", "/proc is not readable: the CPU time of the server's processes is unknown");
+		else if (!obs_host_cpu(&a, &b))
+			obs_unavailable(o, "host cpu", "/proc/stat is not readable");
+	}
+
+	for (int texts = 0; texts < 2; texts++)
+	{
+		Oid			types[5] = {OIDOID, OIDARRAYOID, TEXTOID, INT8OID, OIDOID};
+		char	   *sql = obs_sample_sql(pgss, texts == 1);
+
+		SPI_connect();
+		o->sample_plan[texts] = SPI_prepare(sql, 5, types);
+		if (o->sample_plan[texts] == NULL)
+			elog(ERROR, "could not prepare the sample query: %s", SPI_result_code_string(SPI_result));
+		if (SPI_keepplan(o->sample_plan[texts]) != 0)
+			elog(ERROR, "could not keep the sample query");
+		SPI_finish();
+	}
+	o->sampling = true;
+}
+
+/*
+ * bk_obs_prewarm
+ *		Prewarm the workload's relations; the rows for bench.prewarms are
+ *		written by bk_obs_begin, with the run's row.
+ */
+void
+bk_obs_prewarm(BkObserver *o)
+{
+	ObsPrewarmed *done;
+	int			n = obs_prewarm_list(o->tables, o->ntables, &done);
+	StringInfoData buf;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '[');
+	for (int i = 0; i < n; i++)
+	{
+		appendStringInfo(&buf, "%s{\"relid\": %u, \"relation\": ", i > 0 ? ", " : "", done[i].relid);
+		escape_json(&buf, done[i].relation);
+		appendStringInfoString(&buf, ", \"kind\": ");
+		escape_json(&buf, done[i].kind);
+		appendStringInfo(&buf, ", \"blocks\": %lld, \"seconds\": %.9f}",
+						 (long long) done[i].blocks, done[i].seconds);
+	}
+	appendStringInfoChar(&buf, ']');
+	o->prewarm_json = MemoryContextStrdup(TopMemoryContext, buf.data);
+}
+
+/* sizes of the workload's tables and indexes into bench.relation_sizes */
+static void
+obs_sizes(BkObserver *o, const char *phase)
+{
+	Oid			types[3] = {OIDARRAYOID, TEXTOID, TEXTOID};
+	Datum		values[3];
+	char	   *json;
+	BkOwnerSwitch sw;
+
+	if (o->ntables == 0)
+		return;
+	values[0] = obs_oid_array(o->tables, o->ntables);
+	json = obs_query_text(psprintf("%s SELECT pg_catalog.jsonb_agg(x) FROM ("
+								   " SELECT c.oid AS relid, pg_catalog.format('%%I.%%I', n.nspname, c.relname) AS relation,"
+								   " 'table' AS kind, pg_catalog.format('%%I.%%I', n.nspname, c.relname) AS table_name,"
+								   " pg_catalog.pg_relation_size(c.oid) AS main_bytes,"
+								   " CASE WHEN c.reltoastrelid <> 0 THEN pg_catalog.pg_total_relation_size(c.reltoastrelid)"
+								   " ELSE 0 END AS toast_bytes,"
+								   " pg_catalog.pg_indexes_size(c.oid) AS indexes_bytes,"
+								   " pg_catalog.pg_total_relation_size(c.oid) AS total_bytes"
+								   " FROM t JOIN pg_catalog.pg_class c ON c.oid = t.relid"
+								   " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+								   " UNION ALL"
+								   " SELECT i.indexrelid, pg_catalog.format('%%I.%%I', n.nspname, x.relname), 'index',"
+								   " pg_catalog.format('%%I.%%I', n.nspname, c.relname), pg_catalog.pg_relation_size(i.indexrelid),"
+								   " NULL, NULL, pg_catalog.pg_total_relation_size(i.indexrelid)"
+								   " FROM t JOIN pg_catalog.pg_index i ON i.indrelid = t.relid"
+								   " JOIN pg_catalog.pg_class c ON c.oid = i.indrelid"
+								   " JOIN pg_catalog.pg_class x ON x.oid = i.indexrelid"
+								   " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace) x",
+								   leaf_tables_cte),
+						  1, types, values);
+	if (json == NULL)
+		return;
+	values[0] = Int64GetDatum(o->run_id);
+	values[1] = CStringGetTextDatum(phase);
+	values[2] = CStringGetTextDatum(json);
+	types[0] = INT8OID;
+	types[1] = TEXTOID;
+	bk_become_owner(&sw);
+	bk_spi_exec("INSERT INTO bench.relation_sizes"
+				" SELECT $1, $2, x.relid, x.relation, x.kind, x.table_name, x.main_bytes,"
+				" x.toast_bytes, x.indexes_bytes, x.total_bytes"
+				" FROM pg_catalog.jsonb_to_recordset($3::pg_catalog.jsonb) AS x (relid oid,"
+				" relation text, kind text, table_name text, main_bytes bigint,"
+				" toast_bytes bigint, indexes_bytes bigint, total_bytes bigint)",
+				3, types, values, NULL, SPI_OK_INSERT);
+	bk_restore_user(&sw);
+}
+
+/* read one sample as the run's role, and store it */
+static void
+obs_sample_store(BkObserver *o, const char *phase, TimestampTz at, double elapsed_s,
+				 int64 xacts)
+{
+	Datum		values[6];
+	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
+	Oid			types[6] = {INT8OID, INT4OID, TEXTOID, TIMESTAMPTZOID, FLOAT8OID, TEXTOID};
+	char	   *cpu = obs_cpu_json(o);
+	char	   *json;
+	MemoryContext cxt = CurrentMemoryContext;
+	BkOwnerSwitch sw;
+
+	values[0] = ObjectIdGetDatum(o->dboid);
+	values[1] = obs_oid_array(o->tables, o->ntables);
+	if (cpu != NULL)
+		values[2] = CStringGetTextDatum(cpu);
+	else
+		nulls[2] = 'n';
+	values[3] = Int64GetDatum(xacts);
+	values[4] = ObjectIdGetDatum(o->roleid);
+
+	SPI_connect();
+	if (SPI_execute_plan(o->sample_plan[strcmp(phase, "during") == 0 ? 0 : 1],
+						 values, nulls, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not read a sample");
+	json = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	json = MemoryContextStrdup(cxt, json);
+	SPI_finish();
+
+	memset(nulls, ' ', sizeof(nulls));
+	values[0] = Int64GetDatum(o->run_id);
+	values[1] = Int32GetDatum(o->sample_no);
+	values[2] = CStringGetTextDatum(phase);
+	values[3] = TimestampTzGetDatum(at);
+	values[4] = Float8GetDatum(elapsed_s);
+	values[5] = CStringGetTextDatum(json);
+	bk_become_owner(&sw);
+	bk_spi_exec("INSERT INTO bench.samples (run_id, sample_no, phase, taken_at, elapsed_s, data)"
+				" VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb)",
+				6, types, values, nulls, SPI_OK_INSERT);
+	bk_restore_user(&sw);
+	o->sample_no++;
+}
+
+/*
+ * bk_obs_sample
+ *		One sample, in a subtransaction: if it fails, sampling stops, the
+ *		failure is named in bench.runs.unavailable, and the run goes on.
+ */
+void
+bk_obs_sample(BkObserver *o, const char *phase, TimestampTz at, double elapsed_s,
+			  int64 xacts)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+
+	if (!o->sampling)
+		return;
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		obs_sample_store(o, phase, at, elapsed_s, xacts);
+		ReleaseCurrentSubTransaction();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		/* a cancel or a shutdown is the run's business, not the sample's */
+		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN)
+			ReThrowError(edata);
+		o->sampling = false;
+		{
+			MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+			obs_unavailable(o, "samples",
+							psprintf("sampling stopped at sample %d (%s): %s",
+									 o->sample_no, phase, edata->message));
+			MemoryContextSwitchTo(old);
+		}
+		ereport(WARNING,
+				(errmsg("run %lld: sampling stopped: %s", (long long) o->run_id, edata->message)));
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
+	CurrentResourceOwner = owner;
+}
+
+/* bench.runs.unavailable, when it changed */
+static void
+obs_write_unavailable(BkObserver *o)
+{
+	Oid			types[2] = {INT8OID, TEXTOID};
+	Datum		values[2];
+	BkOwnerSwitch sw;
+
+	if (!o->unavailable_changed)
+		return;
+	values[0] = Int64GetDatum(o->run_id);
+	values[1] = CStringGetTextDatum(obs_unavailable_json(o));
+	bk_become_owner(&sw);
+	bk_spi_exec("UPDATE bench.runs SET unavailable = $2::pg_catalog.jsonb WHERE id = $1",
+				2, types, values, NULL, SPI_OK_UPDATE);
+	bk_restore_user(&sw);
+	o->unavailable_changed = false;
+}
+
+/*
+ * bk_obs_begin
+ *		With the run's row, before the clients go: what was prewarmed, the
+ *		settings and host facts, the sizes before, and the first sample.
+ */
+void
+bk_obs_begin(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts)
+{
+	Oid			types[4] = {INT8OID, TEXTOID, TEXTOID, TEXTOID};
+	Datum		values[4];
+	char		nulls[4] = {' ', ' ', ' ', ' '};
+	char	   *settings;
+	BkOwnerSwitch sw;
+
+	{
+		Oid			t[1] = {TEXTOID};
+		Datum		v[1] = {CStringGetTextDatum(notable_settings)};
+
+		settings = obs_query_text("SELECT pg_catalog.jsonb_object_agg(s.name, pg_catalog.current_setting(s.name))"
+								  " FROM pg_catalog.pg_settings s"
+								  " WHERE s.source NOT IN ('default', 'override', 'client', 'session', 'interactive')"
+								  " OR s.name = ANY ($1::pg_catalog.text[])",
+								  1, t, v);
+	}
+	values[0] = Int64GetDatum(o->run_id);
+	if (settings != NULL)
+		values[1] = CStringGetTextDatum(settings);
+	else
+		nulls[1] = 'n';
+	if (o->stats_priv)
+		values[2] = CStringGetTextDatum(obs_host_json());
+	else
+		nulls[2] = 'n';
+	values[3] = CStringGetTextDatum(obs_unavailable_json(o));
+	bk_become_owner(&sw);
+	bk_spi_exec("UPDATE bench.runs SET settings = $2::pg_catalog.jsonb, host = $3::pg_catalog.jsonb,"
+				" unavailable = $4::pg_catalog.jsonb WHERE id = $1",
+				4, types, values, nulls, SPI_OK_UPDATE);
+	if (o->prewarm_json != NULL)
+	{
+		types[1] = TEXTOID;
+		values[1] = CStringGetTextDatum(o->prewarm_json);
+		bk_spi_exec("INSERT INTO bench.prewarms (run_id, relid, relation, kind, blocks, seconds)"
+					" SELECT $1, p.relid, p.relation, p.kind, p.blocks, p.seconds"
+					" FROM pg_catalog.jsonb_to_recordset($2::pg_catalog.jsonb) AS p (relid oid,"
+					" relation text, kind text, blocks bigint, seconds double precision)",
+					2, types, values, NULL, SPI_OK_INSERT);
+	}
+	bk_restore_user(&sw);
+	o->unavailable_changed = false;
+
+	obs_sizes(o, "before");
+	bk_obs_sample(o, "before", at, elapsed_s, xacts);
+	obs_write_unavailable(o);
+}
+
+/*
+ * bk_obs_end
+ *		After the clients stopped: the last sample and the sizes after.
+ */
+void
+bk_obs_end(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts)
+{
+	o->sampling = o->sampling || o->sample_plan[1] != NULL;
+	bk_obs_sample(o, "after", at, elapsed_s, xacts);
+	obs_sizes(o, "after");
+	obs_write_unavailable(o);
+}

@@ -1,0 +1,40 @@
+/*-------------------------------------------------------------------------
+ *
+ * observe.h
+ *		What the server did during a run: prewarm, samples of its counters,
+ *		relation sizes, settings and host facts (observe.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHKIT_OBSERVE_H
+#define PGBENCHKIT_OBSERVE_H
+
+#include "datatype/timestamp.h"
+#include "executor/spi.h"
+#include "lib/stringinfo.h"
+
+typedef struct BkObserver
+{
+	int64		run_id;
+	Oid			dboid;
+	Oid			roleid;
+	bool		stats_priv;		/* the role may read host facts and CPU */
+	int			ntables;		/* the workload's leaf tables */
+	Oid		   *tables;
+	SPIPlanPtr	sample_plan[2];	/* during (no statement texts); before/after */
+	bool		sampling;		/* false once a sample failed */
+	int			sample_no;
+	StringInfoData unavailable; /* jsonb object: source -> why */
+	bool		unavailable_changed;
+	char	   *prewarm_json;	/* jsonb array of what was prewarmed */
+} BkObserver;
+
+/* in a transaction, as the run's role */
+extern void bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid);
+extern void bk_obs_prewarm(BkObserver *o);
+extern void bk_obs_begin(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts);
+extern void bk_obs_sample(BkObserver *o, const char *phase, TimestampTz at,
+						  double elapsed_s, int64 xacts);
+extern void bk_obs_end(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts);
+
+#endif							/* PGBENCHKIT_OBSERVE_H */
