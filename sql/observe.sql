@@ -65,7 +65,7 @@ SELECT b.relation, b.kind, a.total_bytes >= b.total_bytes AS not_smaller,
   FROM bench.relation_sizes b JOIN bench.relation_sizes a USING (run_id, relid)
  WHERE run_id = :run1 AND b.phase = 'before' AND a.phase = 'after' ORDER BY b.kind DESC, b.relation;
 SELECT (SELECT count(*) FROM runs.pgbench_history) - :history_before AS history_rows_added,
-       a.main_bytes > b.main_bytes AS history_grew
+       a.main_bytes >= b.main_bytes AS history_kept
   FROM bench.relation_sizes b JOIN bench.relation_sizes a USING (run_id, relid)
  WHERE run_id = :run1 AND b.phase = 'before' AND a.phase = 'after' AND b.relation = 'runs.pgbench_history';
 
