@@ -175,7 +175,11 @@ run_benchmark() {
 	       round(latency_max_ms::numeric, 3) AS latency_max_ms, failures
 	  FROM bench.run('tpcb', clients => 8, duration => '20 s');" ||
 		die "the benchmark failed (see the error above)"
-	log "every run is kept: SELECT * FROM bench.runs; its progress in bench.progress"
+	log "the run's report: SELECT bench.report(id), as pgbench prints it, then what the server did"
+	demo_psql -d "$DB" -At -c "SELECT bench.report(max(id)) FROM bench.runs WHERE status = 'done'" ||
+		die "bench.report failed (see the error above)"
+	log "every run is kept: SELECT * FROM bench.runs; its progress in bench.progress," \
+		"the server's counters in bench.run_counters and bench.interval_counters"
 }
 
 demo_run() {

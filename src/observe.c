@@ -368,6 +368,7 @@ typedef struct ObsPrewarmed
 	char	   *kind;
 	int64		blocks;
 	double		seconds;
+	bool		skipped;		/* the role may not read it */
 } ObsPrewarmed;
 
 /*
@@ -436,18 +437,70 @@ obs_prewarm_list(const Oid *tables, int ntables, ObsPrewarmed **out)
 	for (int i = 0; i < n; i++)
 	{
 		int64		t0 = bk_now_ns();
-		bool		isnull;
+		MemoryContext spicxt = CurrentMemoryContext;
+		ResourceOwner owner = CurrentResourceOwner;
 
 		CHECK_FOR_INTERRUPTS();
 		values[0] = ObjectIdGetDatum((*out)[i].relid);
-		if (SPI_execute_plan(plan, values, NULL, false, 1) != SPI_OK_SELECT)
-			elog(ERROR, "could not prewarm %s", (*out)[i].relation);
-		(*out)[i].blocks = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
-													   SPI_tuptable->tupdesc, 1, &isnull));
+
+		/*
+		 * A role may run a workload without SELECT on every relation (tpcb
+		 * only inserts into pgbench_history; an index is its owner's): what
+		 * it may not read is skipped, not an error.
+		 */
+		BeginInternalSubTransaction(NULL);
+		MemoryContextSwitchTo(spicxt);
+		PG_TRY();
+		{
+			bool		isnull;
+
+			if (SPI_execute_plan(plan, values, NULL, false, 1) != SPI_OK_SELECT)
+				elog(ERROR, "could not prewarm %s", (*out)[i].relation);
+			(*out)[i].blocks = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+														   SPI_tuptable->tupdesc, 1, &isnull));
+			ReleaseCurrentSubTransaction();
+		}
+		PG_CATCH();
+		{
+			ErrorData  *edata;
+
+			MemoryContextSwitchTo(spicxt);
+			edata = CopyErrorData();
+			if (edata->sqlerrcode != ERRCODE_INSUFFICIENT_PRIVILEGE)
+				PG_RE_THROW();
+			FlushErrorState();
+			RollbackAndReleaseCurrentSubTransaction();
+			(*out)[i].skipped = true;
+		}
+		PG_END_TRY();
+		MemoryContextSwitchTo(spicxt);
+		CurrentResourceOwner = owner;
 		(*out)[i].seconds = (bk_now_ns() - t0) / 1e9;
 	}
 	SPI_finish();
 	return n;
+}
+
+/* the relations prewarm skipped, for a message; NULL if none */
+static char *
+obs_prewarm_skipped(const ObsPrewarmed *done, int n)
+{
+	StringInfoData buf;
+	int			k = 0;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < n; i++)
+	{
+		if (!done[i].skipped)
+			continue;
+		if (k++ < 10)
+			appendStringInfo(&buf, "%s%s", buf.len > 0 ? ", " : "", done[i].relation);
+	}
+	if (k == 0)
+		return NULL;
+	if (k > 10)
+		appendStringInfo(&buf, " and %d more", k - 10);
+	return psprintf("no SELECT privilege on %d relation%s: %s", k, k > 1 ? "s" : "", buf.data);
 }
 
 /*
@@ -482,10 +535,22 @@ bench_prewarm(PG_FUNCTION_ARGS)
 	obs_dataset_tables(dataset_id, &tables, &ntables);
 	n = obs_prewarm_list(tables, ntables, &done);
 
+	{
+		char	   *skipped = obs_prewarm_skipped(done, n);
+
+		if (skipped != NULL)
+			ereport(WARNING,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("prewarm skipped what this role may not read: %s", skipped),
+					 errhint("pg_prewarm needs SELECT on a relation; an index's is its owner's.")));
+	}
 	for (int i = 0; i < n; i++)
 	{
 		Datum		values[4];
 		bool		nulls[4] = {false, false, false, false};
+
+		if (done[i].skipped)
+			continue;
 
 		values[0] = CStringGetTextDatum(done[i].relation);
 		values[1] = CStringGetTextDatum(done[i].kind);
@@ -682,13 +747,23 @@ bk_obs_prewarm(BkObserver *o)
 {
 	ObsPrewarmed *done;
 	int			n = obs_prewarm_list(o->tables, o->ntables, &done);
+	char	   *skipped = obs_prewarm_skipped(done, n);
 	StringInfoData buf;
 
 	initStringInfo(&buf);
+	if (skipped != NULL)
+	{
+		MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+
+		obs_unavailable(o, "prewarm", skipped);
+		MemoryContextSwitchTo(old);
+	}
 	appendStringInfoChar(&buf, '[');
 	for (int i = 0; i < n; i++)
 	{
-		appendStringInfo(&buf, "%s{\"relid\": %u, \"relation\": ", i > 0 ? ", " : "", done[i].relid);
+		if (done[i].skipped)
+			continue;
+		appendStringInfo(&buf, "%s{\"relid\": %u, \"relation\": ", buf.len > 1 ? ", " : "", done[i].relid);
 		escape_json(&buf, done[i].relation);
 		appendStringInfoString(&buf, ", \"kind\": ");
 		escape_json(&buf, done[i].kind);
