@@ -19,7 +19,10 @@
 # alternating which goes first, each after a CHECKPOINT, and prints every
 # measurement's tps.  Then per workload the median tps of each, the ratio of
 # the medians (sampled / not sampled), the median of each round's ratio,
-# the samples taken and their mean size in bench.samples.
+# the samples taken, their mean size in bench.samples, and the mean time the
+# coordinator took to read one (data->>'read_ms': the query and /proc),
+# as a share of the machine's CPU time per second: a direct measure of the
+# cost that the noise between runs does not blur.
 # The cluster is stopped and removed at the end; --keep leaves it running.
 # Run it on an otherwise idle machine; the ratios are what to compare.
 set -euo pipefail
@@ -126,10 +129,12 @@ for workload in select-only tpcb; do
 	m_off=$(printf '%s\n' "${OFF[@]}" | median)
 	m_ratio=$(printf '%s\n' "${RATIOS[@]}" | median)
 	ids=$(IFS=,; echo "${IDS[*]}")
-	read -r samples bytes < <("${PSQL[@]}" -At -F ' ' -c "SELECT count(*) / $ROUNDS, round(avg(pg_column_size(data)))
+	read -r samples bytes read_ms < <("${PSQL[@]}" -At -F ' ' -c "SELECT count(*) / $ROUNDS, round(avg(pg_column_size(data))),
+		round(avg((data->>'read_ms')::numeric), 3)
 		FROM bench.samples WHERE run_id IN ($ids) AND phase = 'during'")
-	SUMMARY+=("$(printf '%-12s sampled %10.1f tps, not sampled %10.1f tps: ratio of medians %s, median ratio %s (rounds: %s); %s samples per run, %s bytes each' \
-		"$workload" "$m_on" "$m_off" "$(calc "$m_on / $m_off")" "$m_ratio" "${RATIOS[*]}" "$samples" "$bytes")")
+	SUMMARY+=("$(printf '%-12s sampled %10.1f tps, not sampled %10.1f tps: ratio of medians %s, median ratio %s (rounds: %s); %s samples per run, %s bytes each, read in %s ms each (%s%% of %d cores'"'"' time)' \
+		"$workload" "$m_on" "$m_off" "$(calc "$m_on / $m_off")" "$m_ratio" "${RATIOS[*]}" "$samples" "$bytes" \
+		"$read_ms" "$(calc "100 * $read_ms / 1000 / $(nproc)")" "$(nproc)")")
 done
 
 echo

@@ -829,9 +829,10 @@ static void
 obs_sample_store(BkObserver *o, const char *phase, TimestampTz at, double elapsed_s,
 				 int64 xacts)
 {
-	Datum		values[6];
-	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
-	Oid			types[6] = {INT8OID, INT4OID, TEXTOID, TIMESTAMPTZOID, FLOAT8OID, TEXTOID};
+	Datum		values[7];
+	char		nulls[7] = {' ', ' ', ' ', ' ', ' ', ' ', ' '};
+	Oid			types[7] = {INT8OID, INT4OID, TEXTOID, TIMESTAMPTZOID, FLOAT8OID, TEXTOID, FLOAT8OID};
+	int64		t0 = bk_now_ns();
 	char	   *cpu = obs_cpu_json(o);
 	char	   *json;
 	MemoryContext cxt = CurrentMemoryContext;
@@ -861,10 +862,13 @@ obs_sample_store(BkObserver *o, const char *phase, TimestampTz at, double elapse
 	values[3] = TimestampTzGetDatum(at);
 	values[4] = Float8GetDatum(elapsed_s);
 	values[5] = CStringGetTextDatum(json);
+	/* what reading it cost the coordinator: the sampling's own price */
+	values[6] = Float8GetDatum((bk_now_ns() - t0) / 1e6);
 	bk_become_owner(&sw);
 	bk_spi_exec("INSERT INTO bench.samples (run_id, sample_no, phase, taken_at, elapsed_s, data)"
-				" VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb)",
-				6, types, values, nulls, SPI_OK_INSERT);
+				" VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb OPERATOR(pg_catalog.||)"
+				" pg_catalog.jsonb_build_object('read_ms', pg_catalog.round($7::pg_catalog.numeric, 3)))",
+				7, types, values, nulls, SPI_OK_INSERT);
 	bk_restore_user(&sw);
 	o->sample_no++;
 }
