@@ -36,6 +36,7 @@
 #include <dirent.h>
 #include <sys/statvfs.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "access/xact.h"
@@ -148,10 +149,53 @@ obs_unavailable_json(BkObserver *o)
 	return psprintf("%s}", o->unavailable.data);
 }
 
+/*
+ * obs_try
+ *		FN(ARG) in a subtransaction of its own.  NULL if it succeeded; else
+ *		its error, rolled back and copied into the caller's memory context.
+ */
+static ErrorData *
+obs_try(void (*fn) (void *), void *arg)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+	ErrorData  *volatile edata = NULL;
+
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		fn(arg);
+		ReleaseCurrentSubTransaction();
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
+	CurrentResourceOwner = owner;
+	return edata;
+}
+
 /* ------------------------------------------------------------------------
  * CPU and host facts, from the operating system
  * ------------------------------------------------------------------------
  */
+
+/* the CPU time (user + system) of this process so far, in ns */
+static int64
+obs_process_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 /* the first line of /proc/stat: busy and total seconds of all CPUs */
 static bool
@@ -371,6 +415,26 @@ typedef struct ObsPrewarmed
 	bool		skipped;		/* the role may not read it */
 } ObsPrewarmed;
 
+/* one pg_prewarm call, for obs_try */
+typedef struct ObsPrewarmCall
+{
+	SPIPlanPtr	plan;
+	Datum	   *values;
+	int64		blocks;
+} ObsPrewarmCall;
+
+static void
+obs_prewarm_one(void *arg)
+{
+	ObsPrewarmCall *call = arg;
+	bool		isnull;
+
+	if (SPI_execute_plan(call->plan, call->values, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not prewarm a relation");
+	call->blocks = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
+											   SPI_tuptable->tupdesc, 1, &isnull));
+}
+
 /*
  * obs_prewarm_list
  *		pg_prewarm every relation with storage of the tables: the tables,
@@ -382,10 +446,11 @@ obs_prewarm_list(const Oid *tables, int ntables, ObsPrewarmed **out)
 {
 	MemoryContext cxt = CurrentMemoryContext;
 	char	   *schema;
-	char	   *call;
+	char	   *call_sql;
 	Oid			types[1] = {OIDOID};
 	Datum		values[1];
 	SPIPlanPtr	plan;
+	ObsPrewarmCall call;
 	int			n;
 
 	*out = NULL;
@@ -397,7 +462,7 @@ obs_prewarm_list(const Oid *tables, int ntables, ObsPrewarmed **out)
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("extension \"pg_prewarm\" is not installed in this database"),
 				 errhint("pgbenchkit requires it: CREATE EXTENSION pg_prewarm.")));
-	call = psprintf("SELECT %s.pg_prewarm($1::pg_catalog.regclass, 'buffer')",
+	call_sql = psprintf("SELECT %s.pg_prewarm($1::pg_catalog.regclass, 'buffer')",
 					quote_identifier(schema));
 
 	SPI_connect();
@@ -431,50 +496,30 @@ obs_prewarm_list(const Oid *tables, int ntables, ObsPrewarmed **out)
 	}
 
 	types[0] = OIDOID;
-	plan = SPI_prepare(call, 1, types);
+	plan = SPI_prepare(call_sql, 1, types);
 	if (plan == NULL)
-		elog(ERROR, "could not prepare: %s", call);
+		elog(ERROR, "could not prepare: %s", call_sql);
 	for (int i = 0; i < n; i++)
 	{
 		int64		t0 = bk_now_ns();
-		MemoryContext spicxt = CurrentMemoryContext;
-		ResourceOwner owner = CurrentResourceOwner;
+		ErrorData  *edata;
 
 		CHECK_FOR_INTERRUPTS();
 		values[0] = ObjectIdGetDatum((*out)[i].relid);
 
 		/*
 		 * A role may run a workload without SELECT on every relation (tpcb
-		 * only inserts into pgbench_history; an index is its owner's): what
-		 * it may not read is skipped, not an error.
+		 * only inserts into pgbench_history): what it may not read is
+		 * skipped, not an error.
 		 */
-		BeginInternalSubTransaction(NULL);
-		MemoryContextSwitchTo(spicxt);
-		PG_TRY();
-		{
-			bool		isnull;
-
-			if (SPI_execute_plan(plan, values, NULL, false, 1) != SPI_OK_SELECT)
-				elog(ERROR, "could not prewarm %s", (*out)[i].relation);
-			(*out)[i].blocks = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0],
-														   SPI_tuptable->tupdesc, 1, &isnull));
-			ReleaseCurrentSubTransaction();
-		}
-		PG_CATCH();
-		{
-			ErrorData  *edata;
-
-			MemoryContextSwitchTo(spicxt);
-			edata = CopyErrorData();
-			if (edata->sqlerrcode != ERRCODE_INSUFFICIENT_PRIVILEGE)
-				PG_RE_THROW();
-			FlushErrorState();
-			RollbackAndReleaseCurrentSubTransaction();
-			(*out)[i].skipped = true;
-		}
-		PG_END_TRY();
-		MemoryContextSwitchTo(spicxt);
-		CurrentResourceOwner = owner;
+		call.plan = plan;
+		call.values = values;
+		call.blocks = 0;
+		edata = obs_try(obs_prewarm_one, &call);
+		if (edata != NULL && edata->sqlerrcode != ERRCODE_INSUFFICIENT_PRIVILEGE)
+			ReThrowError(edata);
+		(*out)[i].skipped = edata != NULL;
+		(*out)[i].blocks = call.blocks;
 		(*out)[i].seconds = (bk_now_ns() - t0) / 1e9;
 	}
 	SPI_finish();
@@ -623,40 +668,28 @@ obs_sample_sql(const char *pgss_schema, bool texts)
 	return q.data;
 }
 
+static void
+obs_pgss_probe(void *arg)
+{
+	const char *schema = arg;
+
+	SPI_connect();
+	if (SPI_execute(psprintf("SELECT 1 FROM %s.pg_stat_statements(false) LIMIT 1",
+							 quote_identifier(schema)), true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read pg_stat_statements");
+	SPI_finish();
+}
+
 /* whether pg_stat_statements can be read here; the reason why not in *WHY */
 static bool
 obs_pgss_usable(const char *schema, char **why)
 {
-	MemoryContext cxt = CurrentMemoryContext;
-	ResourceOwner owner = CurrentResourceOwner;
-	volatile bool ok = true;
+	ErrorData  *edata = obs_try(obs_pgss_probe, (void *) schema);
 
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(cxt);
-	PG_TRY();
-	{
-		SPI_connect();
-		if (SPI_execute(psprintf("SELECT 1 FROM %s.pg_stat_statements(false) LIMIT 1",
-								 quote_identifier(schema)), true, 1) != SPI_OK_SELECT)
-			elog(ERROR, "could not read pg_stat_statements");
-		SPI_finish();
-		ReleaseCurrentSubTransaction();
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		*why = psprintf("pg_stat_statements could not be read: %s", edata->message);
-		ok = false;
-	}
-	PG_END_TRY();
-	MemoryContextSwitchTo(cxt);
-	CurrentResourceOwner = owner;
-	return ok;
+	if (edata == NULL)
+		return true;
+	*why = psprintf("pg_stat_statements could not be read: %s", edata->message);
+	return false;
 }
 
 /*
@@ -829,10 +862,12 @@ static void
 obs_sample_store(BkObserver *o, const char *phase, TimestampTz at, double elapsed_s,
 				 int64 xacts)
 {
-	Datum		values[7];
-	char		nulls[7] = {' ', ' ', ' ', ' ', ' ', ' ', ' '};
-	Oid			types[7] = {INT8OID, INT4OID, TEXTOID, TIMESTAMPTZOID, FLOAT8OID, TEXTOID, FLOAT8OID};
+	Datum		values[8];
+	char		nulls[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+	Oid			types[8] = {INT8OID, INT4OID, TEXTOID, TIMESTAMPTZOID, FLOAT8OID, TEXTOID,
+	FLOAT8OID, FLOAT8OID};
 	int64		t0 = bk_now_ns();
+	int64		cpu0 = obs_process_cpu_ns();
 	char	   *cpu = obs_cpu_json(o);
 	char	   *json;
 	MemoryContext cxt = CurrentMemoryContext;
@@ -862,15 +897,37 @@ obs_sample_store(BkObserver *o, const char *phase, TimestampTz at, double elapse
 	values[3] = TimestampTzGetDatum(at);
 	values[4] = Float8GetDatum(elapsed_s);
 	values[5] = CStringGetTextDatum(json);
-	/* what reading it cost the coordinator: the sampling's own price */
+	/*
+	 * What reading it cost the coordinator, the sampling's own price: wall
+	 * time (longer when the clients keep the CPUs busy) and CPU time.
+	 */
 	values[6] = Float8GetDatum((bk_now_ns() - t0) / 1e6);
+	values[7] = Float8GetDatum((obs_process_cpu_ns() - cpu0) / 1e6);
 	bk_become_owner(&sw);
 	bk_spi_exec("INSERT INTO bench.samples (run_id, sample_no, phase, taken_at, elapsed_s, data)"
 				" VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb OPERATOR(pg_catalog.||)"
-				" pg_catalog.jsonb_build_object('read_ms', pg_catalog.round($7::pg_catalog.numeric, 3)))",
-				7, types, values, nulls, SPI_OK_INSERT);
+				" pg_catalog.jsonb_build_object('read_ms', pg_catalog.round($7::pg_catalog.numeric, 3),"
+				" 'read_cpu_ms', pg_catalog.round($8::pg_catalog.numeric, 3)))",
+				8, types, values, nulls, SPI_OK_INSERT);
 	bk_restore_user(&sw);
 	o->sample_no++;
+}
+
+typedef struct ObsSampleCall
+{
+	BkObserver *o;
+	const char *phase;
+	TimestampTz at;
+	double		elapsed_s;
+	int64		xacts;
+} ObsSampleCall;
+
+static void
+obs_sample_one(void *arg)
+{
+	ObsSampleCall *c = arg;
+
+	obs_sample_store(c->o, c->phase, c->at, c->elapsed_s, c->xacts);
 }
 
 /*
@@ -882,45 +939,27 @@ void
 bk_obs_sample(BkObserver *o, const char *phase, TimestampTz at, double elapsed_s,
 			  int64 xacts)
 {
-	MemoryContext cxt = CurrentMemoryContext;
-	ResourceOwner owner = CurrentResourceOwner;
+	ObsSampleCall call = {o, phase, at, elapsed_s, xacts};
+	ErrorData  *edata;
+	MemoryContext old;
 
 	if (!o->sampling)
 		return;
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(cxt);
-	PG_TRY();
-	{
-		obs_sample_store(o, phase, at, elapsed_s, xacts);
-		ReleaseCurrentSubTransaction();
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		/* a cancel or a shutdown is the run's business, not the sample's */
-		if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
-			edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN)
-			ReThrowError(edata);
-		o->sampling = false;
-		{
-			MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
-
-			obs_unavailable(o, "samples",
-							psprintf("sampling stopped at sample %d (%s): %s",
-									 o->sample_no, phase, edata->message));
-			MemoryContextSwitchTo(old);
-		}
-		ereport(WARNING,
-				(errmsg("run %lld: sampling stopped: %s", (long long) o->run_id, edata->message)));
-	}
-	PG_END_TRY();
-	MemoryContextSwitchTo(cxt);
-	CurrentResourceOwner = owner;
+	edata = obs_try(obs_sample_one, &call);
+	if (edata == NULL)
+		return;
+	/* a cancel or a shutdown is the run's business, not the sample's */
+	if (edata->sqlerrcode == ERRCODE_QUERY_CANCELED ||
+		edata->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN)
+		ReThrowError(edata);
+	o->sampling = false;
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	obs_unavailable(o, "samples",
+					psprintf("sampling stopped at sample %d (%s): %s",
+							 o->sample_no, phase, edata->message));
+	MemoryContextSwitchTo(old);
+	ereport(WARNING,
+			(errmsg("run %lld: sampling stopped: %s", (long long) o->run_id, edata->message)));
 }
 
 /* bench.runs.unavailable, when it changed */
