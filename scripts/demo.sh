@@ -141,13 +141,17 @@ ensure_database() {
 	fi
 	# The version stays 0.1.0 while its install script changes: when the
 	# script differs from the one the database got, drop the extension so
-	# that the demo shows the code just built (its bench tables go too).
+	# that the demo shows the code just built (its bench tables go too), and
+	# the dataset the old one loaded, which the new one would not know as
+	# its own (bench.init replaces only tables it recorded).
 	local sum_file="$DEMO/extension.sha256" sum
 	sum=$(cat "$PGBK_REPO"/control/pgbenchkit--*.sql | sha256sum | cut -d' ' -f1)
 	if [[ -f $sum_file && $(cat "$sum_file") != "$sum" ]]; then
-		log "the extension's install script changed: recreating pgbenchkit in $DB"
+		log "the extension's install script changed: recreating pgbenchkit in $DB, and its dataset"
 		demo_psql -d "$DB" -q -c 'SET client_min_messages = warning' \
-			-c 'DROP EXTENSION IF EXISTS pgbenchkit CASCADE'
+			-c 'DROP EXTENSION IF EXISTS pgbenchkit CASCADE' \
+			-c 'DROP TABLE IF EXISTS public.pgbench_accounts, public.pgbench_branches,
+			        public.pgbench_tellers, public.pgbench_history'
 	fi
 	demo_psql -d "$DB" -q -c 'SET client_min_messages = warning' \
 		-c 'CREATE EXTENSION IF NOT EXISTS pgbenchkit CASCADE' \
