@@ -75,6 +75,7 @@ SELECT settings->>'shared_buffers' = current_setting('shared_buffers') AS shared
        settings->>'data_checksums' = current_setting('data_checksums') AS checksums,
        settings->>'max_worker_processes' = current_setting('max_worker_processes') AS non_default,
        settings ? 'server_version' AS version,
+       NOT settings ?| ARRAY['unix_socket_directories', 'data_directory', 'config_file'] AS no_superuser_only,
        (host->>'cpus')::int > 0 AS cpus, (host->>'memory_bytes')::bigint > 0 AS memory,
        (host->>'data_directory_fs_free_bytes')::bigint <= (host->>'data_directory_fs_bytes')::bigint AS disk,
        unavailable = '{}' AS all_sources, prewarm, sample_interval

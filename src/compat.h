@@ -103,6 +103,13 @@ bk_relation_smgr(Relation rel)
 						InvalidTransactionId, InvalidMultiXactId, false)
 #endif
 
+/* All GUC variables: an array from 16 on, before a global one. */
+#if PG_VERSION_NUM >= 160000
+#define get_guc_variables_compat(n) get_guc_variables(n)
+#else
+#define get_guc_variables_compat(n) (*(n) = GetNumConfigOptions(), get_guc_variables())
+#endif
+
 /*
  * A set-returning function that fills a tuplestore in one call:
  * InitMaterializedSRF from 15 on.

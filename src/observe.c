@@ -50,6 +50,7 @@
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/guc_tables.h"
 #include "utils/json.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
@@ -660,7 +661,8 @@ obs_sample_sql(const char *pgss_schema, bool texts)
 						 " pg_catalog.row_number() OVER (PARTITION BY s.userid = $5 ORDER BY s.total_exec_time DESC) AS rank"
 						 " FROM %s.pg_stat_statements(%s) s WHERE s.dbid = $1 AND s.queryid IS NOT NULL) s"
 						 " WHERE s.rank <= CASE WHEN s.own THEN %d ELSE %d END)",
-						 texts ? " s.query," : "", quote_identifier(pgss_schema),
+						 texts ? " CASE WHEN s.userid = $5 THEN s.query END AS query," : "",
+						 quote_identifier(pgss_schema),
 						 texts ? "true" : "false",
 						 texts ? OBS_OWN_STATEMENTS : OBS_OWN_STATEMENTS_DURING,
 						 texts ? OBS_OTHER_STATEMENTS : OBS_OTHER_STATEMENTS_DURING);
@@ -962,6 +964,32 @@ bk_obs_sample(BkObserver *o, const char *phase, TimestampTz at, double elapsed_s
 			(errmsg("run %lld: sampling stopped: %s", (long long) o->run_id, edata->message)));
 }
 
+/*
+ * The settings only superusers and pg_read_all_settings may read (paths,
+ * primary_conninfo, ssl_passphrase_command ...), as a text[] literal: they
+ * are not recorded, since everyone may read bench.runs.
+ */
+static char *
+obs_hidden_settings(void)
+{
+	StringInfoData buf;
+	int			nvars;
+	struct config_generic **vars = get_guc_variables_compat(&nvars);
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '{');
+	for (int i = 0; i < nvars; i++)
+	{
+		if ((vars[i]->flags & GUC_SUPERUSER_ONLY) == 0)
+			continue;
+		if (buf.len > 1)
+			appendStringInfoChar(&buf, ',');
+		appendStringInfo(&buf, "\"%s\"", vars[i]->name);
+	}
+	appendStringInfoChar(&buf, '}');
+	return buf.data;
+}
+
 /* bench.runs.unavailable, when it changed */
 static void
 obs_write_unavailable(BkObserver *o)
@@ -996,14 +1024,16 @@ bk_obs_begin(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts)
 	BkOwnerSwitch sw;
 
 	{
-		Oid			t[1] = {TEXTOID};
-		Datum		v[1] = {CStringGetTextDatum(notable_settings)};
+		Oid			t[2] = {TEXTOID, TEXTOID};
+		Datum		v[2] = {CStringGetTextDatum(notable_settings),
+		CStringGetTextDatum(obs_hidden_settings())};
 
 		settings = obs_query_text("SELECT pg_catalog.jsonb_object_agg(s.name, pg_catalog.current_setting(s.name))"
 								  " FROM pg_catalog.pg_settings s"
-								  " WHERE s.source NOT IN ('default', 'override', 'client', 'session', 'interactive')"
-								  " OR s.name = ANY ($1::pg_catalog.text[])",
-								  1, t, v);
+								  " WHERE (s.source NOT IN ('default', 'override', 'client', 'session', 'interactive')"
+								  " OR s.name = ANY ($1::pg_catalog.text[]))"
+								  " AND s.name <> ALL ($2::pg_catalog.text[])",
+								  2, t, v);
 	}
 	values[0] = Int64GetDatum(o->run_id);
 	if (settings != NULL)
