@@ -75,48 +75,21 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 calc() { awk "BEGIN { printf \"%.4f\", $1 }"; }
 
 # ---------------------------------------------------------------- cluster
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/pgbk_run_vs_pgbench.XXXXXX")
-DATA=$WORK/data SERVER_LOG=$WORK/postgres.log JOB=
-give_to_pg "$WORK"
-chmod 755 "$WORK"
-export PGHOST=$WORK PGPORT=$PORT PGDATABASE=bench
-PGUSER=$(as_pg id -un)
-export PGUSER
-
+JOB=
 # shellcheck disable=SC2317  # called by the EXIT trap
 cleanup() {
 	local rc=$?
 	if [[ -n $JOB ]] && kill -0 "$JOB" 2>/dev/null; then kill "$JOB" 2>/dev/null || true; fi
-	((rc == 0)) || show_file "$SERVER_LOG" 40
-	if ((KEEP)) && [[ -f $DATA/postmaster.pid ]]; then
-		local who=""
-		is_root && who="runuser -u postgres -- "
-		log "the cluster keeps running: psql -h $WORK -p $PORT -U $PGUSER bench"
-		log "stop it: ${who}$BIN/pg_ctl -D $DATA -m fast stop; then rm -rf $WORK"
-		return
-	fi
-	if [[ -f $DATA/postmaster.pid ]]; then
-		as_pg "$BIN/pg_ctl" -D "$DATA" -m fast -w stop >/dev/null || warn "could not stop the cluster in $DATA"
-	fi
-	rm -rf "$WORK"
+	bench_cluster_cleanup "$rc" "$KEEP"
 }
 trap cleanup EXIT
 
-PSQL=("$BIN/psql" -X -q -v ON_ERROR_STOP=1)
-
-as_pg "$BIN/initdb" -D "$DATA" -A trust -N --no-locale -E UTF8 >"$WORK/initdb.log" 2>&1 ||
-	{ show_file "$WORK/initdb.log"; die "initdb failed"; }
-as_pg tee -a "$DATA/postgresql.conf" >/dev/null <<EOF
-# bench/run_vs_pgbench.sh
-port = $PORT
-listen_addresses = ''
-unix_socket_directories = '$WORK'
+bench_cluster_create run_vs_pgbench "$PORT" <<EOF
 # a background worker per client, one per run's coordinator
 max_worker_processes = 300
 shared_buffers = '256MB'
 EOF
-as_pg "$BIN/pg_ctl" -D "$DATA" -l "$SERVER_LOG" -w start >/dev/null ||
-	die "the cluster did not start (is port $PORT taken? use --port)"
+PSQL=("$BIN/psql" -X -q -v ON_ERROR_STOP=1)
 
 "${PSQL[@]}" -d postgres -c "CREATE DATABASE bench"
 "${PSQL[@]}" -c "SET client_min_messages = warning" -c "CREATE EXTENSION pgbenchkit CASCADE"

@@ -57,44 +57,16 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] 
 calc() { awk "BEGIN { printf \"%.4f\", $1 }"; }
 
 # ---------------------------------------------------------------- cluster
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/pgbk_sampling_cost.XXXXXX")
-DATA=$WORK/data SERVER_LOG=$WORK/postgres.log
-give_to_pg "$WORK"
-chmod 755 "$WORK"
-export PGHOST=$WORK PGPORT=$PORT PGDATABASE=bench
-PGUSER=$(as_pg id -un)
-export PGUSER
-
 # shellcheck disable=SC2317  # called by the EXIT trap
-cleanup() {
-	local rc=$?
-	((rc == 0)) || show_file "$SERVER_LOG" 40
-	if ((KEEP)) && [[ -f $DATA/postmaster.pid ]]; then
-		log "the cluster keeps running: psql -h $WORK -p $PORT -U $PGUSER bench"
-		return
-	fi
-	if [[ -f $DATA/postmaster.pid ]]; then
-		as_pg "$BIN/pg_ctl" -D "$DATA" -m fast -w stop >/dev/null || warn "could not stop the cluster in $DATA"
-	fi
-	rm -rf "$WORK"
-}
+cleanup() { bench_cluster_cleanup $? "$KEEP"; }
 trap cleanup EXIT
 
-PSQL=("$BIN/psql" -X -q -v ON_ERROR_STOP=1)
-
-as_pg "$BIN/initdb" -D "$DATA" -A trust -N --no-locale -E UTF8 >"$WORK/initdb.log" 2>&1 ||
-	{ show_file "$WORK/initdb.log"; die "initdb failed"; }
-as_pg tee -a "$DATA/postgresql.conf" >/dev/null <<EOF
-# bench/sampling_cost.sh
-port = $PORT
-listen_addresses = ''
-unix_socket_directories = '$WORK'
+bench_cluster_create sampling_cost "$PORT" <<EOF
 max_worker_processes = 300
 shared_buffers = '256MB'
 shared_preload_libraries = 'pg_stat_statements'
 EOF
-as_pg "$BIN/pg_ctl" -D "$DATA" -l "$SERVER_LOG" -w start >/dev/null ||
-	die "the cluster did not start (is port $PORT taken? use --port)"
+PSQL=("$BIN/psql" -X -q -v ON_ERROR_STOP=1)
 
 "${PSQL[@]}" -d postgres -c "CREATE DATABASE bench"
 "${PSQL[@]}" -c "SET client_min_messages = warning" -c "CREATE EXTENSION pgbenchkit CASCADE" \

@@ -296,3 +296,51 @@ cluster_stop() {
 		as_pg "$(pg_bindir "$ver")/pg_ctl" -D "$data" -m fast -w stop >/dev/null
 	fi
 }
+
+# ---------------------------------------------------------------- bench/ clusters
+# A throwaway cluster for a bench/ script: bench_cluster_create NAME PORT
+# followed by postgresql.conf lines on stdin.  initdb (as the postgres OS
+# user) in a new temporary folder, unix socket there only, then start; sets
+# WORK, DATA and SERVER_LOG and exports PGHOST, PGPORT, PGDATABASE=bench and
+# PGUSER.  BIN names the directory of initdb and pg_ctl.  The caller's EXIT
+# trap calls bench_cluster_cleanup with the exit status and its --keep.
+bench_cluster_create() {
+	local name=$1 port=$2
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/pgbk_$name.XXXXXX")
+	DATA=$WORK/data SERVER_LOG=$WORK/postgres.log
+	give_to_pg "$WORK"
+	chmod 755 "$WORK"
+	export PGHOST=$WORK PGPORT=$port PGDATABASE=bench
+	PGUSER=$(as_pg id -un)
+	export PGUSER
+	as_pg "$BIN/initdb" -D "$DATA" -A trust -N --no-locale -E UTF8 >"$WORK/initdb.log" 2>&1 ||
+		{ show_file "$WORK/initdb.log"; die "initdb failed"; }
+	{
+		echo "# bench/$name"
+		echo "port = $port"
+		echo "listen_addresses = ''"
+		echo "unix_socket_directories = '$WORK'"
+		cat
+	} | as_pg tee -a "$DATA/postgresql.conf" >/dev/null
+	as_pg "$BIN/pg_ctl" -D "$DATA" -l "$SERVER_LOG" -w start >/dev/null ||
+		die "the cluster did not start (is port $port taken? use --port)"
+}
+
+# bench_cluster_cleanup RC KEEP: show the server log if RC is not 0; stop and
+# remove the cluster, or with KEEP say how to reach and stop it.
+bench_cluster_cleanup() {
+	local rc=$1 keep=$2
+	[[ -n ${WORK:-} ]] || return 0
+	((rc == 0)) || show_file "$SERVER_LOG" 40
+	if ((keep)) && [[ -f $DATA/postmaster.pid ]]; then
+		local who=""
+		is_root && who="runuser -u postgres -- "
+		log "the cluster keeps running: psql -h $WORK -p $PGPORT -U $PGUSER bench"
+		log "stop it: ${who}$BIN/pg_ctl -D $DATA -m fast stop; then rm -rf $WORK"
+		return 0
+	fi
+	if [[ -f $DATA/postmaster.pid ]]; then
+		as_pg "$BIN/pg_ctl" -D "$DATA" -m fast -w stop >/dev/null || warn "could not stop the cluster in $DATA"
+	fi
+	rm -rf "$WORK"
+}

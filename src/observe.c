@@ -728,10 +728,7 @@ bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid)
 
 	pgss = obs_extension_schema("pg_stat_statements");
 	if (pgss == NULL)
-	{
 		obs_unavailable(o, "statements", "pg_stat_statements is not installed in this database");
-		pgss = NULL;
-	}
 	else if (!obs_pgss_usable(pgss, &why))
 	{
 		obs_unavailable(o, "statements", why);
@@ -1074,7 +1071,8 @@ bk_obs_begin(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts)
 void
 bk_obs_end(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts)
 {
-	o->sampling = o->sampling || o->sample_plan[1] != NULL;
+	/* one more try after a sample that failed: the run needs this one */
+	o->sampling = true;
 	bk_obs_sample(o, "after", at, elapsed_s, xacts);
 	obs_sizes(o, "after");
 	obs_write_unavailable(o);
