@@ -30,3 +30,7 @@ endif
 PG_CONFIG   ?= pg_config
 PGXS        := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+# PGXS does not track header dependencies: every object depends on every
+# header of src/ (a changed shared-memory struct must rebuild all its users)
+$(OBJS): $(wildcard src/*.h)

@@ -29,11 +29,15 @@
 	object_ownercheck(RelationRelationId, (relid), (roleid))
 #define bk_namespace_aclcheck(nspid, roleid, mode) \
 	object_aclcheck(NamespaceRelationId, (nspid), (roleid), (mode))
+#define bk_database_aclcheck(dboid, roleid, mode) \
+	object_aclcheck(DatabaseRelationId, (dboid), (roleid), (mode))
 #else
 #define bk_rel_ownercheck(relid, roleid) \
 	pg_class_ownercheck((relid), (roleid))
 #define bk_namespace_aclcheck(nspid, roleid, mode) \
 	pg_namespace_aclcheck((nspid), (roleid), (mode))
+#define bk_database_aclcheck(dboid, roleid, mode) \
+	pg_database_aclcheck((dboid), (roleid), (mode))
 #endif
 
 /*

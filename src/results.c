@@ -19,6 +19,7 @@
 
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "pgstat.h"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -63,11 +64,11 @@ void
 bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 {
 	BkOwnerSwitch sw;
-	Oid			types[17] = {INT8OID, TEXTOID, INT8OID, INT4OID, INT4OID, INTERVALOID,
+	Oid			types[18] = {INT8OID, TEXTOID, INT8OID, INT4OID, INT4OID, INTERVALOID,
 		INT8OID, TEXTOID, INTERVALOID, INTERVALOID, INT4OID, TEXTOID, TEXTOID, INT4OID,
-	TIMESTAMPTZOID, BOOLOID, INTERVALOID};
-	Datum		values[17];
-	char		nulls[17];
+	TIMESTAMPTZOID, BOOLOID, INTERVALOID, INT8OID};
+	Datum		values[18];
+	char		nulls[18];
 
 	memset(nulls, ' ', sizeof(nulls));
 	values[0] = Int64GetDatum(sh->run_id);
@@ -101,14 +102,18 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 	values[14] = TimestampTzGetDatum(started_at);
 	values[15] = BoolGetDatum(sh->prewarm);
 	values[16] = IntervalPGetDatum(&sh->sample_interval);
+	values[17] = Int64GetDatum(sh->suite_id);
+	if (sh->suite_id <= 0)
+		nulls[17] = 'n';
 
 	bk_become_owner(&sw);
 	bk_spi_exec("INSERT INTO bench.runs (id, workload, dataset_id, scale, clients, duration,"
 				" transactions_per_client, protocol, warmup, progress, max_tries, tag,"
-				" status, created_by, coordinator_pid, started_at, prewarm, sample_interval)"
+				" status, created_by, coordinator_pid, started_at, prewarm, sample_interval,"
+				" suite_id)"
 				" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
-				" 'running', $13::name, $14, $15, $16, $17)",
-				17, types, values, nulls, SPI_OK_INSERT);
+				" 'running', $13::name, $14, $15, $16, $17, $18)",
+				18, types, values, nulls, SPI_OK_INSERT);
 	bk_restore_user(&sw);
 }
 
@@ -270,13 +275,16 @@ bk_run_finish(int64 run_id, const char *status, const RunSummary *sum,
  * bk_recover_runs
  *		Runs left 'running' by a coordinator that no longer exists (a crash,
  *		a restart) become 'aborted', with what their progress rows say was
- *		measured: transactions and throughput after the warm-up.
+ *		measured: transactions and throughput after the warm-up.  Suites
+ *		left 'running' by a worker that no longer exists become 'aborted'.
  */
 void
 bk_recover_runs(void)
 {
 	BkOwnerSwitch sw;
 
+	/* whoever is alive now, not when this transaction first looked */
+	pgstat_clear_snapshot();
 	bk_become_owner(&sw);
 	SPI_connect();
 	if (SPI_execute("UPDATE bench.runs r SET status = 'aborted', sqlstate = '57P01',"
@@ -304,6 +312,18 @@ bk_recover_runs(void)
 					"                      AND a.backend_type = '" RUN_COORDINATOR_TYPE "')",
 					false, 0) != SPI_OK_UPDATE)
 		elog(ERROR, "could not mark abandoned runs");
+	/* and suites whose worker is gone: their finished runs stay theirs */
+	if (SPI_execute("UPDATE bench.suites s SET status = 'aborted', sqlstate = '57P01',"
+					"   error = 'the suite''s worker ended before the suite finished (server restart, crash or termination)',"
+					"   ended_at = COALESCE((SELECT max(r.ended_at) FROM bench.runs r WHERE r.suite_id = s.id),"
+					"                       s.started_at),"
+					"   worker_pid = NULL"
+					" WHERE s.status = 'running'"
+					"   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a"
+					"                    WHERE a.pid = s.worker_pid"
+					"                      AND a.backend_type = '" SUITE_WORKER_TYPE "')",
+					false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not mark abandoned suites");
 	SPI_finish();
 	bk_restore_user(&sw);
 }

@@ -57,12 +57,15 @@ PG_FUNCTION_INFO_V1(bench_start);
 PG_FUNCTION_INFO_V1(bench_wait);
 PG_FUNCTION_INFO_V1(bench_cancel);
 
+/* the suite the runs this backend starts belong to (set by a suite's worker) */
+int64		bk_run_suite_id = 0;
+
 /* the longest run accepted: a year */
 #define RUN_MAX_NS		(INT64CONST(366) * 24 * 3600 * 1000000000)
 
-#define ARG_NOT_NULL(fn, n, name) \
+#define ARGV_NOT_NULL(fn, i, name) \
 	do { \
-		if (PG_ARGISNULL(n)) \
+		if (n[i]) \
 			ereport(ERROR, \
 					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), \
 					 errmsg("argument \"%s\" of %s must not be null", name, fn), \
@@ -389,36 +392,36 @@ typedef struct RunArgs
  *		The arguments, each checked, in the order of the signature.
  */
 static void
-run_read_args(FunctionCallInfo fcinfo, const char *fn, RunArgs *a)
+run_read_argv(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 {
 	bool		too_big;
 
-	ARG_NOT_NULL(fn, 0, "workload");
-	ARG_NOT_NULL(fn, 1, "clients");
-	ARG_NOT_NULL(fn, 4, "protocol");
-	ARG_NOT_NULL(fn, 5, "warmup");
-	ARG_NOT_NULL(fn, 6, "progress");
-	ARG_NOT_NULL(fn, 7, "max_tries");
-	ARG_NOT_NULL(fn, 9, "prewarm");
-	ARG_NOT_NULL(fn, 10, "sample_interval");
+	ARGV_NOT_NULL(fn, 0, "workload");
+	ARGV_NOT_NULL(fn, 1, "clients");
+	ARGV_NOT_NULL(fn, 4, "protocol");
+	ARGV_NOT_NULL(fn, 5, "warmup");
+	ARGV_NOT_NULL(fn, 6, "progress");
+	ARGV_NOT_NULL(fn, 7, "max_tries");
+	ARGV_NOT_NULL(fn, 9, "prewarm");
+	ARGV_NOT_NULL(fn, 10, "sample_interval");
 
 	memset(a, 0, sizeof(*a));
-	a->workload = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	a->clients = PG_GETARG_INT32(1);
+	a->workload = text_to_cstring(DatumGetTextPP(v[0]));
+	a->clients = DatumGetInt32(v[1]);
 	if (a->clients < 1 || a->clients > RUN_MAX_CLIENTS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("clients must be between 1 and %d, not %d", RUN_MAX_CLIENTS, a->clients),
 				 errhint("clients is the number of concurrent sessions, as pgbench -c.")));
 
-	if (!PG_ARGISNULL(2) && !PG_ARGISNULL(3))
+	if (!n[2] && !n[3])
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("duration and transactions cannot both be given"),
 				 errhint("A run lasts either a duration (pgbench -T) or a number of transactions per client (pgbench -t).")));
-	if (!PG_ARGISNULL(3))
+	if (!n[3])
 	{
-		a->transactions = PG_GETARG_INT64(3);
+		a->transactions = DatumGetInt64(v[3]);
 		if (a->transactions < 1)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -427,13 +430,13 @@ run_read_args(FunctionCallInfo fcinfo, const char *fn, RunArgs *a)
 	}
 	else
 	{
-		if (PG_ARGISNULL(2))
+		if (n[2])
 			a->duration = *DatumGetIntervalP(DirectFunctionCall3(interval_in,
 																 CStringGetDatum("60 s"),
 																 ObjectIdGetDatum(InvalidOid),
 																 Int32GetDatum(-1)));
 		else
-			a->duration = *PG_GETARG_INTERVAL_P(2);
+			a->duration = *DatumGetIntervalP(v[2]);
 		a->duration_set = true;
 		a->duration_ns = interval_ns(&a->duration, &too_big);
 		if (a->duration_ns <= 0)
@@ -448,7 +451,7 @@ run_read_args(FunctionCallInfo fcinfo, const char *fn, RunArgs *a)
 					 errhint("Schedule repeated runs instead of one endless run.")));
 	}
 
-	a->protocol_name = text_to_cstring(PG_GETARG_TEXT_PP(4));
+	a->protocol_name = text_to_cstring(DatumGetTextPP(v[4]));
 	if (strcmp(a->protocol_name, "simple") == 0)
 		a->protocol = RUN_PROTO_SIMPLE;
 	else if (strcmp(a->protocol_name, "extended") == 0)
@@ -461,7 +464,7 @@ run_read_args(FunctionCallInfo fcinfo, const char *fn, RunArgs *a)
 				 errmsg("unknown protocol \"%s\"", a->protocol_name),
 				 errhint("Use \"simple\", \"extended\" or \"prepared\", as pgbench -M.")));
 
-	a->warmup = *PG_GETARG_INTERVAL_P(5);
+	a->warmup = *DatumGetIntervalP(v[5]);
 	a->warmup_ns = interval_ns(&a->warmup, &too_big);
 	if (a->warmup_ns < 0)
 		ereport(ERROR,
@@ -479,7 +482,7 @@ run_read_args(FunctionCallInfo fcinfo, const char *fn, RunArgs *a)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("warmup must be at most a year, not %s", interval_text(&a->warmup))));
 
-	a->progress = *PG_GETARG_INTERVAL_P(6);
+	a->progress = *DatumGetIntervalP(v[6]);
 	a->progress_ns = interval_ns(&a->progress, &too_big);
 	if (a->progress_ns < 0 || (a->progress_ns > 0 && a->progress_ns < 100 * INT64CONST(1000000)))
 		ereport(ERROR,
@@ -487,7 +490,7 @@ run_read_args(FunctionCallInfo fcinfo, const char *fn, RunArgs *a)
 				 errmsg("progress must be 0 or at least 100 ms, not %s", interval_text(&a->progress)),
 				 errhint("progress is how often a progress line is printed and a progress row kept; '0' prints none (rows are kept every 5 s).")));
 
-	a->max_tries = PG_GETARG_INT32(7);
+	a->max_tries = DatumGetInt32(v[7]);
 	if (a->max_tries < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -498,10 +501,10 @@ run_read_args(FunctionCallInfo fcinfo, const char *fn, RunArgs *a)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("max_tries => 0 (no limit) needs a duration"),
 				 errhint("Without a limit on tries, only the run's duration ends a transaction that keeps failing.")));
-	a->tag = PG_ARGISNULL(8) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(8));
+	a->tag = n[8] ? NULL : text_to_cstring(DatumGetTextPP(v[8]));
 
-	a->prewarm = PG_GETARG_BOOL(9);
-	a->sample_interval = *PG_GETARG_INTERVAL_P(10);
+	a->prewarm = DatumGetBool(v[9]);
+	a->sample_interval = *DatumGetIntervalP(v[10]);
 	a->sample_ns = interval_ns(&a->sample_interval, &too_big);
 	if (a->sample_ns < 0 || (a->sample_ns > 0 && a->sample_ns < 100 * INT64CONST(1000000)) || too_big)
 		ereport(ERROR,
@@ -509,6 +512,69 @@ run_read_args(FunctionCallInfo fcinfo, const char *fn, RunArgs *a)
 				 errmsg("sample_interval must be 0 or between 100 ms and a year, not %s",
 						interval_text(&a->sample_interval)),
 				 errhint("sample_interval is how often the server's counters are sampled while the run goes; '0' samples only before and after.")));
+}
+
+/* the arguments of bench.run or bench.start, read from their call */
+static void
+run_read_args(FunctionCallInfo fcinfo, const char *fn, RunArgs *a)
+{
+	Datum		v[RUN_NARGS];
+	bool		n[RUN_NARGS];
+
+	Assert(PG_NARGS() == RUN_NARGS);
+	for (int i = 0; i < RUN_NARGS; i++)
+	{
+		n[i] = PG_ARGISNULL(i);
+		v[i] = n[i] ? (Datum) 0 : PG_GETARG_DATUM(i);
+	}
+	run_read_argv(fn, v, n, a);
+}
+
+/*
+ * bk_run_check_argv
+ *		Check the arguments of a run as bench.run would, before anything
+ *		starts: each value, the workload's script and dataset, and that
+ *		the server has background workers for it plus EXTRA_WORKERS more,
+ *		free now and for a caller that may start it now; with EXTRA_WORKERS
+ *		-1 (a schedule), only that max_worker_processes is large enough.
+ *		V and N are in the order of bench.run's signature (RUN_NARGS).
+ */
+void
+bk_run_check_argv(const char *fn, const Datum *v, const bool *n, int extra_workers)
+{
+	RunArgs		a;
+	char	   *script;
+	char	   *dataset = NULL;
+	int			scale;
+	int			free_slots;
+
+	run_read_argv(fn, v, n, &a);
+	script = bk_workload_lookup(a.workload, &dataset);
+	(void) bk_script_parse(script, a.workload);
+	if (dataset != NULL)
+		(void) bk_find_dataset(a.workload, dataset, &scale);
+	if (extra_workers < 0)
+	{
+		/* a schedule: the workers must exist, for a run later */
+		if (a.clients + 2 > max_worker_processes)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+					 errmsg("%s with %d clients needs %d background workers, but max_worker_processes is %d",
+							fn, a.clients, a.clients + 2, max_worker_processes),
+					 errdetail("One worker runs the suite, one coordinates each run and one plays each client."),
+					 errhint("Use fewer clients or raise max_worker_processes (this needs a restart).")));
+		return;
+	}
+	free_slots = run_free_worker_slots();
+	if (a.clients + 1 + extra_workers > free_slots)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("%s with %d clients needs %d background workers, but only %d are free",
+						fn, a.clients, a.clients + 1 + extra_workers, free_slots),
+				 errdetail("One worker coordinates each run and one plays each client%s; max_worker_processes is %d.",
+						   extra_workers > 0 ? ", and one runs the suite" : "", max_worker_processes),
+				 errhint("Use fewer clients, wait for other background work to end, or raise max_worker_processes (this needs a restart).")));
+	run_check_caller(fn);
 }
 
 /*
@@ -656,6 +722,7 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 	sh->sample_ns = a.sample_ns;
 	sh->sample_interval = a.sample_interval;
 	sh->seed = ((uint64) MyProcPid << 32) ^ (uint64) GetCurrentTimestamp();
+	sh->suite_id = bk_run_suite_id;
 
 	off = MAXALIGN(sizeof(RunShared));
 	sh->script_off = off;

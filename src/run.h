@@ -30,6 +30,9 @@
 #define RUN_CLIENT_TYPE			"pgbenchkit client"
 
 #define RUN_MAX_CLIENTS			10000
+/* the arguments of bench.run and bench.start */
+#define RUN_NARGS				11
+
 #define RUN_MAX_SHARDS			64	/* histograms shared by clients beyond */
 
 /* protocol => */
@@ -112,6 +115,7 @@ typedef struct RunShared
 	int64		sample_ns;		/* 0: samples only before and after */
 	Interval	sample_interval;
 	uint64		seed;
+	int64		suite_id;		/* 0: not part of a suite */
 	Size		script_off;
 	Size		tag_off;		/* 0: no tag */
 	Size		search_path_off;
@@ -195,5 +199,13 @@ extern void bk_recover_runs(void);
 /* run.c: the workloads and their datasets */
 extern char *bk_workload_lookup(const char *workload, char **dataset);
 extern int64 bk_find_dataset(const char *workload, const char *dataset, int *scale);
+
+/* run.c: what suites (suite.c) share with single runs */
+extern int64 bk_run_suite_id;
+extern void bk_run_check_argv(const char *fn, const Datum *v, const bool *n,
+							  int extra_workers);
+
+/* suite.c: bgw_type of a suite's worker */
+#define SUITE_WORKER_TYPE		"pgbenchkit suite"
 
 #endif							/* PGBENCHKIT_RUN_H */

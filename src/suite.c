@@ -1,0 +1,1156 @@
+/*-------------------------------------------------------------------------
+ *
+ * suite.c
+ *		Suites: a workload run at several client counts, each repeated,
+ *		recorded as one experiment (bench.sweep), and the scheduled
+ *		executions of such suites (bench.run_schedule, what pg_cron calls).
+ *
+ * A suite is carried out by a background worker of its own, the suite's
+ * worker, so that every run of it is a transaction of its own: the suite's
+ * row is committed before the first run, each run commits its results as
+ * bench.run does, and the caller's session holds no snapshot during hours
+ * of benchmarking.  The worker:
+ *
+ *		1. in one transaction, refuses to start while another run or suite
+ *		   is running in the database (a scheduled suite must not pile up on
+ *		   a still-running one), and inserts the suite's row, 'running' or
+ *		   'refused';
+ *		2. calls bench.run for each step, in the suite's order, as the
+ *		   calling role; the runs carry the suite's id (bk_run_suite_id);
+ *		3. records how the suite ended: 'done', 'failed' (a run failed; the
+ *		   suite stops there), 'canceled' (bench.cancel_suite, the caller's
+ *		   cancel, or a run canceled on its own) or 'aborted' (the worker was
+ *		   terminated); for a scheduled suite it then notifies channel
+ *		   bench_regression of every client count that regressed.
+ *
+ * The caller (bench.sweep, bench.run_schedule) waits, prints each run's
+ * start, progress and end as NOTICEs, and returns the suite's summary.  If
+ * the caller is canceled or goes away, the suite is canceled: the worker
+ * gets SIGINT, its bench.run cancels the run in progress, and the finished
+ * runs stay in the suite.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <signal.h>
+
+#include "access/htup_details.h"
+#include "access/xact.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "fmgr.h"
+#include "funcapi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "postmaster/bgworker.h"
+#include "storage/dsm.h"
+#include "storage/ipc.h"
+#include "storage/latch.h"
+#include "storage/proc.h"
+#include "tcop/tcopprot.h"
+#include "utils/acl.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+#include "utils/guc.h"
+#include "utils/memutils.h"
+#include "utils/snapmgr.h"
+#include "utils/tuplestore.h"
+
+#include "catalog.h"
+#include "compat.h"
+#include "run.h"
+#include "worker.h"
+
+PG_FUNCTION_INFO_V1(bench_sweep);
+PG_FUNCTION_INFO_V1(bench_start_sweep);
+PG_FUNCTION_INFO_V1(bench_sweep_spec);
+PG_FUNCTION_INFO_V1(bench_wait_suite);
+PG_FUNCTION_INFO_V1(bench_cancel_suite);
+PG_FUNCTION_INFO_V1(bench_run_schedule);
+
+PGDLLEXPORT void bench_suite_worker_main(Datum main_arg);
+
+#define SUITE_MAGIC				0x424b5355
+
+/* the arguments of bench.sweep, bench.start_sweep and bench._sweep_spec */
+#define SWEEP_NARGS				13
+#define SWEEP_MAX_CLIENT_COUNTS	1000
+#define SWEEP_MAX_REPEAT		1000
+#define SWEEP_MAX_RUNS			100000
+
+/* advisory lock (classid, objid) that serializes the start of suites */
+#define SUITE_LOCK_KEY1			19266	/* 0x4b42, "KB" */
+#define SUITE_LOCK_KEY2			21333	/* 0x5355, "SU" */
+
+/* SuiteShared.state */
+#define SUITE_STARTING			0
+#define SUITE_RUNNING			1	/* the row is committed */
+#define SUITE_ENDED				2	/* the final row is committed */
+#define SUITE_NOT_STARTED		3	/* failed before there was a row: error */
+
+typedef struct SuiteShared
+{
+	uint32		magic;
+
+	/* set by the caller */
+	Oid			dboid;
+	Oid			roleid;
+	int			caller_pid;
+	Size		spec_off;		/* the suite as jsonb text */
+
+	/* set by the worker */
+	int			worker_pid;
+	pg_atomic_uint32 state;
+	int64		suite_id;
+	int			runs_planned;
+	char		final_status[16];
+	BkError		error;
+} SuiteShared;
+
+#define SUITE_SPEC(sh)			((char *) (sh) + (sh)->spec_off)
+
+static volatile sig_atomic_t suite_terminated = false;
+
+/* in the worker: the client count of each step, in the suite's order */
+static int *suite_steps = NULL;
+
+/* ------------------------------------------------------------------------
+ * Checking a suite's arguments
+ * ------------------------------------------------------------------------
+ */
+
+static void
+sweep_not_null(FunctionCallInfo fcinfo, const char *fn, int i, const char *name)
+{
+	if (PG_ARGISNULL(i))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("argument \"%s\" of %s must not be null", name, fn),
+				 errhint("Leave the argument out to use its default.")));
+}
+
+/*
+ * sweep_spec
+ *		Check the arguments of bench.sweep (and its siblings) as fully as a
+ *		single run's, before anything starts, and return the suite as jsonb
+ *		text: workload, clients, repeat, run_order, tag and the run arguments
+ *		each run gets.  NOW: the workers must be free now (a sweep about to
+ *		start), rather than merely exist (a schedule).
+ */
+static char *
+sweep_spec(FunctionCallInfo fcinfo, const char *fn, bool now)
+{
+	ArrayType  *arr;
+	Datum	   *elems;
+	bool	   *enulls;
+	int			nclients;
+	int			repeat;
+	int			maxclients = 0;
+	char	   *run_order;
+	Datum		v[RUN_NARGS];
+	bool		n[RUN_NARGS];
+	Oid			types[SWEEP_NARGS];
+	Datum		values[SWEEP_NARGS];
+	char		nulls[SWEEP_NARGS];
+	char	   *spec;
+	MemoryContext callercxt = CurrentMemoryContext;
+	static const Oid argtypes[SWEEP_NARGS] = {TEXTOID, INT4ARRAYOID, INT4OID, INTERVALOID,
+		INT8OID, TEXTOID, INTERVALOID, INTERVALOID, INT4OID, TEXTOID, BOOLOID, INTERVALOID,
+	TEXTOID};
+
+	sweep_not_null(fcinfo, fn, 0, "workload");
+	sweep_not_null(fcinfo, fn, 1, "clients");
+	sweep_not_null(fcinfo, fn, 2, "repeat");
+	sweep_not_null(fcinfo, fn, 12, "run_order");
+
+	/* clients: a non-empty list of distinct counts, each as bench.run takes */
+	arr = PG_GETARG_ARRAYTYPE_P(1);
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("clients must be a one-dimensional array"),
+				 errhint("For example clients => '{1,16,32,64}'.")));
+	deconstruct_array(arr, INT4OID, sizeof(int32), true, TYPALIGN_INT,
+					  &elems, &enulls, &nclients);
+	if (nclients == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("clients must not be empty"),
+				 errhint("Give the client counts to run, for example clients => '{1,16,32,64}'.")));
+	if (nclients > SWEEP_MAX_CLIENT_COUNTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("clients may list at most %d client counts, not %d",
+						SWEEP_MAX_CLIENT_COUNTS, nclients)));
+	for (int i = 0; i < nclients; i++)
+	{
+		int			c;
+
+		if (enulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("clients must not contain null"),
+					 errhint("Each element is a number of concurrent sessions, as pgbench -c.")));
+		c = DatumGetInt32(elems[i]);
+		if (c < 1 || c > RUN_MAX_CLIENTS)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("clients must be between 1 and %d, not %d", RUN_MAX_CLIENTS, c),
+					 errhint("Each element is a number of concurrent sessions, as pgbench -c.")));
+		for (int j = 0; j < i; j++)
+			if (DatumGetInt32(elems[j]) == c)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("clients lists %d twice", c),
+						 errhint("List each client count once; repeat => N runs each of them N times.")));
+		maxclients = Max(maxclients, c);
+	}
+
+	repeat = PG_GETARG_INT32(2);
+	if (repeat < 1 || repeat > SWEEP_MAX_REPEAT)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("repeat must be between 1 and %d, not %d", SWEEP_MAX_REPEAT, repeat),
+				 errhint("repeat is how many times each client count is run; the summary takes the median.")));
+	if ((int64) repeat * nclients > SWEEP_MAX_RUNS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("a suite may have at most %d runs, not %lld",
+						SWEEP_MAX_RUNS, (long long) repeat * nclients)));
+
+	run_order = text_to_cstring(PG_GETARG_TEXT_PP(12));
+	if (strcmp(run_order, "interleaved") != 0 && strcmp(run_order, "blocks") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown run_order \"%s\"", run_order),
+				 errhint("Use \"interleaved\" (every client count once, then again: drift spreads over all of them) or \"blocks\" (all repeats of one client count, then the next).")));
+
+	/* the run arguments, checked as bench.run checks them, at the largest count */
+	v[0] = PG_GETARG_DATUM(0);
+	n[0] = false;
+	v[1] = Int32GetDatum(maxclients);
+	n[1] = false;
+	for (int i = 2; i < RUN_NARGS; i++)
+	{
+		n[i] = PG_ARGISNULL(i + 1);
+		v[i] = n[i] ? (Datum) 0 : PG_GETARG_DATUM(i + 1);
+	}
+	bk_run_check_argv(fn, v, n, now ? 1 : -1);
+
+	/* the suite as jsonb, built by the server's own jsonb functions */
+	for (int i = 0; i < SWEEP_NARGS; i++)
+	{
+		types[i] = argtypes[i];
+		values[i] = PG_ARGISNULL(i) ? (Datum) 0 : PG_GETARG_DATUM(i);
+		nulls[i] = PG_ARGISNULL(i) ? 'n' : ' ';
+	}
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT pg_catalog.jsonb_build_object("
+							  "  'workload', $1, 'clients', pg_catalog.to_jsonb($2),"
+							  "  'repeat', $3, 'run_order', $13, 'tag', $10,"
+							  "  'args', pg_catalog.jsonb_build_object("
+							  "     'duration', $4, 'transactions', $5, 'protocol', $6,"
+							  "     'warmup', $7, 'progress', $8, 'max_tries', $9,"
+							  "     'prewarm', $11, 'sample_interval', $12))::text",
+							  SWEEP_NARGS, types, values, nulls, true, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "could not build the suite's arguments");
+	spec = MemoryContextStrdup(callercxt,
+							   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+	SPI_finish();
+	return spec;
+}
+
+/* ------------------------------------------------------------------------
+ * The caller's side
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * suite_caller_cancel
+ *		The caller errs or exits while it waits: cancel the suite (the
+ *		worker's bench.run cancels the run in progress) and give the worker
+ *		a moment to record it, so that the user's next query sees it so.
+ */
+static void
+suite_caller_cancel(int code, Datum arg)
+{
+	SuiteShared *sh = (SuiteShared *) DatumGetPointer(arg);
+
+	if (!bk_postmaster_alive())
+		return;
+	if (sh->worker_pid > 0)
+		(void) kill(sh->worker_pid, SIGINT);
+	for (int i = 0; i < 1000; i++)
+	{
+		uint32		state = pg_atomic_read_u32(&sh->state);
+
+		if (state == SUITE_ENDED || state == SUITE_NOT_STARTED)
+			break;
+		if (sh->worker_pid > 0 && kill(sh->worker_pid, 0) != 0)
+			break;
+		pg_usleep(10000L);
+	}
+}
+
+static bool
+suite_started(void *arg)
+{
+	return pg_atomic_read_u32(&((SuiteShared *) arg)->state) != SUITE_STARTING;
+}
+
+/* give up this backend's xmin while it waits: see run.c, run_release_xmin */
+static void
+suite_release_xmin(void)
+{
+	InvalidateCatalogSnapshot();
+	MyProc->xmin = InvalidTransactionId;
+}
+
+/*
+ * suite_launch
+ *		Start the suite's worker and wait until the suite has its row.
+ *		Returns the suite's segment, attached.
+ */
+static dsm_segment *
+suite_launch(const char *fn, const char *spec, BackgroundWorkerHandle **handle_out)
+{
+	Size		size = MAXALIGN(sizeof(SuiteShared)) + strlen(spec) + 1;
+	dsm_segment *seg = dsm_create(size, 0);
+	SuiteShared *sh = (SuiteShared *) dsm_segment_address(seg);
+	BackgroundWorkerHandle *handle;
+
+	memset(sh, 0, size);
+	sh->magic = SUITE_MAGIC;
+	sh->dboid = MyDatabaseId;
+	sh->roleid = GetUserId();
+	sh->caller_pid = MyProcPid;
+	sh->spec_off = MAXALIGN(sizeof(SuiteShared));
+	strcpy(SUITE_SPEC(sh), spec);
+	pg_atomic_init_u32(&sh->state, SUITE_STARTING);
+
+	handle = bk_register_worker(SUITE_WORKER_TYPE, "bench_suite_worker_main",
+								dsm_segment_handle(seg), 0);
+	if (handle == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("%s could not start the suite's worker: no background worker slot is free", fn),
+				 errhint("Raise max_worker_processes (now %d) or wait for other workers to finish.",
+						 max_worker_processes)));
+	PG_ENSURE_ERROR_CLEANUP(suite_caller_cancel, PointerGetDatum(sh));
+	{
+		if (!bk_wait_worker(handle, suite_started, NULL, sh, 100L))
+			ereport(ERROR,
+					(errcode(ERRCODE_ADMIN_SHUTDOWN),
+					 errmsg("the suite's worker stopped before the suite started"),
+					 errhint("It could not start or was terminated; the server log says more.")));
+	}
+	PG_END_ENSURE_ERROR_CLEANUP(suite_caller_cancel, PointerGetDatum(sh));
+
+	if (pg_atomic_read_u32(&sh->state) == SUITE_NOT_STARTED)
+	{
+		pg_read_barrier();
+		bk_error_raise(&sh->error);
+	}
+	*handle_out = handle;
+	return seg;
+}
+
+/* the waiting caller's view of a suite, read afresh */
+typedef struct SuiteWatch
+{
+	int64		suite_id;
+	int64		run_id;			/* the run last announced */
+	bool		run_ended;		/* and whether its end was announced */
+	double		printed_elapsed;	/* its progress printed so far */
+	char	   *status;
+	int			runs_planned;
+	int			runs_done;
+	char	   *error;
+	char	   *sqlstate;
+	char	   *created_by;
+	int			worker_pid;
+} SuiteWatch;
+
+/* run a query on the latest committed state (see run.c, run_select_latest) */
+static void
+suite_select_latest(const char *sql, int nargs, Oid *types, Datum *values)
+{
+	SPIPlanPtr	plan = SPI_prepare(sql, nargs, types);
+
+	if (plan == NULL ||
+		SPI_execute_snapshot(plan, values, NULL, GetLatestSnapshot(), InvalidSnapshot,
+							 true, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read: %s", sql);
+}
+
+/*
+ * Where suite_getvalue copies what it reads: outside SPI, so that it stays
+ * after SPI_finish; suite_wait resets it at every round.
+ */
+static MemoryContext suite_result_cxt = NULL;
+
+static char *
+suite_getvalue(int row, int col)
+{
+	char	   *s = SPI_getvalue(SPI_tuptable->vals[row], SPI_tuptable->tupdesc, col);
+
+	Assert(suite_result_cxt != NULL);
+	return s ? MemoryContextStrdup(suite_result_cxt, s) : NULL;
+}
+
+/*
+ * suite_read
+ *		The suite's row (an error if there is none).
+ */
+static void
+suite_read(SuiteWatch *w)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(w->suite_id)};
+
+	SPI_connect();
+	suite_select_latest("SELECT s.status, s.runs_planned,"
+						"       (SELECT count(*) FROM bench.runs r"
+						"         WHERE r.suite_id = s.id AND r.status = 'done')::integer,"
+						"       s.error, s.sqlstate, s.created_by, s.worker_pid"
+						"  FROM bench.suites s WHERE s.id = $1",
+						1, types, values);
+	if (SPI_processed != 1)
+	{
+		SPI_finish();
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("suite %lld does not exist", (long long) w->suite_id),
+				 errhint("bench.suites lists the suites.")));
+	}
+	w->status = suite_getvalue(0, 1);
+	w->runs_planned = atoi(suite_getvalue(0, 2));
+	w->runs_done = atoi(suite_getvalue(0, 3));
+	w->error = suite_getvalue(0, 4);
+	w->sqlstate = suite_getvalue(0, 5);
+	w->created_by = suite_getvalue(0, 6);
+	{
+		char	   *pid = suite_getvalue(0, 7);
+
+		w->worker_pid = pid ? atoi(pid) : 0;
+	}
+	SPI_finish();
+}
+
+/*
+ * suite_print
+ *		NOTICEs for what happened since the last call: a run that started
+ *		(its step, client count and repetition), its progress rows, its end.
+ */
+static void
+suite_print(SuiteWatch *w)
+{
+	Oid			types[2] = {INT8OID, INT8OID};
+	Datum		values[2];
+
+	SPI_connect();
+	for (;;)
+	{
+		int64		next_id;
+		char	   *status;
+
+		/* the run after the one announced last, or the same one */
+		values[0] = Int64GetDatum(w->suite_id);
+		values[1] = Int64GetDatum(w->run_ended ? w->run_id : w->run_id - 1);
+		suite_select_latest("SELECT r.id, r.status,"
+							"  pg_catalog.format('suite %s: run %s started (%s of %s: clients %s, repetition %s of %s)',"
+							"    s.id, r.id,"
+							"    (SELECT count(*) FROM bench.runs q WHERE q.suite_id = s.id AND q.id <= r.id),"
+							"    s.runs_planned, r.clients,"
+							"    (SELECT count(*) FROM bench.runs q WHERE q.suite_id = s.id AND q.id <= r.id"
+							"        AND q.clients = r.clients), s.repeat),"
+							"  CASE WHEN r.status = 'done'"
+							"   THEN pg_catalog.format('suite %s: run %s done: %s tps, latency average %s ms, p99 %s ms',"
+							"    s.id, r.id, round(r.tps::numeric, 1),"
+							"    round(r.latency_avg_ms::numeric, 3), round(r.latency_p99_ms::numeric, 3))"
+							"   ELSE pg_catalog.format('suite %s: run %s %s: %s', s.id, r.id, r.status, r.error) END"
+							"  FROM bench.runs r JOIN bench.suites s ON s.id = r.suite_id"
+							" WHERE r.suite_id = $1 AND r.id > $2 ORDER BY r.id LIMIT 1",
+							2, types, values);
+		if (SPI_processed == 0)
+			break;
+		next_id = pg_strtoint64(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+		status = suite_getvalue(0, 2);
+		if (next_id != w->run_id)
+		{
+			ereport(NOTICE, (errmsg_internal("%s", suite_getvalue(0, 3))));
+			w->run_id = next_id;
+			w->run_ended = false;
+			w->printed_elapsed = -1;
+		}
+
+		/* its progress rows not printed yet */
+		{
+			char	   *ended_line = suite_getvalue(0, 4);
+
+			Oid			ptypes[2] = {INT8OID, FLOAT8OID};
+			Datum		pvalues[2] = {Int64GetDatum(w->run_id), Float8GetDatum(w->printed_elapsed)};
+
+			suite_select_latest("SELECT pg_catalog.format('progress: %s s, %s tps, lat %s ms stddev %s, %s failed%s',"
+								"  round(elapsed_s::numeric, 1), round(tps::numeric, 1),"
+								"  round(coalesce(latency_avg_ms, 0)::numeric, 3),"
+								"  round(coalesce(latency_stddev_ms, 0)::numeric, 3), failures,"
+								"  CASE WHEN in_warmup THEN ' (warm-up)' ELSE '' END), elapsed_s"
+								" FROM bench.progress WHERE run_id = $1 AND elapsed_s > $2"
+								" ORDER BY interval_start",
+								2, ptypes, pvalues);
+			for (uint64 i = 0; i < SPI_processed; i++)
+			{
+				bool		isnull;
+
+				ereport(NOTICE, (errmsg_internal("%s", suite_getvalue(i, 1))));
+				w->printed_elapsed = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[i],
+																  SPI_tuptable->tupdesc, 2, &isnull));
+			}
+			if (strcmp(status, "running") == 0)
+				break;
+			ereport(NOTICE, (errmsg_internal("%s", ended_line)));
+			w->run_ended = true;
+		}
+	}
+	SPI_finish();
+}
+
+/*
+ * suite_wait
+ *		Wait until the suite is no longer running, printing as it goes.
+ *		HANDLE: the worker, when this backend started it (bench.sweep);
+ *		NULL for bench.wait_suite, which watches the table only.
+ */
+static void
+suite_wait(SuiteWatch *w, BackgroundWorkerHandle *handle)
+{
+	MemoryContext roundcxt = AllocSetContextCreate(CurrentMemoryContext, "pgbenchkit suite wait",
+												   ALLOCSET_SMALL_SIZES);
+
+	w->run_id = 0;
+	w->run_ended = true;
+	w->printed_elapsed = -1;
+	suite_result_cxt = roundcxt;
+	for (int round = 0;; round++)
+	{
+		MemoryContextReset(roundcxt);
+		suite_read(w);
+		suite_print(w);
+		if (strcmp(w->status, "running") != 0)
+			break;
+		if ((handle != NULL && !bk_worker_alive(handle)) || round % 10 == 9)
+			bk_recover_runs();	/* a worker that vanished */
+		suite_release_xmin();
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	/* what the last round read stays until the function returns */
+	suite_result_cxt = CurrentMemoryContext;
+}
+
+/*
+ * suite_raise_unless_done
+ *		A suite that did not end 'done' is the caller's error, with the
+ *		suite's own SQLSTATE and message.
+ */
+static void
+suite_raise_unless_done(SuiteWatch *w)
+{
+	int			code;
+
+	if (strcmp(w->status, "done") == 0)
+		return;
+	code = w->sqlstate && strlen(w->sqlstate) == 5
+		? MAKE_SQLSTATE(w->sqlstate[0], w->sqlstate[1], w->sqlstate[2], w->sqlstate[3], w->sqlstate[4])
+		: ERRCODE_INTERNAL_ERROR;
+	if (strcmp(w->status, "refused") == 0)
+		ereport(ERROR,
+				(errcode(code),
+				 errmsg("suite %lld was refused: %s", (long long) w->suite_id,
+						w->error ? w->error : "it could not start"),
+				 errhint("A suite starts only when no other run or suite is running in the database; bench.suites keeps the refusal.")));
+	ereport(ERROR,
+			(errcode(code),
+			 errmsg("suite %lld %s after %d of %d runs: %s", (long long) w->suite_id,
+					strcmp(w->status, "canceled") == 0 ? "was canceled" :
+					strcmp(w->status, "aborted") == 0 ? "was aborted" : "failed",
+					w->runs_done, w->runs_planned, w->error ? w->error : "no reason recorded"),
+			 errhint("bench.suite_summary keeps the runs it finished.")));
+}
+
+/*
+ * suite_return_summary
+ *		The rows of bench.suite_summary of the suite, as the result set.
+ */
+static void
+suite_return_summary(FunctionCallInfo fcinfo, int64 suite_id)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(suite_id)};
+
+	bk_init_materialized_srf(fcinfo);
+	SPI_connect();
+	suite_select_latest("SELECT * FROM bench.suite_summary WHERE suite_id = $1 ORDER BY position",
+						1, types, values);
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		Datum		row[32];
+		bool		isnull[32];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+
+		if (desc->natts > 32 || desc->natts != rsinfo->setDesc->natts)
+			elog(ERROR, "bench.suite_summary does not match the function's result type");
+		heap_deform_tuple(SPI_tuptable->vals[i], desc, row, isnull);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row, isnull);
+	}
+	SPI_finish();
+}
+
+/* start a suite from its spec, wait for it, return its summary */
+static Datum
+suite_run(FunctionCallInfo fcinfo, const char *fn, const char *spec)
+{
+	BackgroundWorkerHandle *handle;
+	dsm_segment *seg = suite_launch(fn, spec, &handle);
+	SuiteShared *sh = (SuiteShared *) dsm_segment_address(seg);
+	SuiteWatch	w;
+
+	memset(&w, 0, sizeof(w));
+	w.suite_id = sh->suite_id;
+	suite_release_xmin();
+	PG_ENSURE_ERROR_CLEANUP(suite_caller_cancel, PointerGetDatum(sh));
+	{
+		suite_wait(&w, handle);
+	}
+	PG_END_ENSURE_ERROR_CLEANUP(suite_caller_cancel, PointerGetDatum(sh));
+	dsm_detach(seg);
+
+	suite_raise_unless_done(&w);
+	suite_return_summary(fcinfo, w.suite_id);
+	return (Datum) 0;
+}
+
+/*
+ * bench_sweep
+ *		SQL function bench.sweep(workload, clients, repeat, duration, ...,
+ *		run_order) returns setof bench.suite_summary: every client count,
+ *		repeat times, as one suite; waits for it.
+ */
+Datum
+bench_sweep(PG_FUNCTION_ARGS)
+{
+	char	   *spec = sweep_spec(fcinfo, "bench.sweep", true);
+
+	return suite_run(fcinfo, "bench.sweep", spec);
+}
+
+/*
+ * bench_start_sweep
+ *		SQL function bench.start_sweep(...): the suite's id, once its row is
+ *		committed; the suite goes on without the caller.
+ */
+Datum
+bench_start_sweep(PG_FUNCTION_ARGS)
+{
+	char	   *spec = sweep_spec(fcinfo, "bench.start_sweep", true);
+	BackgroundWorkerHandle *handle;
+	dsm_segment *seg = suite_launch("bench.start_sweep", spec, &handle);
+	SuiteShared *sh = (SuiteShared *) dsm_segment_address(seg);
+	int64		suite_id = sh->suite_id;
+	bool		refused = pg_atomic_read_u32(&sh->state) == SUITE_ENDED &&
+		strcmp(sh->final_status, "refused") == 0;
+
+	dsm_detach(seg);
+	suite_result_cxt = CurrentMemoryContext;
+	if (refused)
+	{
+		SuiteWatch	w;
+
+		memset(&w, 0, sizeof(w));
+		w.suite_id = suite_id;
+		suite_read(&w);
+		suite_raise_unless_done(&w);
+	}
+	PG_RETURN_INT64(suite_id);
+}
+
+/*
+ * bench_sweep_spec
+ *		SQL function bench._sweep_spec(...): the checked arguments of a
+ *		sweep as jsonb, for bench.schedule.  The workers need only exist.
+ */
+Datum
+bench_sweep_spec(PG_FUNCTION_ARGS)
+{
+	char	   *spec = sweep_spec(fcinfo, "bench.schedule", false);
+
+	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(spec)));
+}
+
+#define SUITE_ID_NOT_NULL(fn) \
+	do { \
+		if (PG_ARGISNULL(0)) \
+			ereport(ERROR, \
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), \
+					 errmsg("argument \"suite_id\" of %s must not be null", fn), \
+					 errhint("Pass the id of a suite, as bench.start_sweep returned it or bench.suites lists it."))); \
+	} while (0)
+
+/*
+ * bench_wait_suite
+ *		SQL function bench.wait_suite(suite_id): wait until the suite is no
+ *		longer running and return its summary.  Canceling the wait does not
+ *		cancel the suite.
+ */
+Datum
+bench_wait_suite(PG_FUNCTION_ARGS)
+{
+	SuiteWatch	w;
+
+	SUITE_ID_NOT_NULL("bench.wait_suite");
+	suite_result_cxt = CurrentMemoryContext;
+	memset(&w, 0, sizeof(w));
+	w.suite_id = PG_GETARG_INT64(0);
+	if (IsTransactionBlock())
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("bench.wait_suite cannot run inside a transaction block"),
+				 errhint("Its results are committed by background workers; call it on its own, outside BEGIN ... COMMIT.")));
+	bk_recover_runs();
+	suite_release_xmin();
+	suite_wait(&w, NULL);
+	suite_raise_unless_done(&w);
+	suite_return_summary(fcinfo, w.suite_id);
+	return (Datum) 0;
+}
+
+/*
+ * bench_cancel_suite
+ *		SQL function bench.cancel_suite(suite_id): cancel the run in
+ *		progress and the runs not started; the finished ones stay.  False
+ *		when the suite was not running.
+ */
+Datum
+bench_cancel_suite(PG_FUNCTION_ARGS)
+{
+	SuiteWatch	w;
+	Oid			owner;
+
+	SUITE_ID_NOT_NULL("bench.cancel_suite");
+	suite_result_cxt = CurrentMemoryContext;
+	memset(&w, 0, sizeof(w));
+	w.suite_id = PG_GETARG_INT64(0);
+	bk_recover_runs();
+	suite_read(&w);
+	if (strcmp(w.status, "running") != 0)
+	{
+		ereport(NOTICE,
+				(errmsg("suite %lld is not running (its status is %s)",
+						(long long) w.suite_id, w.status)));
+		PG_RETURN_BOOL(false);
+	}
+	owner = get_role_oid(w.created_by, true);
+	if (!superuser() && !(OidIsValid(owner) && has_privs_of_role(GetUserId(), owner)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to cancel suite %lld", (long long) w.suite_id),
+				 errdetail("Only roles with the privileges of the role that started it (%s) can cancel it.",
+						   w.created_by)));
+	if (w.worker_pid <= 0 || kill(w.worker_pid, SIGINT) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+				 errmsg("could not signal the worker of suite %lld", (long long) w.suite_id),
+				 errhint("If the server restarted, the next call marks the suite as aborted.")));
+	for (int i = 0; i < 1000; i++)
+	{
+		suite_read(&w);
+		if (strcmp(w.status, "running") != 0)
+			break;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 10L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	PG_RETURN_BOOL(true);
+}
+
+/*
+ * bench_run_schedule
+ *		SQL function bench.run_schedule(name): one execution of a schedule,
+ *		what its pg_cron job calls.  A suite tagged with the schedule's
+ *		name; refused while anything else runs; an error unless it ends
+ *		'done', so that cron.job_run_details says 'failed' with the reason.
+ */
+Datum
+bench_run_schedule(PG_FUNCTION_ARGS)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1];
+	char	   *name;
+	char	   *spec = NULL;
+
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("argument \"name\" of bench.run_schedule must not be null"),
+				 errhint("Pass the name of a schedule, as bench.schedules lists it.")));
+	values[0] = PG_GETARG_DATUM(0);
+	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	suite_result_cxt = CurrentMemoryContext;
+	if (IsTransactionBlock())
+		ereport(ERROR,
+				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
+				 errmsg("bench.run_schedule cannot run inside a transaction block"),
+				 errhint("Its results are committed by background workers; call it on its own, outside BEGIN ... COMMIT.")));
+
+	SPI_connect();
+	suite_select_latest("SELECT pg_catalog.jsonb_build_object("
+						"  'workload', workload, 'clients', pg_catalog.to_jsonb(clients),"
+						"  'repeat', repeat, 'run_order', run_order, 'tag', NULL,"
+						"  'schedule', name, 'args', args)::text"
+						"  FROM bench.schedules WHERE name = $1",
+						1, types, values);
+	if (SPI_processed == 1)
+		spec = suite_getvalue(0, 1);
+	SPI_finish();
+	if (spec == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("schedule \"%s\" does not exist", name),
+				 errhint("bench.schedules lists the schedules; bench.schedule creates one.")));
+	return suite_run(fcinfo, "bench.run_schedule", spec);
+}
+
+/* ------------------------------------------------------------------------
+ * The suite's worker
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * SIGTERM (pg_terminate_backend, server shutdown): stop as a cancel does,
+ * so that the run in progress is canceled and the suite is recorded as
+ * 'aborted' before the worker exits.
+ */
+static void
+suite_sigterm(SIGNAL_ARGS)
+{
+	int			save_errno = errno;
+
+	suite_terminated = true;
+	InterruptPending = true;
+	QueryCancelPending = true;
+	SetLatch(MyLatch);
+	errno = save_errno;
+}
+
+/* begin and end a transaction of the worker, with SPI and a snapshot */
+static void
+suite_xact_begin(const char *activity)
+{
+	SetCurrentStatementStartTimestamp();
+	StartTransactionCommand();
+	SPI_connect();
+	PushActiveSnapshot(GetTransactionSnapshot());
+	pgstat_report_activity(STATE_RUNNING, activity);
+}
+
+static void
+suite_xact_end(void)
+{
+	PopActiveSnapshot();
+	SPI_finish();
+	CommitTransactionCommand();
+	pgstat_report_stat(true);
+	pgstat_report_activity(STATE_IDLE, NULL);
+}
+
+/*
+ * suite_begin
+ *		The suite's row: 'running', or 'refused' when another run or suite
+ *		is running in the database.  Starts of suites are serialized by an
+ *		advisory lock, so that two scheduled at the same minute cannot both
+ *		pass the check.  Returns false when refused.
+ */
+static bool
+suite_begin(SuiteShared *sh, int **steps)
+{
+	Oid			types[4] = {TEXTOID, TEXTOID, TEXTOID, INT4OID};
+	Datum		values[4];
+	char		nulls[4] = {' ', ' ', ' ', ' '};
+	char	   *busy = NULL;
+	bool		isnull;
+	BkOwnerSwitch sw;
+
+	suite_xact_begin("pgbenchkit: starting a suite");
+	bk_recover_runs();
+	if (SPI_execute("SELECT pg_catalog.pg_advisory_xact_lock(" CppAsString2(SUITE_LOCK_KEY1) ", "
+					CppAsString2(SUITE_LOCK_KEY2) ")", false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not lock the start of suites");
+	if (SPI_execute("SELECT * FROM ("
+					" SELECT pg_catalog.format('run %s is still running', r.id), r.started_at"
+					"   FROM bench.runs r JOIN pg_catalog.pg_stat_activity a"
+					"     ON a.pid = r.coordinator_pid AND a.backend_type = '" RUN_COORDINATOR_TYPE "'"
+					"  WHERE r.status = 'running'"
+					" UNION ALL"
+					" SELECT pg_catalog.format('suite %s%s is still running', s.id,"
+					"        ' (schedule ' || pg_catalog.quote_literal(s.schedule) || ')'), s.started_at"
+					"   FROM bench.suites s JOIN pg_catalog.pg_stat_activity a"
+					"     ON a.pid = s.worker_pid AND a.backend_type = '" SUITE_WORKER_TYPE "'"
+					"  WHERE s.status = 'running') x ORDER BY 2 LIMIT 1",
+					true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not look for running suites");
+	if (SPI_processed > 0)
+		busy = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+	values[0] = CStringGetTextDatum(SUITE_SPEC(sh));
+	values[1] = busy ? CStringGetTextDatum(busy) : (Datum) 0;
+	nulls[1] = busy ? ' ' : 'n';
+	values[2] = CStringGetTextDatum(GetUserNameFromId(sh->roleid, false));
+	values[3] = Int32GetDatum(MyProcPid);
+	bk_become_owner(&sw);
+	if (SPI_execute_with_args("INSERT INTO bench.suites (workload, clients, repeat, run_order,"
+							  "   args, tag, schedule, runs_planned, status, sqlstate, error,"
+							  "   created_by, worker_pid, ended_at)"
+							  " SELECT j->>'workload',"
+							  "        ARRAY(SELECT c::integer FROM pg_catalog.jsonb_array_elements_text(j->'clients')"
+							  "                WITH ORDINALITY AS e(c, pos) ORDER BY pos),"
+							  "        (j->>'repeat')::integer, j->>'run_order', j->'args', j->>'tag',"
+							  "        j->>'schedule',"
+							  "        pg_catalog.jsonb_array_length(j->'clients') * (j->>'repeat')::integer,"
+							  "        CASE WHEN $2 IS NULL THEN 'running' ELSE 'refused' END,"
+							  "        CASE WHEN $2 IS NULL THEN NULL ELSE '55006' END, $2, $3::name,"
+							  "        CASE WHEN $2 IS NULL THEN $4 END,"
+							  "        CASE WHEN $2 IS NULL THEN NULL ELSE pg_catalog.clock_timestamp() END"
+							  "   FROM (SELECT $1::pg_catalog.jsonb AS j) x"
+							  " RETURNING id, runs_planned",
+							  4, types, values, nulls, false, 1) != SPI_OK_INSERT_RETURNING)
+		elog(ERROR, "could not record the suite");
+	sh->suite_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	sh->runs_planned = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	bk_restore_user(&sw);
+
+	/* the client count of every step, in the suite's order */
+	if (busy == NULL)
+	{
+		Oid			t1[1] = {INT8OID};
+		Datum		v1[1] = {Int64GetDatum(sh->suite_id)};
+
+		if (SPI_execute_with_args("SELECT c.clients"
+								  "  FROM bench.suites s,"
+								  "       pg_catalog.unnest(s.clients) WITH ORDINALITY AS c(clients, pos),"
+								  "       pg_catalog.generate_series(1, s.repeat) AS rep"
+								  " WHERE s.id = $1"
+								  " ORDER BY CASE s.run_order WHEN 'interleaved' THEN rep ELSE c.pos END,"
+								  "          CASE s.run_order WHEN 'interleaved' THEN c.pos ELSE rep END",
+								  1, t1, v1, NULL, false, 0) != SPI_OK_SELECT ||
+			SPI_processed != (uint64) sh->runs_planned)
+			elog(ERROR, "could not plan the suite's runs");
+		*steps = MemoryContextAlloc(TopMemoryContext, sizeof(int) * sh->runs_planned);
+		for (int i = 0; i < sh->runs_planned; i++)
+			(*steps)[i] = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[i],
+													  SPI_tuptable->tupdesc, 1, &isnull));
+	}
+	suite_xact_end();
+
+	if (busy != NULL)
+	{
+		strlcpy(sh->final_status, "refused", sizeof(sh->final_status));
+		bk_error_set(&sh->error, ERRCODE_OBJECT_IN_USE, busy, NULL);
+	}
+	return busy == NULL;
+}
+
+/*
+ * suite_step
+ *		One run of the suite, by bench.run itself as the calling role; the
+ *		run's row carries the suite's id.
+ */
+static void
+suite_step(SuiteShared *sh, int step, int clients)
+{
+	Oid			types[2] = {INT8OID, INT4OID};
+	Datum		values[2] = {Int64GetDatum(sh->suite_id), Int32GetDatum(clients)};
+	char		activity[128];
+
+	snprintf(activity, sizeof(activity), "pgbenchkit: suite %lld, run %d of %d (%d clients)",
+			 (long long) sh->suite_id, step + 1, sh->runs_planned, clients);
+	suite_xact_begin(activity);
+	bk_run_suite_id = sh->suite_id;
+	if (SPI_execute_with_args("SELECT (bench.run(s.workload, $2,"
+							  "   (s.args->>'duration')::interval, (s.args->>'transactions')::bigint,"
+							  "   s.args->>'protocol', (s.args->>'warmup')::interval,"
+							  "   (s.args->>'progress')::interval, (s.args->>'max_tries')::integer,"
+							  "   COALESCE(s.tag, s.schedule), (s.args->>'prewarm')::boolean,"
+							  "   (s.args->>'sample_interval')::interval)).id"
+							  "  FROM bench.suites s WHERE s.id = $1",
+							  2, types, values, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not run step %d of suite %lld", step + 1, (long long) sh->suite_id);
+	bk_run_suite_id = 0;
+	suite_xact_end();
+}
+
+/*
+ * suite_finish
+ *		Record how the suite ended; for a scheduled suite that is done,
+ *		notify channel bench_regression of each client count that fell
+ *		below its baseline (bench.regressions).  Cancels are held off: this
+ *		is the last word on the suite.
+ */
+static void
+suite_finish(SuiteShared *sh, const char *status)
+{
+	Oid			types[4] = {INT8OID, TEXTOID, TEXTOID, TEXTOID};
+	Datum		values[4];
+	char		nulls[4] = {' ', ' ', ' ', ' '};
+	BkOwnerSwitch sw;
+
+	HOLD_CANCEL_INTERRUPTS();
+	suite_xact_begin("pgbenchkit: ending a suite");
+	values[0] = Int64GetDatum(sh->suite_id);
+	values[1] = CStringGetTextDatum(status);
+	if (sh->error.set)
+	{
+		values[2] = CStringGetTextDatum(unpack_sql_state(sh->error.sqlerrcode));
+		values[3] = CStringGetTextDatum(sh->error.message);
+	}
+	else
+		nulls[2] = nulls[3] = 'n';
+	bk_become_owner(&sw);
+	if (SPI_execute_with_args("UPDATE bench.suites SET status = $2, sqlstate = $3, error = $4,"
+							  "   ended_at = pg_catalog.clock_timestamp(), worker_pid = NULL"
+							  " WHERE id = $1",
+							  4, types, values, nulls, false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not record the end of suite %lld", (long long) sh->suite_id);
+	bk_restore_user(&sw);
+	if (strcmp(status, "done") == 0 &&
+		SPI_execute_with_args("SELECT pg_catalog.pg_notify('bench_regression',"
+							  "   pg_catalog.json_build_object('schedule', schedule, 'suite_id', suite_id,"
+							  "     'clients', clients, 'tps', tps, 'baseline_tps', baseline_tps,"
+							  "     'baseline_runs', baseline_runs, 'tps_ratio', tps_ratio,"
+							  "     'threshold', threshold)::text)"
+							  "  FROM bench.regressions WHERE suite_id = $1",
+							  1, types, values, NULL, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not check suite %lld for regressions", (long long) sh->suite_id);
+	suite_xact_end();
+	RESUME_CANCEL_INTERRUPTS();
+}
+
+/*
+ * bench_suite_worker_main
+ *		Entry point of a suite's worker.
+ */
+void
+bench_suite_worker_main(Datum main_arg)
+{
+	dsm_segment *seg;
+	SuiteShared *sh;
+	const char *volatile status = "done";
+	MemoryContext topcxt;
+
+	pqsignal(SIGTERM, suite_sigterm);
+	BackgroundWorkerUnblockSignals();
+	seg = dsm_attach(DatumGetUInt32(main_arg));
+	if (seg == NULL)
+		return;					/* the caller is gone already */
+	sh = (SuiteShared *) dsm_segment_address(seg);
+	if (sh->magic != SUITE_MAGIC)
+		return;
+	sh->worker_pid = MyProcPid;
+	bk_worker_connect(sh->dboid, sh->roleid, "pgbenchkit suite");
+	/* a run lasts as long as it lasts: no statement_timeout of the role's */
+	SetConfigOption("statement_timeout", "0", PGC_SUSET, PGC_S_OVERRIDE);
+
+	topcxt = AllocSetContextCreate(TopMemoryContext, "pgbenchkit suite", ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(topcxt);
+
+	/* 1. the suite's row */
+	PG_TRY();
+	{
+		HOLD_CANCEL_INTERRUPTS();
+		if (!suite_begin(sh, &suite_steps))
+			status = "refused";
+		RESUME_CANCEL_INTERRUPTS();
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(topcxt);
+		bk_error_capture(&sh->error);
+		AbortCurrentTransaction();
+		pg_write_barrier();
+		pg_atomic_write_u32(&sh->state, SUITE_NOT_STARTED);
+		bk_set_latch_of(sh->caller_pid);
+		proc_exit(0);
+	}
+	PG_END_TRY();
+	if (strcmp(status, "refused") == 0)
+	{
+		pg_write_barrier();
+		pg_atomic_write_u32(&sh->state, SUITE_ENDED);
+		bk_set_latch_of(sh->caller_pid);
+		proc_exit(0);
+	}
+	pg_write_barrier();
+	pg_atomic_write_u32(&sh->state, SUITE_RUNNING);
+	bk_set_latch_of(sh->caller_pid);
+
+	/* 2. the runs, one transaction each */
+	PG_TRY();
+	{
+		for (int i = 0; i < sh->runs_planned; i++)
+		{
+			CHECK_FOR_INTERRUPTS();
+			suite_step(sh, i, suite_steps[i]);
+		}
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(topcxt);
+		bk_run_suite_id = 0;
+		bk_error_capture(&sh->error);
+		AbortCurrentTransaction();
+		if (suite_terminated)
+		{
+			status = "aborted";
+			memset(&sh->error, 0, sizeof(sh->error));
+			bk_error_set(&sh->error, ERRCODE_ADMIN_SHUTDOWN,
+						 "the suite's worker was terminated", NULL);
+		}
+		else if (sh->error.sqlerrcode == ERRCODE_QUERY_CANCELED)
+		{
+			status = "canceled";
+			if (strncmp(sh->error.message, "canceling statement", 19) == 0)
+				strlcpy(sh->error.message,
+						"the suite was canceled (bench.cancel_suite, pg_cancel_backend, or its caller was canceled)",
+						sizeof(sh->error.message));
+		}
+		else
+			status = "failed";
+	}
+	PG_END_TRY();
+
+	/* 3. its end */
+	PG_TRY();
+	{
+		suite_finish(sh, status);
+		strlcpy(sh->final_status, status, sizeof(sh->final_status));
+	}
+	PG_CATCH();
+	{
+		/* the next call of a bench function marks the suite aborted */
+		EmitErrorReport();
+		FlushErrorState();
+		AbortCurrentTransaction();
+		strlcpy(sh->final_status, "aborted", sizeof(sh->final_status));
+	}
+	PG_END_TRY();
+	pg_write_barrier();
+	pg_atomic_write_u32(&sh->state, SUITE_ENDED);
+	bk_set_latch_of(sh->caller_pid);
+	proc_exit(0);
+}
