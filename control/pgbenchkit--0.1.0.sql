@@ -917,6 +917,7 @@ CREATE TABLE bench.suites (
     repeat          integer     NOT NULL,
     run_order       text        NOT NULL CHECK (run_order IN ('interleaved', 'blocks')),
     args            jsonb       NOT NULL,
+    search_path     text        NOT NULL,
     tag             text,
     schedule        text,
     runs_planned    integer     NOT NULL,
@@ -982,6 +983,7 @@ CREATE TABLE bench.schedules (
     repeat          integer     NOT NULL,
     run_order       text        NOT NULL,
     args            jsonb       NOT NULL,
+    search_path     text        NOT NULL,
     baseline_runs   integer     NOT NULL,
     threshold       double precision NOT NULL,
     cron_database   name        NOT NULL,
@@ -1264,7 +1266,6 @@ CREATE FUNCTION bench.schedule(
     threshold    double precision DEFAULT 0.05)
 RETURNS bench.schedules
 LANGUAGE plpgsql VOLATILE
-SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     spec     jsonb;
@@ -1329,27 +1330,29 @@ BEGIN
     END IF;
 
     INSERT INTO bench.schedules (name, cron, workload, clients, repeat, run_order, args,
-                                 baseline_runs, threshold, cron_database)
+                                 search_path, baseline_runs, threshold, cron_database)
     VALUES (name, schedule, spec->>'workload',
             ARRAY(SELECT e::integer FROM jsonb_array_elements_text(spec->'clients') WITH ORDINALITY AS x(e, pos) ORDER BY pos),
             (spec->>'repeat')::integer, spec->>'run_order', spec->'args',
-            baseline_runs, threshold, cron_db);
+            spec->>'search_path', baseline_runs, threshold, cron_db);
 
     -- last: the job, which in another database commits on its own
     jobname := format('pgbenchkit %s %s', current_database(), name);
     command := format('SELECT * FROM bench.run_schedule(%L)', name);
-    BEGIN
-        IF cron_db = current_database() THEN
+    IF cron_db = current_database() THEN
+        BEGIN
             EXECUTE 'SELECT cron.schedule($1, $2, $3)' INTO job_id USING jobname, schedule, command;
-        ELSE
-            job_id := bench._cron_call(cron_db, 'schedule',
-                                      ARRAY[jobname, schedule, command, current_database()])::bigint;
-        END IF;
-    EXCEPTION WHEN invalid_parameter_value OR internal_error OR data_exception THEN
-        RAISE EXCEPTION 'pg_cron refused the schedule "%": %', schedule, SQLERRM
-              USING ERRCODE = 'invalid_parameter_value',
-                    HINT = 'Five fields: minute hour day-of-month month day-of-week, as pg_cron takes them.';
-    END;
+        EXCEPTION WHEN invalid_parameter_value OR internal_error OR data_exception THEN
+            RAISE EXCEPTION 'pg_cron refused the schedule "%": %', schedule, SQLERRM
+                  USING ERRCODE = 'invalid_parameter_value',
+                        HINT = 'Five fields: minute hour day-of-month month day-of-week, as pg_cron takes them.';
+        END;
+    ELSE
+        -- not in an exception block: that would be a subtransaction, and
+        -- the call must see whether the caller is in a transaction block
+        job_id := bench._cron_call(cron_db, 'schedule',
+                                   ARRAY[jobname, schedule, command, current_database()])::bigint;
+    END IF;
     UPDATE bench.schedules s SET jobid = job_id WHERE s.name = schedule.name
     RETURNING * INTO result;
     RETURN result;
@@ -1366,7 +1369,6 @@ COMMENT ON FUNCTION bench.schedule(text, text, text, integer[], integer, interva
 CREATE FUNCTION bench.unschedule(name text)
 RETURNS boolean
 LANGUAGE plpgsql VOLATILE
-SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     s bench.schedules;
@@ -1382,13 +1384,13 @@ BEGIN
               USING ERRCODE = 'undefined_object',
                     HINT = 'bench.schedules lists the schedules.';
     END IF;
-    IF s.jobid IS NOT NULL THEN
+    IF s.jobid IS NOT NULL AND s.cron_database <> current_database() THEN
+        IF bench._cron_call(s.cron_database, 'unschedule', ARRAY[s.jobid::text]) IS NULL THEN
+            RAISE NOTICE 'pg_cron job % of schedule "%" was not there to remove', s.jobid, name;
+        END IF;
+    ELSIF s.jobid IS NOT NULL THEN
         BEGIN
-            IF s.cron_database = current_database() THEN
-                EXECUTE 'SELECT cron.unschedule($1)' USING s.jobid;
-            ELSE
-                PERFORM bench._cron_call(s.cron_database, 'unschedule', ARRAY[s.jobid::text]);
-            END IF;
+            EXECUTE 'SELECT cron.unschedule($1)' USING s.jobid;
         EXCEPTION WHEN internal_error OR undefined_function OR invalid_schema_name THEN
             -- the job was removed with cron.unschedule already, or pg_cron is gone
             RAISE NOTICE 'pg_cron job % of schedule "%" was not there to remove: %', s.jobid, name, SQLERRM;

@@ -52,12 +52,13 @@ PGDLLEXPORT void bench_cron_worker_main(Datum main_arg);
 /* the statements the worker may run, by operation */
 #define CRON_OP_VERSION			0	/* pg_cron's version in that database, or null */
 #define CRON_OP_SCHEDULE		1	/* cron.schedule_in_database(name, schedule, command, db) */
-#define CRON_OP_UNSCHEDULE		2	/* cron.unschedule(jobid) */
+#define CRON_OP_UNSCHEDULE		2	/* cron.unschedule(jobid); null: no such job */
 
 typedef struct CronShared
 {
 	uint32		magic;
 	char		dbname[NAMEDATALEN];
+	Oid			dboid;
 	Oid			roleid;
 	int			caller_pid;
 	int			op;
@@ -140,6 +141,7 @@ bench_cron_call(PG_FUNCTION_ARGS)
 	memset(sh, 0, sizeof(CronShared));
 	sh->magic = CRON_MAGIC;
 	strlcpy(sh->dbname, dbname, NAMEDATALEN);
+	sh->dboid = dboid;
 	sh->roleid = GetUserId();
 	sh->caller_pid = MyProcPid;
 	sh->op = op;
@@ -198,7 +200,7 @@ bench_cron_worker_main(Datum main_arg)
 	static const char *const sql[] = {
 		"SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'pg_cron'",
 		"SELECT cron.schedule_in_database($1, $2, $3, $4)::text",
-		"SELECT cron.unschedule($1::bigint)::text"
+		"SELECT cron.unschedule(jobid)::text FROM cron.job WHERE jobid = $1::bigint"
 	};
 
 	if (seg == NULL)
@@ -206,9 +208,7 @@ bench_cron_worker_main(Datum main_arg)
 	sh = (CronShared *) dsm_segment_address(seg);
 	if (sh->magic != CRON_MAGIC)
 		return;
-	BackgroundWorkerInitializeConnection(sh->dbname, GetUserNameFromId(sh->roleid, false),
-										 BK_BGW_CONNECT_FLAGS);
-	pgstat_report_appname(CRON_WORKER_TYPE);
+	bk_worker_connect(sh->dboid, sh->roleid, CRON_WORKER_TYPE);
 
 	PG_TRY();
 	{

@@ -249,6 +249,7 @@ sweep_spec(FunctionCallInfo fcinfo, const char *fn, bool now)
 	if (SPI_execute_with_args("SELECT pg_catalog.jsonb_build_object("
 							  "  'workload', $1, 'clients', pg_catalog.to_jsonb($2),"
 							  "  'repeat', $3, 'run_order', $13, 'tag', $10,"
+							  "  'search_path', pg_catalog.current_setting('search_path'),"
 							  "  'args', pg_catalog.jsonb_build_object("
 							  "     'duration', $4, 'transactions', $5, 'protocol', $6,"
 							  "     'warmup', $7, 'progress', $8, 'max_tries', $9,"
@@ -813,6 +814,7 @@ bench_run_schedule(PG_FUNCTION_ARGS)
 	suite_select_latest("SELECT pg_catalog.jsonb_build_object("
 						"  'workload', workload, 'clients', pg_catalog.to_jsonb(clients),"
 						"  'repeat', repeat, 'run_order', run_order, 'tag', NULL,"
+						"  'search_path', search_path,"
 						"  'schedule', name, 'args', args)::text"
 						"  FROM bench.schedules WHERE name = $1",
 						1, types, values);
@@ -884,6 +886,7 @@ suite_begin(SuiteShared *sh, int **steps)
 	Datum		values[4];
 	char		nulls[4] = {' ', ' ', ' ', ' '};
 	char	   *busy = NULL;
+	char	   *search_path;
 	bool		isnull;
 	BkOwnerSwitch sw;
 
@@ -915,12 +918,13 @@ suite_begin(SuiteShared *sh, int **steps)
 	values[3] = Int32GetDatum(MyProcPid);
 	bk_become_owner(&sw);
 	if (SPI_execute_with_args("INSERT INTO bench.suites (workload, clients, repeat, run_order,"
-							  "   args, tag, schedule, runs_planned, status, sqlstate, error,"
+							  "   args, search_path, tag, schedule, runs_planned, status, sqlstate, error,"
 							  "   created_by, worker_pid, ended_at)"
 							  " SELECT j->>'workload',"
 							  "        ARRAY(SELECT c::integer FROM pg_catalog.jsonb_array_elements_text(j->'clients')"
 							  "                WITH ORDINALITY AS e(c, pos) ORDER BY pos),"
-							  "        (j->>'repeat')::integer, j->>'run_order', j->'args', j->>'tag',"
+							  "        (j->>'repeat')::integer, j->>'run_order', j->'args',"
+							  "        j->>'search_path', j->>'tag',"
 							  "        j->>'schedule',"
 							  "        pg_catalog.jsonb_array_length(j->'clients') * (j->>'repeat')::integer,"
 							  "        CASE WHEN $2 IS NULL THEN 'running' ELSE 'refused' END,"
@@ -928,12 +932,16 @@ suite_begin(SuiteShared *sh, int **steps)
 							  "        CASE WHEN $2 IS NULL THEN $4 END,"
 							  "        CASE WHEN $2 IS NULL THEN NULL ELSE pg_catalog.clock_timestamp() END"
 							  "   FROM (SELECT $1::pg_catalog.jsonb AS j) x"
-							  " RETURNING id, runs_planned",
+							  " RETURNING id, runs_planned, search_path",
 							  4, types, values, nulls, false, 1) != SPI_OK_INSERT_RETURNING)
 		elog(ERROR, "could not record the suite");
 	sh->suite_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	sh->runs_planned = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	search_path = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3);
 	bk_restore_user(&sw);
+
+	/* the runs see the tables the caller saw (this transaction commits it) */
+	SetConfigOption("search_path", search_path, PGC_USERSET, PGC_S_SESSION);
 
 	/* the client count of every step, in the suite's order */
 	if (busy == NULL)
