@@ -1185,6 +1185,9 @@ BEGIN
     IF expr IN ('@reboot', '@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly') THEN
         RETURN NULL;
     END IF;
+    IF expr LIKE '@%' THEN
+        RETURN 'the special schedules are @reboot, @yearly, @annually, @monthly, @weekly, @daily, @midnight and @hourly';
+    END IF;
     IF expr ~ '^[0-9]+ *seconds?$' THEN
         a := substring(expr from '^([0-9]+)')::numeric;
         IF a BETWEEN 1 AND 59 THEN

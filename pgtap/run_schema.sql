@@ -22,7 +22,7 @@ SELECT columns_are('bench', 'runs', ARRAY[
     'latency_p90_ms', 'latency_p95_ms', 'latency_p99_ms', 'latency_p999_ms', 'latency_max_ms',
     'failures', 'serialization_failures', 'deadlock_failures', 'other_failures', 'retried',
     'retries', 'warmup_transactions', 'coordinator_pid', 'prewarm', 'sample_interval',
-    'settings', 'host', 'unavailable'],
+    'settings', 'host', 'unavailable', 'suite_id', 'origin'],
     'bench.runs has the documented columns');
 SELECT col_is_pk('bench', 'runs', 'id', 'bench.runs.id is the primary key');
 SELECT col_type_is('bench', 'runs', 'duration', 'interval', 'bench.runs.duration is an interval');
