@@ -28,6 +28,7 @@
 #
 # Server-side steps run as the postgres OS user when run as root.
 # PGBENCHKIT_TEST_VERBOSE=1 makes prove and pg_prove print every assertion.
+# PGBENCHKIT_TAP_ONLY="t/008_schedule.pl ..." runs only those TAP files.
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -352,6 +353,10 @@ show_tap_logs() {
 suite_tap() {
 	local ver=$1 src=$2 vwork=$3
 	local files=("$src"/t/*.pl)
+	if [[ -n ${PGBENCHKIT_TAP_ONLY:-} ]]; then
+		read -r -a files <<<"$PGBENCHKIT_TAP_ONLY"
+		files=("${files[@]/#/$src/}")
+	fi
 	if [[ ! -e ${files[0]} ]]; then
 		log "[$ver] tap: no t/*.pl: nothing to run"
 		record "$ver" tap 0 0 "no t/ tests"
