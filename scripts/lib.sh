@@ -28,8 +28,10 @@ PGBK_PG15_PGTAP_FILES=/usr/share/postgresql/15/extension
 # pg_stat_statements) of 15, plus pg_cron which only exists for 15.
 PGBK_APT_PG15=(postgresql-15 postgresql-server-dev-15 postgresql-contrib postgresql-15-cron)
 # Test tooling: pgTAP (pure SQL, also copied into 18), pg_prove, IPC::Run for
-# the Perl TAP framework (whose modules come with postgresql-client-15).
-PGBK_APT_TESTS=(postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl libipc-run-perl postgresql-client-15)
+# the Perl TAP framework (whose modules come with postgresql-client-15);
+# Chromium and Python's imaging library render the SVG charts to PNG.
+PGBK_APT_TESTS=(postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl libipc-run-perl postgresql-client-15
+	chromium fonts-dejavu-core python3-pil)
 # Building: make and a C compiler; 18 is built with clang (see pg_cc).
 PGBK_APT_BUILD=(make gcc libc6-dev)
 PGBK_APT_PG18=(clang-14)

@@ -98,7 +98,7 @@ SELECT pg_temp.vertices(svg, 'tps') AS tps_vertices,
        regexp_count(svg, '<rect class="stall"') AS stalls,
        regexp_count(svg, '<circle class="stall-point"') AS stall_points,
        regexp_count(svg, '<line class="checkpoint"') AS checkpoints,
-       svg ~ '>checkpoint x2</text>' AS two_at_once
+       svg ~ '>checkpoint &#215;2</text>' AS two_at_once
   FROM bench.chart_run(900000001) svg;
 -- and the whole of it, at 600 x 400
 \pset format unaligned
@@ -265,5 +265,7 @@ SELECT pg_temp.svg_ok(svg, 900, 560) AS ok,
        svg ~ '>no suite of the schedule has finished</text>' AS why
   FROM bench.chart_schedule('charts empty') svg;
 
--- the made-up runs go; the real ones and the suites stay, as after a sweep
+-- the made-up runs and schedules go; the real runs and the suites stay,
+-- as after a sweep
 DELETE FROM bench.runs WHERE id IN (900000001, 900000002, 900000003);
+DELETE FROM bench.schedules WHERE name IN ('charts <nightly>', 'charts empty');
