@@ -186,6 +186,20 @@ run_benchmark() {
 		"the server's counters in bench.run_counters and bench.interval_counters"
 }
 
+run_sweep() {
+	log "---- a client sweep: 1 and 4 clients, twice each, 5 s per run, as one suite"
+	demo_psql -d "$DB" -c "SELECT clients, runs_done, round(tps_median) AS tps_median,
+	       round(tps_min) AS tps_min, round(tps_max) AS tps_max,
+	       round(latency_p99_ms_median::numeric, 3) AS p99_ms
+	  FROM bench.sweep('tpcb', clients => '{1,4}', repeat => 2, duration => '5 s', progress => '0')" ||
+		die "the sweep failed (see the error above)"
+	log "charts, drawn in SQL: $DEMO/run.svg (the 20 s run) and $DEMO/suite.svg (the sweep)"
+	demo_psql -d "$DB" -XAt -c "SELECT bench.chart_run(max(id)) FROM bench.runs WHERE suite_id IS NULL AND status = 'done'" \
+		>"$DEMO/run.svg" || die "bench.chart_run failed"
+	demo_psql -d "$DB" -XAt -c "SELECT bench.chart_suite(max(id)) FROM bench.suites WHERE status = 'done'" \
+		>"$DEMO/suite.svg" || die "bench.chart_suite failed"
+}
+
 demo_run() {
 	local t0=$SECONDS t
 	log "---- dependencies (PostgreSQL $VER)"
@@ -204,6 +218,7 @@ demo_run() {
 	ensure_database
 	load_dataset
 	run_benchmark
+	run_sweep
 
 	log "---- done in $((SECONDS - t0)) s; the demo cluster keeps running"
 	connect_hint
