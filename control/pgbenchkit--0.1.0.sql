@@ -1148,7 +1148,6 @@ COMMENT ON FUNCTION bench._cron_call(name, text, text[]) IS
 
 REVOKE ALL ON FUNCTION bench.sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench.start_sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION bench._sweep_spec(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench.wait_suite(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench.cancel_suite(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench.run_schedule(text) FROM PUBLIC;
