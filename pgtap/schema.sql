@@ -30,10 +30,16 @@ SELECT is(
 -- ---------------------------------------------------------------- schema
 SELECT has_schema('bench', 'schema bench exists');
 SELECT tables_are('bench', ARRAY['datasets', 'workloads', 'runs', 'progress', 'histograms',
-    'prewarms', 'samples', 'relation_sizes'],
-    'schema bench has exactly the tables datasets, workloads, runs, progress, histograms, prewarms, samples, relation_sizes');
-SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'prewarm', 'report', 'report_json'],
-    'schema bench has exactly the functions init, run, start, wait, cancel, prewarm, report, report_json');
+    'prewarms', 'samples', 'relation_sizes', 'suites', 'schedules'],
+    'schema bench has exactly the tables datasets, workloads, runs, progress, histograms, prewarms, samples, relation_sizes, suites, schedules');
+SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'prewarm', 'report', 'report_json',
+    'sweep', 'start_sweep', 'wait_suite', 'cancel_suite', 'schedule', 'unschedule', 'run_schedule',
+    'chart_run', 'chart_suite', 'chart_schedule', 'compare', 'export', 'import',
+    '_sweep_spec', '_cron_call', '_cron_check',
+    '_svg_escape', '_svg_num', '_svg_text', '_svg_fit', '_svg_check_size', '_svg_ticks', '_svg_tick_label',
+    '_svg_tick_labels', '_svg_time_ticks', '_svg_open', '_svg_heading', '_svg_panel', '_svg_legend',
+    '_svg_no_data'],
+    'schema bench has exactly the documented functions and the internal ones (named with a leading _)');
 SELECT has_type('bench', 'init_result', 'type bench.init_result exists');
 
 -- ---------------------------------------------------------------- bench.datasets

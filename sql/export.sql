@@ -103,7 +103,7 @@ SELECT e.suite_id = :s1 AS suite, e.schedule, e.tag, e.workload, e.clients, e.ru
        e.tps_median = r.tps AND e.tps_min = r.tps AND e.tps_max = r.tps AS tps,
        e.latency_p95_ms_median = r.latency_p95_ms AND e.latency_p99_ms_median = r.latency_p99_ms AS latency
   FROM bench.export_suites e JOIN bench.runs r ON r.suite_id = e.suite_id AND r.clients = e.clients
- WHERE e.suite_id = :s1;
+ WHERE e.suite_id = :s1 ORDER BY e.clients;
 
 --
 -- bench.export: a run as a document

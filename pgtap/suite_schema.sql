@@ -1,0 +1,104 @@
+-- pgTAP: suites and schedules: their tables, views, functions, privileges,
+-- and the SQLSTATE of every refusal that needs no dataset.
+--
+-- Run with pg_prove against a database where
+--   CREATE EXTENSION pgtap; CREATE EXTENSION pgbenchkit CASCADE;
+-- has been done.  Everything here runs in one transaction that is rolled
+-- back at the end.
+\set ON_ERROR_STOP 1
+\set QUIET 1
+\pset format unaligned
+\pset tuples_only true
+\pset pager off
+
+BEGIN;
+SELECT plan(34);
+
+-- ---------------------------------------------------------------- tables and views
+SELECT columns_are('bench', 'suites', ARRAY[
+    'id', 'workload', 'clients', 'repeat', 'run_order', 'args', 'search_path', 'tag', 'schedule',
+    'runs_planned', 'status', 'sqlstate', 'error', 'created_by', 'server_version', 'started_at',
+    'ended_at', 'worker_pid', 'origin'],
+    'bench.suites has the documented columns');
+SELECT col_type_is('bench', 'suites', 'clients', 'integer[]', 'bench.suites.clients is integer[]');
+SELECT col_is_pk('bench', 'suites', 'id', 'bench.suites.id is the primary key');
+SELECT fk_ok('bench', 'runs', 'suite_id', 'bench', 'suites', 'id', 'bench.runs.suite_id references bench.suites');
+SELECT is((SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef
+            WHERE adrelid = 'bench.suites'::regclass AND adnum = 1),
+          'nextval(''bench.runs_id_seq''::regclass)',
+          'suite ids come from the sequence of run ids');
+SELECT columns_are('bench', 'schedules', ARRAY[
+    'name', 'cron', 'workload', 'clients', 'repeat', 'run_order', 'args', 'search_path',
+    'baseline_runs', 'threshold', 'cron_database', 'jobid', 'created_by', 'created_at'],
+    'bench.schedules has the documented columns');
+SELECT col_is_pk('bench', 'schedules', 'name', 'a schedule is known by its name');
+SELECT has_view('bench', 'suite_summary', 'bench.suite_summary exists');
+SELECT has_view('bench', 'schedule_results', 'bench.schedule_results exists');
+SELECT has_view('bench', 'regressions', 'bench.regressions exists');
+SELECT has_view('bench', 'schedule_status', 'bench.schedule_status exists');
+SELECT ok(has_table_privilege('public', 'bench.suites', 'SELECT')
+          AND has_table_privilege('public', 'bench.suite_summary', 'SELECT')
+          AND has_table_privilege('public', 'bench.schedule_results', 'SELECT')
+          AND has_table_privilege('public', 'bench.schedule_status', 'SELECT'),
+          'everyone may read suites, summaries and schedule results');
+SELECT ok(NOT has_table_privilege('public', 'bench.suites', 'INSERT')
+          AND NOT has_table_privilege('public', 'bench.schedules', 'UPDATE'),
+          'no one but the owner writes them');
+
+-- ---------------------------------------------------------------- functions
+SELECT function_returns('bench', 'sweep',
+    ARRAY['text', 'integer[]', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval',
+          'integer', 'text', 'boolean', 'interval', 'text'],
+    'setof bench.suite_summary', 'bench.sweep returns the suite''s summary');
+SELECT function_returns('bench', 'start_sweep',
+    ARRAY['text', 'integer[]', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval',
+          'integer', 'text', 'boolean', 'interval', 'text'],
+    'bigint', 'bench.start_sweep returns the suite id');
+SELECT function_returns('bench', 'wait_suite', ARRAY['bigint'], 'setof bench.suite_summary',
+    'bench.wait_suite returns the summary');
+SELECT function_returns('bench', 'cancel_suite', ARRAY['bigint'], 'boolean',
+    'bench.cancel_suite says whether it canceled');
+SELECT function_returns('bench', 'run_schedule', ARRAY['text'], 'setof bench.suite_summary',
+    'bench.run_schedule returns the summary');
+SELECT function_returns('bench', 'unschedule', ARRAY['text'], 'boolean', 'bench.unschedule');
+SELECT ok(NOT has_function_privilege('public', 'bench.sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text)', 'EXECUTE')
+          AND NOT has_function_privilege('public', 'bench.start_sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text)', 'EXECUTE')
+          AND NOT has_function_privilege('public', 'bench.cancel_suite(bigint)', 'EXECUTE')
+          AND NOT has_function_privilege('public', 'bench.run_schedule(text)', 'EXECUTE')
+          AND NOT has_function_privilege('public', 'bench.unschedule(text)', 'EXECUTE')
+          AND NOT has_function_privilege('public', 'bench._cron_call(name, text, text[])', 'EXECUTE'),
+          'starting, canceling and scheduling are for roles the administrator chose');
+SELECT ok(NOT has_function_privilege('public', 'bench.schedule(text, text, text, integer[], integer, interval, bigint, text, interval, interval, integer, boolean, interval, text, integer, double precision)', 'EXECUTE'),
+          'so is bench.schedule');
+
+-- ---------------------------------------------------------------- refusals
+SELECT throws_ok($$SELECT * FROM bench.sweep('tpcb', clients => '{}')$$, '22023',
+    'clients must not be empty', 'empty clients: 22023');
+SELECT throws_ok($$SELECT * FROM bench.sweep('tpcb', clients => '{1,0}')$$, '22023',
+    'clients must be between 1 and 10000, not 0', 'clients below 1: 22023');
+SELECT throws_ok($$SELECT * FROM bench.sweep('tpcb', clients => '{1,NULL}')$$, '22004',
+    'clients must not contain null', 'a NULL client count: 22004');
+SELECT throws_ok($$SELECT * FROM bench.sweep('tpcb', clients => '{3,3}')$$, '22023',
+    'clients lists 3 twice', 'a client count twice: 22023');
+SELECT throws_ok($$SELECT * FROM bench.sweep('tpcb', repeat => 0)$$, '22023',
+    'repeat must be between 1 and 1000, not 0', 'repeat below 1: 22023');
+SELECT throws_ok($$SELECT * FROM bench.sweep('tpcb', run_order => 'shuffled')$$, '22023',
+    'unknown run_order "shuffled"', 'an unknown run_order: 22023');
+SELECT throws_ok($$SELECT * FROM bench.sweep('tpcb', clients => NULL)$$, '22004',
+    'argument "clients" of bench.sweep must not be null', 'NULL clients: 22004');
+SELECT throws_ok($$SELECT * FROM bench.wait_suite(-5)$$, '25001',
+    NULL, 'bench.wait_suite refuses a transaction block before anything else');
+SELECT throws_ok($$SELECT bench.cancel_suite(-5)$$, '42704',
+    'suite -5 does not exist', 'an unknown suite: 42704');
+SELECT throws_ok($$SELECT * FROM bench.schedule('x', '0 25 * * *', 'tpcb')$$, '22023',
+    'invalid cron expression "0 25 * * *": the hour field "25" must be within 0-23',
+    'an hour out of range: 22023');
+SELECT throws_ok($$SELECT * FROM bench.schedule('x y', '0 3 * * *', 'tpcb')$$, '22023',
+    'invalid schedule name "x y"', 'a name with a blank: 22023');
+SELECT throws_ok($$SELECT * FROM bench.schedule('x', '0 3 * * *', 'tpcb', threshold => 0)$$, '22023',
+    'threshold must be between 0 and 1 (exclusive), not 0', 'threshold 0: 22023');
+SELECT throws_ok($$SELECT bench.unschedule('no such')$$, '42704',
+    'schedule "no such" does not exist', 'an unknown schedule: 42704');
+
+SELECT * FROM finish();
+ROLLBACK;
