@@ -78,6 +78,21 @@ bk_restore_user(BkOwnerSwitch *sw)
 }
 
 /*
+ * bk_arg_not_null
+ *		The error of every SQL function of pgbenchkit given NULL for an
+ *		argument that has a default instead.
+ */
+void
+bk_arg_not_null(bool isnull, const char *fn, const char *name)
+{
+	if (isnull)
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("argument \"%s\" of %s must not be null", name, fn),
+				 errhint("Leave the argument out to use its default.")));
+}
+
+/*
  * bk_spi_exec
  *		Run one parameterised statement through SPI (connected here) and
  *		check its result code.

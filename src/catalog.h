@@ -20,6 +20,8 @@ typedef struct BkOwnerSwitch
 extern void bk_become_owner(BkOwnerSwitch *sw);
 extern void bk_restore_user(BkOwnerSwitch *sw);
 
+extern void bk_arg_not_null(bool isnull, const char *fn, const char *name);
+
 extern void bk_spi_exec(const char *sql, int nargs, Oid *argtypes,
 						Datum *values, const char *nulls, int expected);
 extern void bk_spi_utility(const char *sql);

@@ -236,14 +236,7 @@ dropped_with_parent:
  * ------------------------------------------------------------------------
  */
 
-#define ARG_NOT_NULL(n, name) \
-	do { \
-		if (PG_ARGISNULL(n)) \
-			ereport(ERROR, \
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), \
-					 errmsg("argument \"%s\" of bench.init must not be null", name), \
-					 errhint("Leave the argument out to use its default."))); \
-	} while (0)
+#define ARG_NOT_NULL(n, name)	bk_arg_not_null(PG_ARGISNULL(n), "bench.init", (name))
 
 /*
  * init_check_disk

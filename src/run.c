@@ -63,14 +63,7 @@ int64		bk_run_suite_id = 0;
 /* the longest run accepted: a year */
 #define RUN_MAX_NS		(INT64CONST(366) * 24 * 3600 * 1000000000)
 
-#define ARGV_NOT_NULL(fn, i, name) \
-	do { \
-		if (n[i]) \
-			ereport(ERROR, \
-					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED), \
-					 errmsg("argument \"%s\" of %s must not be null", name, fn), \
-					 errhint("Leave the argument out to use its default."))); \
-	} while (0)
+#define ARGV_NOT_NULL(fn, i, name)	bk_arg_not_null(n[i], (fn), (name))
 
 #define RUN_ID_NOT_NULL(fn) \
 	do { \
@@ -238,14 +231,14 @@ run_refuse_busy_dataset(int64 dataset_id)
 }
 
 /*
- * run_check_caller
+ * bk_run_check_caller
  *		What the calling session itself must allow: no transaction block,
  *		since the results arrive in the coordinator's transactions (they
  *		are read back on the latest snapshot); a role the workers can
  *		connect as.
  */
-static void
-run_check_caller(const char *fn)
+void
+bk_run_check_caller(const char *fn)
 {
 	if (IsTransactionBlock())
 		ereport(ERROR,
@@ -270,7 +263,7 @@ run_check_caller(const char *fn)
 }
 
 /*
- * run_release_xmin
+ * bk_release_xmin
  *		Stop holding back cleanup while this backend waits for a run.
  *
  * The statement calling bench.run holds a snapshot, and with it an xmin
@@ -283,21 +276,21 @@ run_check_caller(const char *fn)
  * transactions has none.  (The statement must not read other tables after
  * bench.run returns; docs/functions.md says so.)
  */
-static void
-run_release_xmin(void)
+void
+bk_release_xmin(void)
 {
 	InvalidateCatalogSnapshot();
 	MyProc->xmin = InvalidTransactionId;
 }
 
 /*
- * run_select_latest
+ * bk_select_latest
  *		Run a query (SPI connected) on the latest committed state, whatever
  *		the caller's isolation level: the rows it reads are committed by the
  *		coordinator while the caller's transaction goes on.
  */
-static void
-run_select_latest(const char *sql, int nargs, Oid *types, Datum *values, long tcount)
+void
+bk_select_latest(const char *sql, int nargs, Oid *types, Datum *values, long tcount)
 {
 	SPIPlanPtr	plan = SPI_prepare(sql, nargs, types);
 
@@ -305,6 +298,38 @@ run_select_latest(const char *sql, int nargs, Oid *types, Datum *values, long tc
 		SPI_execute_snapshot(plan, values, NULL, GetLatestSnapshot(), InvalidSnapshot,
 							 true, false, tcount) != SPI_OK_SELECT)
 		elog(ERROR, "could not read: %s", sql);
+}
+
+/*
+ * bk_print_progress
+ *		A NOTICE for each progress row of the run after *PRINTED_ELAPSED (in
+ *		pgbench -P's words), which then becomes the last one printed.
+ */
+void
+bk_print_progress(int64 run_id, double *printed_elapsed)
+{
+	Oid			types[2] = {INT8OID, FLOAT8OID};
+	Datum		values[2] = {Int64GetDatum(run_id), Float8GetDatum(*printed_elapsed)};
+
+	SPI_connect();
+	bk_select_latest("SELECT pg_catalog.format('progress: %s s, %s tps, lat %s ms stddev %s, %s failed%s',"
+					 "  round(elapsed_s::numeric, 1), round(tps::numeric, 1),"
+					 "  round(coalesce(latency_avg_ms, 0)::numeric, 3),"
+					 "  round(coalesce(latency_stddev_ms, 0)::numeric, 3), failures,"
+					 "  CASE WHEN in_warmup THEN ' (warm-up)' ELSE '' END), elapsed_s"
+					 " FROM bench.progress WHERE run_id = $1 AND elapsed_s > $2"
+					 " ORDER BY interval_start",
+					 2, types, values, 0);
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+
+		ereport(NOTICE,
+				(errmsg_internal("%s", SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1))));
+		*printed_elapsed = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[i],
+														SPI_tuptable->tupdesc, 2, &isnull));
+	}
+	SPI_finish();
 }
 
 /* the bench.runs row of a run, as the function's result (NULL: no such run) */
@@ -316,7 +341,7 @@ run_row(FunctionCallInfo fcinfo, int64 run_id, bool *found)
 	Datum		result = (Datum) 0;
 
 	SPI_connect();
-	run_select_latest("SELECT * FROM bench.runs WHERE id = $1", 1, types, values, 1);
+	bk_select_latest("SELECT * FROM bench.runs WHERE id = $1", 1, types, values, 1);
 	*found = SPI_processed == 1;
 	if (*found)
 		result = PointerGetDatum(SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc));
@@ -333,7 +358,7 @@ run_status(int64 run_id, int *coordinator_pid, char **created_by)
 	char	   *status = NULL;
 
 	SPI_connect();
-	run_select_latest("SELECT status, coordinator_pid, created_by FROM bench.runs WHERE id = $1",
+	bk_select_latest("SELECT status, coordinator_pid, created_by FROM bench.runs WHERE id = $1",
 					  1, types, values, 1);
 	if (SPI_processed == 1)
 	{
@@ -574,7 +599,7 @@ bk_run_check_argv(const char *fn, const Datum *v, const bool *n, int extra_worke
 				 errdetail("One worker coordinates each run and one plays each client%s; max_worker_processes is %d.",
 						   extra_workers > 0 ? ", and one runs the suite" : "", max_worker_processes),
 				 errhint("Use fewer clients, wait for other background work to end, or raise max_worker_processes (this needs a restart).")));
-	run_check_caller(fn);
+	bk_run_check_caller(fn);
 }
 
 /*
@@ -682,7 +707,7 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 				 errdetail("One worker coordinates the run and one plays each client; max_worker_processes is %d.",
 						   max_worker_processes),
 				 errhint("Use fewer clients, wait for other background work to end, or raise max_worker_processes (this needs a restart).")));
-	run_check_caller(fn);
+	bk_run_check_caller(fn);
 
 	/* --- the run's shared memory --- */
 	search_path = GetConfigOption("search_path", false, false);
@@ -811,7 +836,7 @@ bench_run(PG_FUNCTION_ARGS)
 	bool		found;
 
 	run_printed = 0;
-	run_release_xmin();
+	bk_release_xmin();
 	PG_ENSURE_ERROR_CLEANUP(run_caller_cancel, PointerGetDatum(sh));
 	{
 		if (!bk_wait_worker(handle, run_ended, run_print_progress, sh, 100L))
@@ -880,41 +905,21 @@ bench_wait(PG_FUNCTION_ARGS)
 
 	RUN_ID_NOT_NULL("bench.wait");
 	run_id = PG_GETARG_INT64(0);
-	run_check_caller("bench.wait");
+	bk_run_check_caller("bench.wait");
 	bk_recover_runs();
 
 	for (int round = 0;; round++)
 	{
 		char	   *status = run_status(run_id, NULL, NULL);
-		Oid			types[2] = {INT8OID, FLOAT8OID};
-		Datum		values[2] = {Int64GetDatum(run_id), Float8GetDatum(printed_elapsed)};
 
 		/* the progress rows not printed yet */
-		SPI_connect();
-		run_select_latest("SELECT pg_catalog.format('progress: %s s, %s tps, lat %s ms stddev %s, %s failed%s',"
-								  "  round(elapsed_s::numeric, 1), round(tps::numeric, 1),"
-								  "  round(coalesce(latency_avg_ms, 0)::numeric, 3),"
-								  "  round(coalesce(latency_stddev_ms, 0)::numeric, 3), failures,"
-								  "  CASE WHEN in_warmup THEN ' (warm-up)' ELSE '' END), elapsed_s"
-								  " FROM bench.progress WHERE run_id = $1 AND elapsed_s > $2"
-								  " ORDER BY interval_start",
-						  2, types, values, 0);
-		for (uint64 i = 0; i < SPI_processed; i++)
-		{
-			bool		isnull;
-
-			ereport(NOTICE,
-					(errmsg_internal("%s", SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1))));
-			printed_elapsed = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[i],
-														   SPI_tuptable->tupdesc, 2, &isnull));
-		}
-		SPI_finish();
+		bk_print_progress(run_id, &printed_elapsed);
 
 		if (strcmp(status, "running") != 0)
 			break;
 		if (round % 10 == 9)
 			bk_recover_runs();	/* a coordinator that vanished */
-		run_release_xmin();
+		bk_release_xmin();
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 100L, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);

@@ -200,10 +200,15 @@ extern void bk_recover_runs(void);
 extern char *bk_workload_lookup(const char *workload, char **dataset);
 extern int64 bk_find_dataset(const char *workload, const char *dataset, int *scale);
 
-/* run.c: what suites (suite.c) share with single runs */
+/* run.c: what suites (suite.c) share with single runs: checks, waiting */
 extern int64 bk_run_suite_id;
 extern void bk_run_check_argv(const char *fn, const Datum *v, const bool *n,
 							  int extra_workers);
+extern void bk_run_check_caller(const char *fn);
+extern void bk_release_xmin(void);
+extern void bk_select_latest(const char *sql, int nargs, Oid *types, Datum *values,
+							 long tcount);
+extern void bk_print_progress(int64 run_id, double *printed_elapsed);
 
 /* suite.c: bgw_type of a suite's worker */
 #define SUITE_WORKER_TYPE		"pgbenchkit suite"

@@ -120,16 +120,6 @@ static int *suite_steps = NULL;
  * ------------------------------------------------------------------------
  */
 
-static void
-sweep_not_null(FunctionCallInfo fcinfo, const char *fn, int i, const char *name)
-{
-	if (PG_ARGISNULL(i))
-		ereport(ERROR,
-				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
-				 errmsg("argument \"%s\" of %s must not be null", name, fn),
-				 errhint("Leave the argument out to use its default.")));
-}
-
 /*
  * sweep_spec
  *		Check the arguments of bench.sweep (and its siblings) as fully as a
@@ -159,10 +149,10 @@ sweep_spec(FunctionCallInfo fcinfo, const char *fn, bool now)
 		INT8OID, TEXTOID, INTERVALOID, INTERVALOID, INT4OID, TEXTOID, BOOLOID, INTERVALOID,
 	TEXTOID};
 
-	sweep_not_null(fcinfo, fn, 0, "workload");
-	sweep_not_null(fcinfo, fn, 1, "clients");
-	sweep_not_null(fcinfo, fn, 2, "repeat");
-	sweep_not_null(fcinfo, fn, 12, "run_order");
+	bk_arg_not_null(PG_ARGISNULL(0), fn, "workload");
+	bk_arg_not_null(PG_ARGISNULL(1), fn, "clients");
+	bk_arg_not_null(PG_ARGISNULL(2), fn, "repeat");
+	bk_arg_not_null(PG_ARGISNULL(12), fn, "run_order");
 
 	/* clients: a non-empty list of distinct counts, each as bench.run takes */
 	arr = PG_GETARG_ARRAYTYPE_P(1);
@@ -301,14 +291,6 @@ suite_started(void *arg)
 	return pg_atomic_read_u32(&((SuiteShared *) arg)->state) != SUITE_STARTING;
 }
 
-/* give up this backend's xmin while it waits: see run.c, run_release_xmin */
-static void
-suite_release_xmin(void)
-{
-	InvalidateCatalogSnapshot();
-	MyProc->xmin = InvalidTransactionId;
-}
-
 /*
  * suite_launch
  *		Start the suite's worker and wait until the suite has its row.
@@ -374,18 +356,6 @@ typedef struct SuiteWatch
 	int			worker_pid;
 } SuiteWatch;
 
-/* run a query on the latest committed state (see run.c, run_select_latest) */
-static void
-suite_select_latest(const char *sql, int nargs, Oid *types, Datum *values)
-{
-	SPIPlanPtr	plan = SPI_prepare(sql, nargs, types);
-
-	if (plan == NULL ||
-		SPI_execute_snapshot(plan, values, NULL, GetLatestSnapshot(), InvalidSnapshot,
-							 true, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not read: %s", sql);
-}
-
 /*
  * Where suite_getvalue copies what it reads: outside SPI, so that it stays
  * after SPI_finish; suite_wait resets it at every round.
@@ -412,12 +382,12 @@ suite_read(SuiteWatch *w)
 	Datum		values[1] = {Int64GetDatum(w->suite_id)};
 
 	SPI_connect();
-	suite_select_latest("SELECT s.status, s.runs_planned,"
+	bk_select_latest("SELECT s.status, s.runs_planned,"
 						"       (SELECT count(*) FROM bench.runs r"
 						"         WHERE r.suite_id = s.id AND r.status = 'done')::integer,"
 						"       s.error, s.sqlstate, s.created_by, s.worker_pid"
 						"  FROM bench.suites s WHERE s.id = $1",
-						1, types, values);
+						1, types, values, 0);
 	if (SPI_processed != 1)
 	{
 		SPI_finish();
@@ -460,7 +430,7 @@ suite_print(SuiteWatch *w)
 		/* the run after the one announced last, or the same one */
 		values[0] = Int64GetDatum(w->suite_id);
 		values[1] = Int64GetDatum(w->run_ended ? w->run_id : w->run_id - 1);
-		suite_select_latest("SELECT r.id, r.status,"
+		bk_select_latest("SELECT r.id, r.status,"
 							"  pg_catalog.format('suite %s: run %s started (%s of %s: clients %s, repetition %s of %s)',"
 							"    s.id, r.id,"
 							"    (SELECT count(*) FROM bench.runs q WHERE q.suite_id = s.id AND q.id <= r.id),"
@@ -474,7 +444,7 @@ suite_print(SuiteWatch *w)
 							"   ELSE pg_catalog.format('suite %s: run %s %s: %s', s.id, r.id, r.status, r.error) END"
 							"  FROM bench.runs r JOIN bench.suites s ON s.id = r.suite_id"
 							" WHERE r.suite_id = $1 AND r.id > $2 ORDER BY r.id LIMIT 1",
-							2, types, values);
+							2, types, values, 0);
 		if (SPI_processed == 0)
 			break;
 		next_id = pg_strtoint64(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
@@ -487,29 +457,11 @@ suite_print(SuiteWatch *w)
 			w->printed_elapsed = -1;
 		}
 
-		/* its progress rows not printed yet */
+		/* its progress rows not printed yet, then its end */
 		{
 			char	   *ended_line = suite_getvalue(0, 4);
 
-			Oid			ptypes[2] = {INT8OID, FLOAT8OID};
-			Datum		pvalues[2] = {Int64GetDatum(w->run_id), Float8GetDatum(w->printed_elapsed)};
-
-			suite_select_latest("SELECT pg_catalog.format('progress: %s s, %s tps, lat %s ms stddev %s, %s failed%s',"
-								"  round(elapsed_s::numeric, 1), round(tps::numeric, 1),"
-								"  round(coalesce(latency_avg_ms, 0)::numeric, 3),"
-								"  round(coalesce(latency_stddev_ms, 0)::numeric, 3), failures,"
-								"  CASE WHEN in_warmup THEN ' (warm-up)' ELSE '' END), elapsed_s"
-								" FROM bench.progress WHERE run_id = $1 AND elapsed_s > $2"
-								" ORDER BY interval_start",
-								2, ptypes, pvalues);
-			for (uint64 i = 0; i < SPI_processed; i++)
-			{
-				bool		isnull;
-
-				ereport(NOTICE, (errmsg_internal("%s", suite_getvalue(i, 1))));
-				w->printed_elapsed = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[i],
-																  SPI_tuptable->tupdesc, 2, &isnull));
-			}
+			bk_print_progress(w->run_id, &w->printed_elapsed);
 			if (strcmp(status, "running") == 0)
 				break;
 			ereport(NOTICE, (errmsg_internal("%s", ended_line)));
@@ -544,7 +496,7 @@ suite_wait(SuiteWatch *w, BackgroundWorkerHandle *handle)
 			break;
 		if ((handle != NULL && !bk_worker_alive(handle)) || round % 10 == 9)
 			bk_recover_runs();	/* a worker that vanished */
-		suite_release_xmin();
+		bk_release_xmin();
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
 						 100L, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
@@ -597,8 +549,8 @@ suite_return_summary(FunctionCallInfo fcinfo, int64 suite_id)
 
 	bk_init_materialized_srf(fcinfo);
 	SPI_connect();
-	suite_select_latest("SELECT * FROM bench.suite_summary WHERE suite_id = $1 ORDER BY position",
-						1, types, values);
+	bk_select_latest("SELECT * FROM bench.suite_summary WHERE suite_id = $1 ORDER BY position",
+						1, types, values, 0);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		Datum		row[32];
@@ -624,7 +576,7 @@ suite_run(FunctionCallInfo fcinfo, const char *fn, const char *spec)
 
 	memset(&w, 0, sizeof(w));
 	w.suite_id = sh->suite_id;
-	suite_release_xmin();
+	bk_release_xmin();
 	PG_ENSURE_ERROR_CLEANUP(suite_caller_cancel, PointerGetDatum(sh));
 	{
 		suite_wait(&w, handle);
@@ -719,13 +671,9 @@ bench_wait_suite(PG_FUNCTION_ARGS)
 	suite_result_cxt = CurrentMemoryContext;
 	memset(&w, 0, sizeof(w));
 	w.suite_id = PG_GETARG_INT64(0);
-	if (IsTransactionBlock())
-		ereport(ERROR,
-				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
-				 errmsg("bench.wait_suite cannot run inside a transaction block"),
-				 errhint("Its results are committed by background workers; call it on its own, outside BEGIN ... COMMIT.")));
+	bk_run_check_caller("bench.wait_suite");
 	bk_recover_runs();
-	suite_release_xmin();
+	bk_release_xmin();
 	suite_wait(&w, NULL);
 	/* as bench.wait: how it ended is said, not raised (what it marked stays) */
 	if (strcmp(w.status, "done") != 0)
@@ -809,20 +757,16 @@ bench_run_schedule(PG_FUNCTION_ARGS)
 	values[0] = PG_GETARG_DATUM(0);
 	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	suite_result_cxt = CurrentMemoryContext;
-	if (IsTransactionBlock())
-		ereport(ERROR,
-				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
-				 errmsg("bench.run_schedule cannot run inside a transaction block"),
-				 errhint("Its results are committed by background workers; call it on its own, outside BEGIN ... COMMIT.")));
+	bk_run_check_caller("bench.run_schedule");
 
 	SPI_connect();
-	suite_select_latest("SELECT pg_catalog.jsonb_build_object("
+	bk_select_latest("SELECT pg_catalog.jsonb_build_object("
 						"  'workload', workload, 'clients', pg_catalog.to_jsonb(clients),"
 						"  'repeat', repeat, 'run_order', run_order, 'tag', NULL,"
 						"  'search_path', search_path,"
 						"  'schedule', name, 'args', args)::text"
 						"  FROM bench.schedules WHERE name = $1",
-						1, types, values);
+						1, types, values, 0);
 	if (SPI_processed == 1)
 		spec = suite_getvalue(0, 1);
 	SPI_finish();
