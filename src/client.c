@@ -159,11 +159,11 @@ client_prepare(Client *c, MemoryContext cxt)
 	c->stmts = MemoryContextAllocZero(cxt, sizeof(ClientStmt) * script->ncommands);
 	for (int i = 0; i < script->ncommands; i++)
 	{
-		BkCommand  *cmd = &script->commands[i];
+		BkStatement *cmd = &script->commands[i].stmts[0];
 		ClientStmt *st = &c->stmts[i];
 		ParamInference pi = {NULL, 0};
 
-		if (cmd->kind != BK_CMD_SQL)
+		if (script->commands[i].kind != BK_CMD_SQL)
 			continue;
 		pgstat_report_activity(STATE_RUNNING, cmd->sql_params);
 		(void) SPI_prepare_params(cmd->sql_params, client_parser_setup, &pi, 0);
@@ -217,7 +217,7 @@ client_bind(const BkScript *script, int var, const BkValue *v, const ClientParam
 		case BK_VAL_UNDEF:
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_OBJECT),
-					 errmsg("undefined variable \"%s\"", script->varnames[var]),
+					 errmsg("undefined variable \"%s\"", script->vt->names[var]),
 					 errhint("Set it with \\set before the statement that uses it.")));
 			break;
 		case BK_VAL_NULL:
@@ -261,7 +261,7 @@ client_xact_commit(void)
 static void
 client_exec_sql(Client *c, int ci)
 {
-	BkCommand  *cmd = &c->script->commands[ci];
+	BkStatement *cmd = &c->script->commands[ci].stmts[0];
 	ClientStmt *st = &c->stmts[ci];
 	Datum		values[FUNC_MAX_ARGS];
 	char		nulls[FUNC_MAX_ARGS];
@@ -296,7 +296,7 @@ client_exec_sql(Client *c, int ci)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("statement at line %d of the script cannot run in a benchmark client (%s)",
-						cmd->line, SPI_result_code_string(rc)),
+						c->script->commands[ci].line, SPI_result_code_string(rc)),
 				 errhint("Transaction control other than BEGIN, END, COMMIT and ROLLBACK, COPY to or from the client, and cursors are not supported.")));
 	SPI_freetuptable(SPI_tuptable);
 }
@@ -318,7 +318,12 @@ client_run_script(Client *c)
 		switch (cmd->kind)
 		{
 			case BK_CMD_SET:
-				bk_eval_set(script, cmd, c->vars, &c->prng);
+				{
+					BkValue		v;
+
+					bk_expr_eval(script, i, cmd->expr, c->vars, &c->prng, &v);
+					bk_var_assign(&c->vars[cmd->var], &v, TopMemoryContext);
+				}
 				break;
 			case BK_CMD_BEGIN:
 				if (c->in_block)
@@ -353,6 +358,8 @@ client_run_script(Client *c)
 					client_xact_commit();
 				}
 				break;
+			default:
+				elog(ERROR, "meta-command at line %d is not supported yet", cmd->line);
 		}
 	}
 	if (c->in_block)
@@ -586,8 +593,9 @@ bench_run_client_main(Datum main_arg)
 		SetConfigOption("search_path", RUN_TEXT(sh, sh->search_path_off),
 						PGC_USERSET, PGC_S_SESSION);
 
-		c.script = bk_script_parse(RUN_TEXT(sh, sh->script_off), sh->workload);
-		c.vars = palloc0(sizeof(BkValue) * c.script->nvars);
+		c.script = bk_script_parse(RUN_TEXT(sh, sh->script_off), sh->workload,
+								   bk_vartable_create());
+		c.vars = palloc0(sizeof(BkValue) * c.script->vt->nvars);
 		c.vars[BK_VAR_SCALE].kind = BK_VAL_INT;
 		c.vars[BK_VAR_SCALE].i = sh->scale;
 		c.vars[BK_VAR_CLIENT_ID].kind = BK_VAL_INT;

@@ -575,7 +575,7 @@ bk_run_check_argv(const char *fn, const Datum *v, const bool *n, int extra_worke
 
 	run_read_argv(fn, v, n, &a);
 	script = bk_workload_lookup(a.workload, &dataset);
-	(void) bk_script_parse(script, a.workload);
+	(void) bk_script_parse(script, a.workload, bk_vartable_create());
 	if (dataset != NULL)
 		(void) bk_find_dataset(a.workload, dataset, &scale);
 	if (extra_workers < 0)
@@ -691,7 +691,7 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 
 	/* the workload: its script (parsed, to refuse a broken one now) and dataset */
 	script = bk_workload_lookup(a.workload, &dataset);
-	(void) bk_script_parse(script, a.workload);
+	(void) bk_script_parse(script, a.workload, bk_vartable_create());
 	if (dataset != NULL)
 	{
 		dataset_id = bk_find_dataset(a.workload, dataset, &scale);

@@ -1,17 +1,33 @@
 /*-------------------------------------------------------------------------
  *
  * script.h
- *		Workload scripts in pgbench's script language: parsing them into
- *		commands, evaluating \set expressions, substituting variables.
+ *		Workload scripts in pgbench's script language: splitting a script
+ *		into commands (script.c), parsing and evaluating expressions and
+ *		the random generator behind them (expr.c), substituting variables.
  *
- * A script is parsed once per client (and once by the caller, to refuse a
- * broken script before anything starts).  Running it is the client's job
- * (client.c); this file knows nothing of transactions or SPI.
+ * A workload is one or more scripts with weights, as pgbench -f a@5 -f b@1.
+ * Its scripts share one table of variable names (BkVarTable), since a
+ * client's variables are the same whichever script it runs.  Scripts are
+ * parsed once per client (and once by the caller, to refuse a broken
+ * script before anything starts).  Running them is the client's job
+ * (client.c); these files know nothing of transactions or SPI.
  *
  *-------------------------------------------------------------------------
  */
 #ifndef PGBENCHKIT_SCRIPT_H
 #define PGBENCHKIT_SCRIPT_H
+
+/* a function that does not return, in the spelling of 14 to 18 */
+#if defined(pg_noreturn)
+#define BK_NORETURN pg_noreturn
+#elif defined(__GNUC__)
+#define BK_NORETURN __attribute__((noreturn))
+#else
+#define BK_NORETURN
+#endif
+
+/* room for the text of any number: "-1.23456789012345e-308" and less */
+#define BK_VALUE_TEXT_LEN		32
 
 /* the value of a variable or of an expression, as in pgbench */
 typedef enum BkValueKind
@@ -20,7 +36,11 @@ typedef enum BkValueKind
 	BK_VAL_NULL,
 	BK_VAL_BOOL,
 	BK_VAL_INT,
-	BK_VAL_DOUBLE
+	BK_VAL_DOUBLE,
+	BK_VAL_STRING				/* text not yet read as a value: a run's
+								 * variables (pgbench -D) and \gset/\aset
+								 * results; an expression reads it as pgbench's
+								 * makeVariableValue does, SQL gets it as is */
 } BkValueKind;
 
 typedef struct BkValue
@@ -29,67 +49,166 @@ typedef struct BkValue
 	bool		b;
 	int64		i;
 	double		d;
+	char	   *s;				/* BK_VAL_STRING: palloc'd, owned by the
+								 * variable; see bk_var_assign */
 } BkValue;
 
-/* the random generator of one client: xoshiro256**, state copyable */
+/*
+ * The random generator: pgbench's (PostgreSQL's pg_prng, xoroshiro128**
+ * seeded through splitmix64), so that one seed gives pgbench's numbers.
+ * Its state is copyable: a client restores a saved copy to retry a
+ * transaction with the same values.
+ */
 typedef struct BkPrng
 {
-	uint64		s[4];
+	uint64		s0;
+	uint64		s1;
 } BkPrng;
 
-typedef struct BkExpr BkExpr;	/* a parsed expression (script.c) */
+/* the generators and seeds of one client, as pgbench -c N -j N gives them */
+typedef struct BkClientRandom
+{
+	BkPrng		func;			/* random() and friends (cs_func_rs) */
+	BkPrng		choose;			/* which script of a mix (ts_choose_rs) */
+	BkPrng		throttle;		/* the rate limit's schedule (ts_throttle_rs) */
+	int64		default_seed;	/* :default_seed */
+} BkClientRandom;
+
+/* variable names, shared by the scripts of a workload */
+typedef struct BkVarTable
+{
+	int			nvars;
+	int			maxvars;
+	char	  **names;
+} BkVarTable;
+
+/* variables every client has, in this order (pgbench's) */
+#define BK_VAR_SCALE		0	/* :scale */
+#define BK_VAR_CLIENT_ID	1	/* :client_id (0 .. clients - 1) */
+#define BK_VAR_RANDOM_SEED	2	/* :random_seed */
+#define BK_VAR_DEFAULT_SEED	3	/* :default_seed */
+
+typedef struct BkExpr BkExpr;	/* a parsed expression (expr.c) */
 typedef struct BkSqlSubst BkSqlSubst;	/* a statement's :names (script.c) */
 
 typedef enum BkCommandKind
 {
-	BK_CMD_SQL,					/* one SQL statement */
-	BK_CMD_SET,					/* \set var expr */
+	BK_CMD_SQL,					/* SQL: one statement, or several joined by \; */
 	BK_CMD_BEGIN,				/* BEGIN / START TRANSACTION */
 	BK_CMD_COMMIT,				/* END / COMMIT */
-	BK_CMD_ROLLBACK				/* ROLLBACK / ABORT */
+	BK_CMD_ROLLBACK,			/* ROLLBACK / ABORT */
+	BK_CMD_SET,					/* \set var expr */
+	BK_CMD_SLEEP,				/* \sleep n [us|ms|s] */
+	BK_CMD_IF,					/* \if expr */
+	BK_CMD_ELIF,				/* \elif expr */
+	BK_CMD_ELSE,				/* \else */
+	BK_CMD_ENDIF,				/* \endif */
+	BK_CMD_START_PIPELINE,		/* \startpipeline */
+	BK_CMD_SYNC_PIPELINE,		/* \syncpipeline */
+	BK_CMD_END_PIPELINE			/* \endpipeline */
 } BkCommandKind;
+
+/* what a SQL command does with its result rows */
+typedef enum BkGset
+{
+	BK_GSET_NONE,
+	BK_GSET_ONE,				/* \gset: exactly one row, of the last statement */
+	BK_GSET_ALL					/* \aset: every statement, the last row of each */
+} BkGset;
+
+/* one statement of a SQL command */
+typedef struct BkStatement
+{
+	char	   *sql;			/* as written, without ';' */
+	char	   *sql_params;		/* the same with each :name turned into $n */
+	int			nparams;
+	int		   *param_vars;		/* variable of $1 .. $nparams */
+	BkSqlSubst *subst;			/* for bk_sql_substitute */
+} BkStatement;
 
 typedef struct BkCommand
 {
 	BkCommandKind kind;
 	int			line;			/* first line of the command in the script */
+	char	   *text;			/* its first line as written, trimmed, as
+								 * pgbench -r prints it */
 
-	/* BK_CMD_SET */
-	int			var;			/* index into BkScript.varnames */
+	/* BK_CMD_SET (var, expr); BK_CMD_IF and BK_CMD_ELIF (expr) */
+	int			var;			/* index into the BkVarTable; -1 if none */
 	BkExpr	   *expr;
 
-	/* BK_CMD_SQL */
-	char	   *sql;			/* the statement as written, without ';' */
-	char	   *sql_params;		/* the same with each :name turned into $n */
-	int			nparams;
-	int		   *param_vars;		/* variable of $1 .. $nparams */
-	BkSqlSubst *subst;			/* for bk_sql_substitute */
+	/*
+	 * BK_CMD_IF, BK_CMD_ELIF, BK_CMD_ELSE: the next \elif, \else or \endif
+	 * of the same \if (where a false condition goes); BK_CMD_ELIF,
+	 * BK_CMD_ELSE: also the \endif (where a branch that ran goes).
+	 */
+	int			next_branch;	/* command index */
+	int			endif;			/* command index */
+
+	/* BK_CMD_SLEEP: a constant or a variable, times a unit */
+	int64		sleep_value;	/* when sleep_var < 0 */
+	int			sleep_var;		/* -1: a constant */
+	int64		sleep_unit_us;	/* 1, 1000 or 1000000 */
+
+	/* BK_CMD_SQL, BK_CMD_BEGIN, BK_CMD_COMMIT, BK_CMD_ROLLBACK */
+	int			nstmts;
+	BkStatement *stmts;
+	BkGset		gset;
+	char	   *gset_prefix;	/* "" when none */
+	bool		in_pipeline;	/* between \startpipeline and \endpipeline */
 } BkCommand;
 
 typedef struct BkScript
 {
-	char	   *name;
+	char	   *name;			/* as messages name it */
+	int			number;			/* position in its workload, from 0 */
 	int			ncommands;
 	BkCommand  *commands;
-	int			nvars;
-	char	  **varnames;		/* every variable the script names */
+	BkVarTable *vt;				/* shared with the other scripts */
 } BkScript;
 
-/* variables every script has, set by the client before the first run */
-#define BK_VAR_SCALE		0	/* :scale */
-#define BK_VAR_CLIENT_ID	1	/* :client_id (0 .. clients - 1) */
-#define BK_VAR_RANDOM_SEED	2	/* :random_seed */
+/* script.c */
+extern BkVarTable *bk_vartable_create(void);
+extern int	bk_var_lookup(BkVarTable *vt, const char *name, bool create);
+extern bool bk_valid_var_name(const char *name);
+extern BkScript *bk_script_parse(const char *text, const char *name, BkVarTable *vt);
+extern int64 bk_sleep_usec(const BkScript *script, const BkCommand *cmd,
+						   const BkValue *vars);
+extern char *bk_sql_substitute(const BkScript *script, const BkStatement *stmt,
+							   const BkValue *vars);
+extern void bk_var_assign(BkValue *var, const BkValue *value, MemoryContext cxt);
+extern void bk_var_set_string(BkValue *var, const char *text, MemoryContext cxt);
 
-extern BkScript *bk_script_parse(const char *text, const char *name);
-extern int	bk_script_var(BkScript *script, const char *name, bool create);
-
+/* expr.c: the generator */
 extern void bk_prng_seed(BkPrng *prng, uint64 seed);
 extern uint64 bk_prng_next(BkPrng *prng);
+extern double bk_prng_double(BkPrng *prng);
+extern int64 bk_random_uniform(BkPrng *prng, int64 min, int64 max);
+extern void bk_client_random(uint64 seed, int nclients, int client,
+							 BkClientRandom *out);
+extern uint64 bk_strong_seed(void);
 
-extern void bk_eval_set(const BkScript *script, const BkCommand *cmd,
-						BkValue *vars, BkPrng *prng);
+/* expr.c: expressions */
+extern BkExpr *bk_expr_parse(BkScript *script, const char *text, int line,
+							 int column, const char *command);
+extern void bk_expr_eval(const BkScript *script, int cmdno, const BkExpr *expr,
+						 BkValue *vars, BkPrng *prng, BkValue *result);
+extern bool bk_value_truth(const BkScript *script, int cmdno, const BkValue *value);
+extern int	bk_value_format(const BkValue *v, char *out);
 extern char *bk_value_text(const BkValue *value, char *buf, size_t len);
-extern char *bk_sql_substitute(const BkScript *script, const BkCommand *cmd,
-							   const BkValue *vars);
+
+/* the characters of a variable name, as pgbench's */
+static inline bool
+bk_is_name_start(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+		IS_HIGHBIT_SET(c);
+}
+
+static inline bool
+bk_is_name_char(unsigned char c)
+{
+	return bk_is_name_start(c) || (c >= '0' && c <= '9');
+}
 
 #endif							/* PGBENCHKIT_SCRIPT_H */

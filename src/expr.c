@@ -1,0 +1,2132 @@
+/*-------------------------------------------------------------------------
+ *
+ * expr.c
+ *		Expressions of pgbench's script language (\set, \if, \elif): the
+ *		tokenizer, the parser, evaluation, and the random generator and
+ *		distributions behind random() and friends.
+ *
+ * The language is pgbench's (src/bin/pgbench: exprscan.l, exprparse.y and
+ * pgbench.c), written again for the backend: errors are ereport()s that
+ * name the script and the line, memory is palloc'd, and every random
+ * number comes from the BkPrng handed in, so that a client restoring a
+ * saved copy of its generator replays the same values.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <float.h>
+#include <math.h>
+
+#include "common/int.h"
+#include "lib/stringinfo.h"
+#include "miscadmin.h"
+#include "port/pg_bitutils.h"
+#include "utils/memutils.h"
+#include "utils/timestamp.h"
+
+#include "script.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* pgbench's limits for the distributions */
+#define BK_MIN_GAUSSIAN_PARAM	2.0
+#define BK_MIN_ZIPFIAN_PARAM	1.001
+#define BK_MAX_ZIPFIAN_PARAM	1000.0
+
+/* pgbench's hashing constants */
+#define BK_FNV_PRIME			UINT64CONST(0x100000001b3)
+#define BK_FNV_OFFSET_BASIS		UINT64CONST(0xcbf29ce484222325)
+#define BK_MM2_MUL				UINT64CONST(0xc6a4a7935bd1e995)
+#define BK_MM2_MUL_TIMES_8		UINT64CONST(0x35253c9ade8f4ca8)
+#define BK_MM2_ROT				47
+
+
+/* ------------------------------------------------------------------------
+ * Parsed forms
+ * ------------------------------------------------------------------------
+ */
+
+/* the kinds of expression node */
+typedef enum BkExprKind
+{
+	BK_EXPR_CONST,				/* a constant: value */
+	BK_EXPR_VAR,				/* :name: var */
+	BK_EXPR_DEFAULT_SEED,		/* the seed of hash() and permute() when none
+								 * is given: var is :default_seed */
+	BK_EXPR_FUNC				/* an operator or a function: func, args */
+} BkExprKind;
+
+/* operators and functions; operators are evaluated as functions */
+typedef enum BkFunc
+{
+	BK_F_ADD,
+	BK_F_SUB,
+	BK_F_MUL,
+	BK_F_DIV,
+	BK_F_MOD,
+	BK_F_EQ,
+	BK_F_NE,
+	BK_F_LE,
+	BK_F_LT,
+	BK_F_IS,
+	BK_F_AND,					/* lazy */
+	BK_F_OR,					/* lazy */
+	BK_F_NOT,
+	BK_F_CASE,					/* lazy: when, then, ..., else */
+	BK_F_BITAND,
+	BK_F_BITOR,
+	BK_F_BITXOR,
+	BK_F_LSHIFT,
+	BK_F_RSHIFT,
+	BK_F_ABS,
+	BK_F_DEBUG,
+	BK_F_DOUBLE,
+	BK_F_INT,
+	BK_F_LEAST,
+	BK_F_GREATEST,
+	BK_F_PI,
+	BK_F_SQRT,
+	BK_F_LN,
+	BK_F_EXP,
+	BK_F_POW,
+	BK_F_RANDOM,
+	BK_F_RANDOM_EXPONENTIAL,
+	BK_F_RANDOM_GAUSSIAN,
+	BK_F_RANDOM_ZIPFIAN,
+	BK_F_HASH_MURMUR2,
+	BK_F_HASH_FNV1A,
+	BK_F_PERMUTE
+} BkFunc;
+
+struct BkExpr
+{
+	BkExprKind	kind;
+	BkValue		value;			/* BK_EXPR_CONST */
+	int			var;			/* BK_EXPR_VAR, BK_EXPR_DEFAULT_SEED */
+	BkFunc		func;			/* BK_EXPR_FUNC */
+	int			nargs;
+	BkExpr	  **args;
+};
+
+/* argument counts that are not a plain number */
+#define BK_NARGS_ANY		(-1)	/* one or more: least, greatest */
+#define BK_NARGS_HASH		(-2)	/* a value and an optional seed */
+#define BK_NARGS_PERMUTE	(-3)	/* a value, a size and an optional seed */
+
+/* the functions a \set expression may call, by name (case-insensitive) */
+static const struct
+{
+	const char *name;
+	int			nargs;
+	BkFunc		func;
+}			bk_functions[] =
+{
+	{"abs", 1, BK_F_ABS},
+	{"debug", 1, BK_F_DEBUG},
+	{"double", 1, BK_F_DOUBLE},
+	{"exp", 1, BK_F_EXP},
+	{"greatest", BK_NARGS_ANY, BK_F_GREATEST},
+	{"hash", BK_NARGS_HASH, BK_F_HASH_MURMUR2},
+	{"hash_fnv1a", BK_NARGS_HASH, BK_F_HASH_FNV1A},
+	{"hash_murmur2", BK_NARGS_HASH, BK_F_HASH_MURMUR2},
+	{"int", 1, BK_F_INT},
+	{"least", BK_NARGS_ANY, BK_F_LEAST},
+	{"ln", 1, BK_F_LN},
+	{"mod", 2, BK_F_MOD},
+	{"permute", BK_NARGS_PERMUTE, BK_F_PERMUTE},
+	{"pi", 0, BK_F_PI},
+	{"pow", 2, BK_F_POW},
+	{"power", 2, BK_F_POW},
+	{"random", 2, BK_F_RANDOM},
+	{"random_exponential", 3, BK_F_RANDOM_EXPONENTIAL},
+	{"random_gaussian", 3, BK_F_RANDOM_GAUSSIAN},
+	{"random_zipfian", 3, BK_F_RANDOM_ZIPFIAN},
+	{"sqrt", 1, BK_F_SQRT},
+};
+
+/* ------------------------------------------------------------------------
+ * The random generator: pg_prng's xoroshiro128**, seeded through splitmix64
+ * ------------------------------------------------------------------------
+ */
+
+/* rotate X left by K bits */
+static inline uint64
+bk_rotl(uint64 x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+/*
+ * bk_splitmix64
+ *		The next number of the splitmix64 sequence at *STATE.
+ */
+static inline uint64
+bk_splitmix64(uint64 *state)
+{
+	uint64		z = (*state += UINT64CONST(0x9E3779B97F4A7C15));
+
+	z = (z ^ (z >> 30)) * UINT64CONST(0xBF58476D1CE4E5B9);
+	z = (z ^ (z >> 27)) * UINT64CONST(0x94D049BB133111EB);
+	return z ^ (z >> 31);
+}
+
+/*
+ * bk_prng_seed
+ *		Fill the state from SEED as pg_prng_seed does, with splitmix64,
+ *		never leaving the all-zero state xoroshiro cannot leave.
+ */
+void
+bk_prng_seed(BkPrng *prng, uint64 seed)
+{
+	prng->s0 = bk_splitmix64(&seed);
+	prng->s1 = bk_splitmix64(&seed);
+	if (prng->s0 == 0 && prng->s1 == 0)
+		prng->s0 = UINT64CONST(0x5851F42D4C957F2D);
+}
+
+/*
+ * bk_prng_next
+ *		The next 64 random bits (xoroshiro128**, as pg_prng_uint64).
+ */
+uint64
+bk_prng_next(BkPrng *prng)
+{
+	uint64		s0 = prng->s0;
+	uint64		sx = prng->s1 ^ s0;
+	uint64		val = bk_rotl(s0 * 5, 7) * 9;
+
+	prng->s0 = bk_rotl(s0, 24) ^ sx ^ (sx << 16);
+	prng->s1 = bk_rotl(sx, 37);
+	return val;
+}
+
+/*
+ * bk_prng_upto
+ *		A uniform number in [0, RANGE], without bias: draws keep the bits
+ *		RANGE needs and are refused when over it (pg_prng_uint64_range's
+ *		method), so fewer than two draws are needed on average.
+ */
+static uint64
+bk_prng_upto(BkPrng *prng, uint64 range)
+{
+	int			rshift;
+	uint64		val;
+
+	if (range == 0)
+		return 0;
+	rshift = 63 - pg_leftmost_one_pos64(range);
+	do
+	{
+		val = bk_prng_next(prng) >> rshift;
+	} while (val > range);
+	return val;
+}
+
+/*
+ * bk_prng_double
+ *		A uniform double in [0, 1), from 52 random bits as pg_prng_double.
+ */
+double
+bk_prng_double(BkPrng *prng)
+{
+	return ldexp((double) (bk_prng_next(prng) >> (64 - 52)), -52);
+}
+
+/*
+ * bk_prng_normal
+ *		A standard normal deviate, by the Box-Muller transform of two
+ *		uniforms in (0, 1], as pg_prng_double_normal.
+ */
+static double
+bk_prng_normal(BkPrng *prng)
+{
+	double		u1 = 1.0 - bk_prng_double(prng);
+	double		u2 = 1.0 - bk_prng_double(prng);
+
+	return sqrt(-2.0 * log(u1)) * sin(2.0 * M_PI * u2);
+}
+
+/* ------------------------------------------------------------------------
+ * Distributions, hashes, permutation: pgbench's formulas
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * bk_random_uniform
+ *		random(MIN, MAX): uniform over [MIN, MAX], whose width the caller
+ *		has checked to fit in an int64 (pgbench's getrand).
+ */
+int64
+bk_random_uniform(BkPrng *prng, int64 min, int64 max)
+{
+	return (int64) ((uint64) min +
+					bk_prng_upto(prng, (uint64) max - (uint64) min));
+}
+
+/*
+ * bk_random_scale
+ *		MIN + (MAX - MIN + 1) * UNIT for UNIT in [0, 1), pgbench's last step
+ *		of the exponential and gaussian distributions; kept within
+ *		[MIN, MAX] when rounding (or a NaN) would leave it.
+ */
+static int64
+bk_random_scale(int64 min, int64 max, double unit)
+{
+	int64		n = max - min + 1;	/* checked not to overflow */
+	double		off = (double) n * unit;
+
+	if (!(off > 0.0))
+		return min;
+	if (off >= (double) n)
+		return max;
+	return min + (int64) off;
+}
+
+/*
+ * bk_random_exponential
+ *		random_exponential(MIN, MAX, PARAMETER), PARAMETER > 0: the density
+ *		at MAX is exp(-PARAMETER) times that at MIN (getExponentialRand).
+ */
+static int64
+bk_random_exponential(BkPrng *prng, int64 min, int64 max, double parameter)
+{
+	double		cut = exp(-parameter);
+	double		uniform = 1.0 - bk_prng_double(prng);	/* (0, 1] */
+	double		rand = -log(cut + (1.0 - cut) * uniform) / parameter;
+
+	return bk_random_scale(min, max, rand);
+}
+
+/*
+ * bk_random_gaussian
+ *		random_gaussian(MIN, MAX, PARAMETER), PARAMETER >= 2: a normal
+ *		deviate cut at +/- PARAMETER standard deviations, mapped onto
+ *		[MIN, MAX] (getGaussianRand).
+ */
+static int64
+bk_random_gaussian(BkPrng *prng, int64 min, int64 max, double parameter)
+{
+	double		stdev;
+
+	do
+	{
+		stdev = bk_prng_normal(prng);
+	} while (stdev < -parameter || stdev >= parameter);
+
+	return bk_random_scale(min, max, (stdev + parameter) / (parameter * 2.0));
+}
+
+/*
+ * bk_random_zipfian
+ *		random_zipfian(MIN, MAX, S), 1.001 <= S <= 1000: Devroye's rejection
+ *		method ("Non-Uniform Random Variate Generation", p. 550), as
+ *		pgbench's computeIterativeZipfian.
+ */
+static int64
+bk_random_zipfian(BkPrng *prng, int64 min, int64 max, double s)
+{
+	int64		n = max - min + 1;
+	double		b = pow(2.0, s - 1.0);
+	double		x;
+
+	if (n <= 1)
+		return min;
+
+	for (;;)
+	{
+		double		u = bk_prng_double(prng);
+		double		v = bk_prng_double(prng);
+		double		t;
+
+		x = floor(pow(u, -1.0 / (s - 1.0)));
+		t = pow(1.0 + 1.0 / x, s - 1.0);
+		/* refuse when too large or out of bound */
+		if (v * x * (t - 1.0) / (b - 1.0) <= t / b && x <= n)
+			break;
+		CHECK_FOR_INTERRUPTS();
+	}
+	/* x is in [1, n] */
+	return (int64) ((uint64) min + (uint64) ((int64) x - 1));
+}
+
+/*
+ * bk_hash_fnv1a
+ *		hash_fnv1a(VAL, SEED): FNV-1a over the 8 bytes of VAL.
+ */
+static int64
+bk_hash_fnv1a(int64 val, uint64 seed)
+{
+	uint64		result = BK_FNV_OFFSET_BASIS ^ seed;
+	uint64		v = (uint64) val;
+
+	for (int i = 0; i < 8; i++)
+	{
+		result ^= v & 0xff;
+		result *= BK_FNV_PRIME;
+		v >>= 8;
+	}
+	return (int64) result;
+}
+
+/*
+ * bk_hash_murmur2
+ *		hash_murmur2(VAL, SEED): MurmurHash64A of VAL (Austin Appleby).
+ */
+static int64
+bk_hash_murmur2(int64 val, uint64 seed)
+{
+	uint64		result = seed ^ BK_MM2_MUL_TIMES_8;
+	uint64		k = (uint64) val;
+
+	k *= BK_MM2_MUL;
+	k ^= k >> BK_MM2_ROT;
+	k *= BK_MM2_MUL;
+
+	result ^= k;
+	result *= BK_MM2_MUL;
+
+	result ^= result >> BK_MM2_ROT;
+	result *= BK_MM2_MUL;
+	result ^= result >> BK_MM2_ROT;
+
+	return (int64) result;
+}
+
+/*
+ * bk_permute
+ *		permute(VAL, SIZE, SEED), SIZE > 0: the image of VAL modulo SIZE by
+ *		a pseudorandom permutation of [0, SIZE) chosen by SEED.  pgbench's
+ *		six rounds of multiply, xor and rotate on overlapping halves and a
+ *		random offset, with a generator of its own seeded by SEED (not the
+ *		client's: the same arguments always give the same result).
+ */
+static int64
+bk_permute(int64 val, int64 isize, int64 seed)
+{
+	BkPrng		prng;
+	uint64		size;
+	uint64		v;
+	int			masklen;
+	uint64		mask;
+
+	if (isize < 2)
+		return 0;
+
+	bk_prng_seed(&prng, (uint64) seed);
+	size = (uint64) isize;
+	v = (uint64) val % size;
+
+	/* work modulo the largest power of 2 not above size */
+	masklen = pg_leftmost_one_pos64(size);
+	mask = (((uint64) 1) << masklen) - 1;
+
+	for (int i = 0; i < 6; i++)
+	{
+		uint64		m,
+					r,
+					t;
+
+		/* random multiply (by an odd number), xor and rotate: lower half */
+		m = (bk_prng_next(&prng) & mask) | 1;
+		r = bk_prng_next(&prng) & mask;
+		if (v <= mask)
+		{
+			v = ((v * m) ^ r) & mask;
+			v = ((v << 1) & mask) | (v >> (masklen - 1));
+		}
+
+		/* the same on the upper half */
+		m = (bk_prng_next(&prng) & mask) | 1;
+		r = bk_prng_next(&prng) & mask;
+		t = size - 1 - v;
+		if (t <= mask)
+		{
+			t = ((t * m) ^ r) & mask;
+			t = ((t << 1) & mask) | (t >> (masklen - 1));
+			v = size - 1 - t;
+		}
+
+		/* random offset */
+		r = bk_prng_upto(&prng, size - 1);
+		v = (v + r) % size;
+	}
+	return (int64) v;
+}
+
+/* ------------------------------------------------------------------------
+ * Expressions: the tokenizer (pgbench's exprscan.l)
+ * ------------------------------------------------------------------------
+ */
+
+typedef enum BkTokenKind
+{
+	TOK_END,					/* end of the expression */
+	TOK_INT,
+	TOK_MAXINT,					/* 9223372036854775808, only after a '-' */
+	TOK_DOUBLE,
+	TOK_VAR,					/* :name */
+	TOK_IDENT,					/* a function name */
+	TOK_PLUS,
+	TOK_MINUS,
+	TOK_MUL,
+	TOK_DIV,
+	TOK_MOD,
+	TOK_EQ,
+	TOK_NE,						/* <> or != */
+	TOK_LT,
+	TOK_LE,
+	TOK_GT,
+	TOK_GE,
+	TOK_BITAND,
+	TOK_BITOR,
+	TOK_BITXOR,					/* # */
+	TOK_BITNOT,					/* ~ */
+	TOK_LSHIFT,
+	TOK_RSHIFT,
+	TOK_LPAREN,
+	TOK_RPAREN,
+	TOK_COMMA,
+	TOK_AND,
+	TOK_OR,
+	TOK_NOT,
+	TOK_IS,
+	TOK_ISNULL,
+	TOK_NOTNULL,
+	TOK_CASE,
+	TOK_WHEN,
+	TOK_THEN,
+	TOK_ELSE,
+	TOK_ENDKW,					/* END of CASE */
+	TOK_TRUE,
+	TOK_FALSE,
+	TOK_NULL
+} BkTokenKind;
+
+/* the keywords, matched case-insensitively against whole words */
+static const struct
+{
+	const char *word;
+	BkTokenKind kind;
+}			bk_keywords[] =
+{
+	{"and", TOK_AND},
+	{"case", TOK_CASE},
+	{"else", TOK_ELSE},
+	{"end", TOK_ENDKW},
+	{"false", TOK_FALSE},
+	{"is", TOK_IS},
+	{"isnull", TOK_ISNULL},
+	{"not", TOK_NOT},
+	{"notnull", TOK_NOTNULL},
+	{"null", TOK_NULL},
+	{"or", TOK_OR},
+	{"then", TOK_THEN},
+	{"true", TOK_TRUE},
+	{"when", TOK_WHEN},
+};
+
+typedef struct BkToken
+{
+	BkTokenKind kind;
+	const char *start;			/* in BkExprParser.text */
+	int			len;
+	int64		ival;			/* TOK_INT */
+	double		dval;			/* TOK_DOUBLE */
+} BkToken;
+
+/* the state of parsing one \set expression */
+typedef struct BkExprParser
+{
+	BkScript   *script;
+	int			line;			/* of the \set */
+	const char *text;			/* the expression */
+	const char *pos;			/* where the tokenizer is */
+	BkToken		tok;			/* the current token */
+} BkExprParser;
+
+static BK_NORETURN void bk_expr_error(BkExprParser *ep, const BkToken *at,
+									  const char *hint, const char *fmt,...) pg_attribute_printf(4, 5);
+
+/*
+ * bk_expr_error
+ *		Report a syntax error in the expression of a \set, at token AT (the
+ *		end of the expression when NULL).
+ */
+static void
+bk_expr_error(BkExprParser *ep, const BkToken *at, const char *hint,
+			  const char *fmt,...)
+{
+	StringInfoData what;
+	int			column;
+
+	initStringInfo(&what);
+	for (;;)
+	{
+		va_list		args;
+		int			needed;
+
+		va_start(args, fmt);
+		needed = appendStringInfoVA(&what, fmt, args);
+		va_end(args);
+		if (needed == 0)
+			break;
+		enlargeStringInfo(&what, needed);
+	}
+	column = (at != NULL ? (int) (at->start - ep->text) : (int) strlen(ep->text)) + 1;
+
+	ereport(ERROR,
+			(errcode(ERRCODE_SYNTAX_ERROR),
+			 errmsg("syntax error in \\set expression in script \"%s\" at line %d: %s",
+					ep->script->name, ep->line, what.data),
+			 ep->text[0] != '\0' ?
+			 errdetail("The error is at character %d of \"%s\".", column, ep->text) : 0,
+			 errhint("%s", hint)));
+}
+
+/*
+ * bk_expr_unexpected
+ *		Report the current token as one that cannot be there.
+ */
+static BK_NORETURN void
+bk_expr_unexpected(BkExprParser *ep, const char *hint)
+{
+	if (ep->tok.kind == TOK_END)
+		bk_expr_error(ep, NULL, hint, "unexpected end of expression");
+	bk_expr_error(ep, &ep->tok, hint, "unexpected \"%.*s\"",
+				  ep->tok.len, ep->tok.start);
+}
+
+/*
+ * bk_lex_number
+ *		Read the number at P into TOK: an integer, or a double when it has
+ *		a point or an exponent (flex's longest match: "1e" is 1 then "e").
+ */
+static const char *
+bk_lex_number(BkExprParser *ep, const char *p, BkToken *tok)
+{
+	const char *start = p;
+	bool		isdouble = false;
+
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '.')
+	{
+		isdouble = true;
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	}
+	if (*p == 'e' || *p == 'E')
+	{
+		const char *q = p + 1;
+
+		if (*q == '+' || *q == '-')
+			q++;
+		if (*q >= '0' && *q <= '9')
+		{
+			while (*q >= '0' && *q <= '9')
+				q++;
+			p = q;
+			isdouble = true;
+		}
+	}
+	tok->len = (int) (p - start);
+
+	if (isdouble)
+	{
+		char	   *text = pnstrdup(start, tok->len);
+
+		errno = 0;
+		tok->dval = strtod(text, NULL);
+		if (errno != 0)
+			bk_expr_error(ep, tok,
+						  "A double constant must lie between about 1e-308 and 1e308 in absolute value, or be zero.",
+						  "double constant overflow \"%s\"", text);
+		pfree(text);
+		tok->kind = TOK_DOUBLE;
+	}
+	else
+	{
+		int64		v = 0;
+
+		tok->kind = TOK_INT;
+		for (const char *d = start; d < p; d++)
+		{
+			if (pg_mul_s64_overflow(v, 10, &v) ||
+				pg_add_s64_overflow(v, *d - '0', &v))
+			{
+				/* -9223372036854775808 is read as '-' then this */
+				if (tok->len == 19 && strncmp(start, "9223372036854775808", 19) == 0)
+				{
+					tok->kind = TOK_MAXINT;
+					break;
+				}
+				bk_expr_error(ep, tok,
+							  "An integer constant must lie between -9223372036854775808 and 9223372036854775807; write a double, as in 1e19, for more.",
+							  "bigint constant overflow \"%.*s\"", tok->len, start);
+			}
+		}
+		tok->ival = v;
+	}
+	return p;
+}
+
+/*
+ * bk_lex
+ *		Read the next token of the expression into ep->tok.
+ */
+static void
+bk_lex(BkExprParser *ep)
+{
+	const char *p = ep->pos;
+	BkToken    *tok = &ep->tok;
+	unsigned char c;
+
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v' ||
+		   *p == '\n')
+		p++;
+	tok->start = p;
+	tok->len = 1;
+	tok->ival = 0;
+	tok->dval = 0.0;
+	c = (unsigned char) *p;
+
+	if (c == '\0')
+	{
+		tok->kind = TOK_END;
+		tok->len = 0;
+	}
+	else if ((c >= '0' && c <= '9') || (c == '.' && p[1] >= '0' && p[1] <= '9'))
+	{
+		ep->pos = bk_lex_number(ep, p, tok);
+		return;
+	}
+	else if (c == ':')
+	{
+		const char *q = p + 1;
+
+		/* in expressions a variable name may start with a digit */
+		while (bk_is_name_char((unsigned char) *q))
+			q++;
+		if (q == p + 1)
+			bk_expr_error(ep, tok,
+						  "A variable is written as a colon followed by its name, as in :aid.",
+						  "unexpected character \":\"");
+		tok->kind = TOK_VAR;
+		tok->len = (int) (q - p);
+	}
+	else if (bk_is_name_start(c))
+	{
+		const char *q = p + 1;
+
+		while (bk_is_name_char((unsigned char) *q))
+			q++;
+		tok->len = (int) (q - p);
+		tok->kind = TOK_IDENT;
+		for (int i = 0; i < lengthof(bk_keywords); i++)
+		{
+			if ((int) strlen(bk_keywords[i].word) == tok->len &&
+				pg_strncasecmp(bk_keywords[i].word, p, tok->len) == 0)
+			{
+				tok->kind = bk_keywords[i].kind;
+				break;
+			}
+		}
+	}
+	else
+	{
+		char		c2 = p[1];
+
+		tok->len = 2;
+		if ((c == '<' && c2 == '>') || (c == '!' && c2 == '='))
+			tok->kind = TOK_NE;
+		else if (c == '<' && c2 == '=')
+			tok->kind = TOK_LE;
+		else if (c == '>' && c2 == '=')
+			tok->kind = TOK_GE;
+		else if (c == '<' && c2 == '<')
+			tok->kind = TOK_LSHIFT;
+		else if (c == '>' && c2 == '>')
+			tok->kind = TOK_RSHIFT;
+		else
+		{
+			tok->len = 1;
+			switch (c)
+			{
+				case '+':
+					tok->kind = TOK_PLUS;
+					break;
+				case '-':
+					tok->kind = TOK_MINUS;
+					break;
+				case '*':
+					tok->kind = TOK_MUL;
+					break;
+				case '/':
+					tok->kind = TOK_DIV;
+					break;
+				case '%':
+					tok->kind = TOK_MOD;
+					break;
+				case '=':
+					tok->kind = TOK_EQ;
+					break;
+				case '<':
+					tok->kind = TOK_LT;
+					break;
+				case '>':
+					tok->kind = TOK_GT;
+					break;
+				case '&':
+					tok->kind = TOK_BITAND;
+					break;
+				case '|':
+					tok->kind = TOK_BITOR;
+					break;
+				case '#':
+					tok->kind = TOK_BITXOR;
+					break;
+				case '~':
+					tok->kind = TOK_BITNOT;
+					break;
+				case '(':
+					tok->kind = TOK_LPAREN;
+					break;
+				case ')':
+					tok->kind = TOK_RPAREN;
+					break;
+				case ',':
+					tok->kind = TOK_COMMA;
+					break;
+				default:
+					bk_expr_error(ep, tok,
+								  "The operators are + - * / % = <> != < <= > >= & | # ~ << >>, AND, OR, NOT and IS.",
+								  "unexpected character \"%c\"", c);
+			}
+		}
+	}
+	ep->pos = p + tok->len;
+}
+
+/* ------------------------------------------------------------------------
+ * Expressions: the parser (pgbench's exprparse.y, by precedence climbing)
+ * ------------------------------------------------------------------------
+ */
+
+/* binding strength of the operators, weakest first, as in exprparse.y */
+#define BK_PREC_OR		1		/* left */
+#define BK_PREC_AND		2		/* left */
+#define BK_PREC_NOT		3		/* right, prefix */
+#define BK_PREC_IS		4		/* postfix: IS, ISNULL, NOTNULL */
+#define BK_PREC_CMP		5		/* non-associative */
+#define BK_PREC_BIT		6		/* left: | # & << >>, and prefix ~ */
+#define BK_PREC_ADD		7		/* left */
+#define BK_PREC_MUL		8		/* left */
+#define BK_PREC_UNARY	9		/* prefix + and - */
+
+static const char *const bk_hint_syntax =
+"A \\set expression is written as in pgbench: constants, :variables, operators, function calls and CASE.";
+
+static BkExpr *bk_parse_expr(BkExprParser *ep, int minprec);
+
+/* a new constant node, VALUE */
+static BkExpr *
+bk_make_const(const BkValue *value)
+{
+	BkExpr	   *e = palloc0(sizeof(BkExpr));
+
+	e->kind = BK_EXPR_CONST;
+	e->value = *value;
+	return e;
+}
+
+/* a new integer constant node */
+static BkExpr *
+bk_make_int(int64 i)
+{
+	BkValue		v = {0};
+
+	v.kind = BK_VAL_INT;
+	v.i = i;
+	return bk_make_const(&v);
+}
+
+/* a new null or boolean constant node */
+static BkExpr *
+bk_make_special(BkValueKind kind, bool b)
+{
+	BkValue		v = {0};
+
+	v.kind = kind;
+	v.b = b;
+	return bk_make_const(&v);
+}
+
+/* a new node applying FUNC to the NARGS nodes of ARGS (kept) */
+static BkExpr *
+bk_make_func(BkFunc func, int nargs, BkExpr **args)
+{
+	BkExpr	   *e = palloc0(sizeof(BkExpr));
+
+	e->kind = BK_EXPR_FUNC;
+	e->func = func;
+	e->nargs = nargs;
+	e->args = args;
+	return e;
+}
+
+/* a new node applying a unary operator */
+static BkExpr *
+bk_make_uop(BkFunc func, BkExpr *arg)
+{
+	BkExpr	  **args = palloc(sizeof(BkExpr *));
+
+	args[0] = arg;
+	return bk_make_func(func, 1, args);
+}
+
+/* a new node applying a binary operator, LEFT evaluated first */
+static BkExpr *
+bk_make_op(BkFunc func, BkExpr *left, BkExpr *right)
+{
+	BkExpr	  **args = palloc(sizeof(BkExpr *) * 2);
+
+	args[0] = left;
+	args[1] = right;
+	return bk_make_func(func, 2, args);
+}
+
+/*
+ * bk_infix
+ *		Whether token KIND continues an expression as an infix or postfix
+ *		operator; if so its precedence, its function and whether the
+ *		operands swap (a > b is b < a, evaluated in that order, as pgbench).
+ */
+static bool
+bk_infix(BkTokenKind kind, int *prec, BkFunc *func, bool *swap)
+{
+	*swap = false;
+	switch (kind)
+	{
+		case TOK_OR:
+			*prec = BK_PREC_OR;
+			*func = BK_F_OR;
+			return true;
+		case TOK_AND:
+			*prec = BK_PREC_AND;
+			*func = BK_F_AND;
+			return true;
+		case TOK_IS:
+		case TOK_ISNULL:
+		case TOK_NOTNULL:
+			*prec = BK_PREC_IS;
+			*func = BK_F_IS;
+			return true;
+		case TOK_EQ:
+			*prec = BK_PREC_CMP;
+			*func = BK_F_EQ;
+			return true;
+		case TOK_NE:
+			*prec = BK_PREC_CMP;
+			*func = BK_F_NE;
+			return true;
+		case TOK_LT:
+			*prec = BK_PREC_CMP;
+			*func = BK_F_LT;
+			return true;
+		case TOK_LE:
+			*prec = BK_PREC_CMP;
+			*func = BK_F_LE;
+			return true;
+		case TOK_GT:
+			*prec = BK_PREC_CMP;
+			*func = BK_F_LT;
+			*swap = true;
+			return true;
+		case TOK_GE:
+			*prec = BK_PREC_CMP;
+			*func = BK_F_LE;
+			*swap = true;
+			return true;
+		case TOK_BITAND:
+			*prec = BK_PREC_BIT;
+			*func = BK_F_BITAND;
+			return true;
+		case TOK_BITOR:
+			*prec = BK_PREC_BIT;
+			*func = BK_F_BITOR;
+			return true;
+		case TOK_BITXOR:
+			*prec = BK_PREC_BIT;
+			*func = BK_F_BITXOR;
+			return true;
+		case TOK_LSHIFT:
+			*prec = BK_PREC_BIT;
+			*func = BK_F_LSHIFT;
+			return true;
+		case TOK_RSHIFT:
+			*prec = BK_PREC_BIT;
+			*func = BK_F_RSHIFT;
+			return true;
+		case TOK_PLUS:
+			*prec = BK_PREC_ADD;
+			*func = BK_F_ADD;
+			return true;
+		case TOK_MINUS:
+			*prec = BK_PREC_ADD;
+			*func = BK_F_SUB;
+			return true;
+		case TOK_MUL:
+			*prec = BK_PREC_MUL;
+			*func = BK_F_MUL;
+			return true;
+		case TOK_DIV:
+			*prec = BK_PREC_MUL;
+			*func = BK_F_DIV;
+			return true;
+		case TOK_MOD:
+			*prec = BK_PREC_MUL;
+			*func = BK_F_MOD;
+			return true;
+		default:
+			return false;
+	}
+}
+
+/*
+ * bk_expect
+ *		Consume the current token, which must be of kind KIND (WHAT is how
+ *		the hint names it).
+ */
+static void
+bk_expect(BkExprParser *ep, BkTokenKind kind, const char *what)
+{
+	if (ep->tok.kind != kind)
+	{
+		char	   *hint = psprintf("The expression needs %s at this point.", what);
+
+		bk_expr_unexpected(ep, hint);
+	}
+	bk_lex(ep);
+}
+
+/*
+ * bk_parse_is
+ *		The rest of a postfix IS [NOT] {NULL | TRUE | FALSE}, ISNULL or
+ *		NOTNULL (token KIND, consumed) applied to LEFT.
+ */
+static BkExpr *
+bk_parse_is(BkExprParser *ep, BkTokenKind kind, BkExpr *left)
+{
+	bool		negate = (kind == TOK_NOTNULL);
+	BkExpr	   *right;
+	BkExpr	   *result;
+
+	if (kind != TOK_IS)
+		right = bk_make_special(BK_VAL_NULL, false);
+	else
+	{
+		if (ep->tok.kind == TOK_NOT)
+		{
+			negate = true;
+			bk_lex(ep);
+		}
+		if (ep->tok.kind == TOK_NULL)
+			right = bk_make_special(BK_VAL_NULL, false);
+		else if (ep->tok.kind == TOK_TRUE || ep->tok.kind == TOK_FALSE)
+			right = bk_make_special(BK_VAL_BOOL, ep->tok.kind == TOK_TRUE);
+		else
+			bk_expr_unexpected(ep, "IS and IS NOT are followed by NULL, TRUE or FALSE.");
+		bk_lex(ep);
+	}
+	result = bk_make_op(BK_F_IS, left, right);
+	return negate ? bk_make_uop(BK_F_NOT, result) : result;
+}
+
+/*
+ * bk_find_function
+ *		The entry of bk_functions named by the LEN bytes at NAME, or -1.
+ */
+static int
+bk_find_function(const char *name, int len)
+{
+	for (int i = 0; i < lengthof(bk_functions); i++)
+	{
+		if ((int) strlen(bk_functions[i].name) == len &&
+			pg_strncasecmp(bk_functions[i].name, name, len) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * bk_parse_call
+ *		A function call, at its name: check the function and the number of
+ *		arguments; hash() and permute() without a seed get :default_seed's.
+ */
+static BkExpr *
+bk_parse_call(BkExprParser *ep)
+{
+	BkToken		name = ep->tok;
+	int			f = bk_find_function(name.start, name.len);
+	int			nargs = 0;
+	int			maxargs = 4;
+	BkExpr	  **args;
+	int			want;
+	bool		ok;
+
+	if (f < 0)
+		bk_expr_error(ep, &name,
+					  "The functions are abs, debug, double, exp, greatest, hash, hash_fnv1a, hash_murmur2, int, least, ln, mod, permute, pi, pow, power, random, random_exponential, random_gaussian, random_zipfian and sqrt.",
+					  "unexpected function name \"%.*s\"", name.len, name.start);
+	bk_lex(ep);
+	bk_expect(ep, TOK_LPAREN, "\"(\" after a function name");
+
+	/* room for a seed more */
+	args = palloc(sizeof(BkExpr *) * (maxargs + 1));
+	if (ep->tok.kind != TOK_RPAREN)
+	{
+		for (;;)
+		{
+			if (nargs == maxargs)
+			{
+				maxargs *= 2;
+				args = repalloc(args, sizeof(BkExpr *) * (maxargs + 1));
+			}
+			args[nargs++] = bk_parse_expr(ep, 0);
+			if (ep->tok.kind != TOK_COMMA)
+				break;
+			bk_lex(ep);
+		}
+	}
+	bk_expect(ep, TOK_RPAREN, "\",\" or \")\"");
+
+	want = bk_functions[f].nargs;
+	switch (want)
+	{
+		case BK_NARGS_ANY:
+			if (nargs == 0)
+				bk_expr_error(ep, &name, "least() and greatest() take one or more arguments.",
+							  "at least one argument expected for function \"%s\"",
+							  bk_functions[f].name);
+			ok = true;
+			break;
+		case BK_NARGS_HASH:
+			ok = (nargs == 1 || nargs == 2);
+			break;
+		case BK_NARGS_PERMUTE:
+			ok = (nargs == 2 || nargs == 3);
+			break;
+		default:
+			ok = (nargs == want);
+			break;
+	}
+	if (!ok)
+	{
+		const char *hint;
+
+		if (want == BK_NARGS_HASH)
+			hint = psprintf("%s() takes a value and an optional seed.", bk_functions[f].name);
+		else if (want == BK_NARGS_PERMUTE)
+			hint = "permute() takes a value, a size and an optional seed.";
+		else
+			hint = psprintf(ngettext("%s() takes %d argument.", "%s() takes %d arguments.", want),
+							bk_functions[f].name, want);
+		bk_expr_error(ep, &name, hint, "unexpected number of arguments for function \"%s\"",
+					  bk_functions[f].name);
+	}
+
+	/* no seed: that of :default_seed, decided when evaluated */
+	if ((want == BK_NARGS_HASH && nargs == 1) ||
+		(want == BK_NARGS_PERMUTE && nargs == 2))
+	{
+		BkExpr	   *seed = palloc0(sizeof(BkExpr));
+
+		seed->kind = BK_EXPR_DEFAULT_SEED;
+		seed->var = BK_VAR_DEFAULT_SEED;
+		args[nargs++] = seed;
+	}
+	return bk_make_func(bk_functions[f].func, nargs, args);
+}
+
+/*
+ * bk_parse_case
+ *		CASE WHEN c THEN v [WHEN c THEN v ...] [ELSE e] END, at CASE: a node
+ *		whose arguments are c1, v1, c2, v2, ..., e (NULL when no ELSE).
+ */
+static BkExpr *
+bk_parse_case(BkExprParser *ep)
+{
+	int			nargs = 0;
+	int			maxargs = 5;
+	BkExpr	  **args = palloc(sizeof(BkExpr *) * maxargs);
+
+	bk_lex(ep);
+	if (ep->tok.kind != TOK_WHEN)
+		bk_expr_unexpected(ep, "CASE is followed by one or more WHEN condition THEN value.");
+	while (ep->tok.kind == TOK_WHEN)
+	{
+		if (nargs + 3 > maxargs)
+		{
+			maxargs *= 2;
+			args = repalloc(args, sizeof(BkExpr *) * maxargs);
+		}
+		bk_lex(ep);
+		args[nargs++] = bk_parse_expr(ep, 0);
+		bk_expect(ep, TOK_THEN, "THEN");
+		args[nargs++] = bk_parse_expr(ep, 0);
+	}
+	if (ep->tok.kind == TOK_ELSE)
+	{
+		bk_lex(ep);
+		args[nargs++] = bk_parse_expr(ep, 0);
+	}
+	else
+		args[nargs++] = bk_make_special(BK_VAL_NULL, false);
+	bk_expect(ep, TOK_ENDKW, "WHEN, ELSE or END");
+	return bk_make_func(BK_F_CASE, nargs, args);
+}
+
+/*
+ * bk_parse_prefix
+ *		An operand: a constant, a variable, a call, a CASE, a parenthesised
+ *		expression, or a prefix operator and its operand.
+ */
+static BkExpr *
+bk_parse_prefix(BkExprParser *ep)
+{
+	BkToken		tok = ep->tok;
+	BkExpr	   *e;
+
+	switch (tok.kind)
+	{
+		case TOK_LPAREN:
+			bk_lex(ep);
+			e = bk_parse_expr(ep, 0);
+			bk_expect(ep, TOK_RPAREN, "\")\"");
+			return e;
+		case TOK_PLUS:
+			bk_lex(ep);
+			return bk_parse_expr(ep, BK_PREC_UNARY);
+		case TOK_MINUS:
+			bk_lex(ep);
+			if (ep->tok.kind == TOK_MAXINT)
+			{
+				bk_lex(ep);
+				return bk_make_int(PG_INT64_MIN);
+			}
+			/* -x is 0 - x */
+			return bk_make_op(BK_F_SUB, bk_make_int(0),
+							  bk_parse_expr(ep, BK_PREC_UNARY));
+		case TOK_BITNOT:
+			/* ~x is all ones # x */
+			bk_lex(ep);
+			return bk_make_op(BK_F_BITXOR, bk_make_int(~INT64CONST(0)),
+							  bk_parse_expr(ep, BK_PREC_BIT + 1));
+		case TOK_NOT:
+			bk_lex(ep);
+			return bk_make_uop(BK_F_NOT, bk_parse_expr(ep, BK_PREC_NOT));
+		case TOK_NULL:
+			bk_lex(ep);
+			return bk_make_special(BK_VAL_NULL, false);
+		case TOK_TRUE:
+		case TOK_FALSE:
+			bk_lex(ep);
+			return bk_make_special(BK_VAL_BOOL, tok.kind == TOK_TRUE);
+		case TOK_INT:
+			bk_lex(ep);
+			return bk_make_int(tok.ival);
+		case TOK_DOUBLE:
+			{
+				BkValue		v = {0};
+
+				bk_lex(ep);
+				v.kind = BK_VAL_DOUBLE;
+				v.d = tok.dval;
+				return bk_make_const(&v);
+			}
+		case TOK_VAR:
+			{
+				char	   *name = pnstrdup(tok.start + 1, tok.len - 1);
+
+				e = palloc0(sizeof(BkExpr));
+				e->kind = BK_EXPR_VAR;
+				e->var = bk_var_lookup(ep->script->vt, name, true);
+				pfree(name);
+				bk_lex(ep);
+				return e;
+			}
+		case TOK_IDENT:
+			return bk_parse_call(ep);
+		case TOK_CASE:
+			return bk_parse_case(ep);
+		case TOK_MAXINT:
+			bk_expr_error(ep, &tok,
+						  "9223372036854775808 is a bigint only as -9223372036854775808; write a double, as in 9223372036854775808.0, otherwise.",
+						  "bigint constant overflow \"%.*s\"", tok.len, tok.start);
+		default:
+			bk_expr_unexpected(ep, bk_hint_syntax);
+	}
+}
+
+/*
+ * bk_parse_expr
+ *		An expression whose operators all bind at least as strongly as
+ *		MINPREC, by precedence climbing over exprparse.y's precedences.
+ */
+static BkExpr *
+bk_parse_expr(BkExprParser *ep, int minprec)
+{
+	BkExpr	   *left;
+	bool		after_cmp = false;
+
+	check_stack_depth();
+	left = bk_parse_prefix(ep);
+	for (;;)
+	{
+		BkToken		op = ep->tok;
+		int			prec;
+		BkFunc		func;
+		bool		swap;
+		BkExpr	   *right;
+
+		if (!bk_infix(op.kind, &prec, &func, &swap) || prec < minprec)
+			break;
+		if (prec == BK_PREC_CMP && after_cmp)
+			bk_expr_unexpected(ep, "Comparisons do not chain: write a < b AND b < c.");
+		bk_lex(ep);
+
+		if (prec == BK_PREC_IS)
+		{
+			left = bk_parse_is(ep, op.kind, left);
+			after_cmp = false;
+			continue;
+		}
+		right = bk_parse_expr(ep, prec + 1);
+		left = swap ? bk_make_op(func, right, left) : bk_make_op(func, left, right);
+		after_cmp = (prec == BK_PREC_CMP);
+	}
+	return left;
+}
+
+/*
+ * bk_expr_parse
+ *		The whole expression TEXT of the COMMAND (set, if, elif) at LINE of
+ *		SCRIPT, TEXT starting at COLUMN (from 1) of that line.
+ */
+BkExpr *
+bk_expr_parse(BkScript *script, const char *text, int line, int column,
+			  const char *command)
+{
+	BkExprParser ep;
+	BkExpr	   *e;
+
+	ep.script = script;
+	ep.line = line;
+	ep.text = text;
+	ep.pos = text;
+	bk_lex(&ep);
+	if (ep.tok.kind == TOK_END)
+		bk_expr_unexpected(&ep, "Write an expression after the variable name, as in \\set aid random(1, 100000 * :scale).");
+	e = bk_parse_expr(&ep, 0);
+	if (ep.tok.kind != TOK_END)
+		bk_expr_unexpected(&ep, "An operator may be missing before this point.");
+	return e;
+}
+
+/* ------------------------------------------------------------------------
+ * Expressions: evaluation (pgbench's evaluateExpr)
+ * ------------------------------------------------------------------------
+ */
+
+/* what an evaluation works with */
+typedef struct BkEvalState
+{
+	const BkScript *script;
+	int			cmdno;			/* the command evaluated, from 0 */
+	BkValue    *vars;
+	BkPrng	   *prng;
+} BkEvalState;
+
+static void bk_eval(BkEvalState *st, const BkExpr *e, BkValue *ret);
+
+/* set V to an integer */
+static inline void
+bk_set_int(BkValue *v, int64 i)
+{
+	v->kind = BK_VAL_INT;
+	v->i = i;
+}
+
+/* set V to a double */
+static inline void
+bk_set_double(BkValue *v, double d)
+{
+	v->kind = BK_VAL_DOUBLE;
+	v->d = d;
+}
+
+/* set V to a boolean */
+static inline void
+bk_set_bool(BkValue *v, bool b)
+{
+	v->kind = BK_VAL_BOOL;
+	v->b = b;
+}
+
+/* set V to null */
+static inline void
+bk_set_null(BkValue *v)
+{
+	v->kind = BK_VAL_NULL;
+}
+
+/* the name of V's type, for messages */
+static const char *
+bk_type_name(const BkValue *v)
+{
+	switch (v->kind)
+	{
+		case BK_VAL_NULL:
+			return "null";
+		case BK_VAL_BOOL:
+			return "boolean";
+		case BK_VAL_INT:
+			return "int";
+		case BK_VAL_DOUBLE:
+			return "double";
+		default:
+			return "none";
+	}
+}
+
+/*
+ * bk_to_bool
+ *		V as a boolean; only a boolean is one.
+ */
+static bool
+bk_to_bool(const BkValue *v)
+{
+	if (v->kind != BK_VAL_BOOL)
+		ereport(ERROR,
+				(errcode(ERRCODE_DATATYPE_MISMATCH),
+				 errmsg("cannot coerce %s to boolean", bk_type_name(v)),
+				 errhint("AND, OR and NOT take booleans; compare numbers, as in :x <> 0, to make one.")));
+	return v->b;
+}
+
+/*
+ * bk_to_int
+ *		V as an integer: doubles are rounded to the nearest.
+ */
+static int64
+bk_to_int(const BkValue *v)
+{
+	if (v->kind == BK_VAL_INT)
+		return v->i;
+	if (v->kind == BK_VAL_DOUBLE)
+	{
+		double		d = rint(v->d);
+
+		if (isnan(d) || !FLOAT8_FITS_IN_INT64(d))
+			ereport(ERROR,
+					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+					 errmsg("double to int overflow for %f", d)));
+		return (int64) d;
+	}
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("cannot coerce %s to int", bk_type_name(v)),
+			 errhint("Use a CASE expression to turn a boolean into a number.")));
+	return 0;					/* keep the compiler quiet */
+}
+
+/*
+ * bk_to_double
+ *		V as a double.
+ */
+static double
+bk_to_double(const BkValue *v)
+{
+	if (v->kind == BK_VAL_DOUBLE)
+		return v->d;
+	if (v->kind == BK_VAL_INT)
+		return (double) v->i;
+	ereport(ERROR,
+			(errcode(ERRCODE_DATATYPE_MISMATCH),
+			 errmsg("cannot coerce %s to double", bk_type_name(v)),
+			 errhint("Use a CASE expression to turn a boolean into a number.")));
+	return 0.0;					/* keep the compiler quiet */
+}
+
+/*
+ * bk_truth
+ *		Whether V counts as true for CASE: true, or a non-zero number.
+ */
+static bool
+bk_truth(const BkValue *v)
+{
+	switch (v->kind)
+	{
+		case BK_VAL_BOOL:
+			return v->b;
+		case BK_VAL_INT:
+			return v->i != 0;
+		case BK_VAL_DOUBLE:
+			return v->d != 0.0;
+		default:
+			return false;
+	}
+}
+
+/* report an int64 overflow */
+static BK_NORETURN void
+bk_bigint_out_of_range(void)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+			 errmsg("bigint out of range"),
+			 errhint("Use double() to compute beyond the range of bigint.")));
+}
+
+/*
+ * bk_arith
+ *		+ - * / % and the comparisons: in doubles when an operand is one
+ *		(but % is always on integers), else in integers with overflow checks.
+ */
+static void
+bk_arith(BkFunc func, const BkValue *l, const BkValue *r, BkValue *ret)
+{
+	if ((l->kind == BK_VAL_DOUBLE || r->kind == BK_VAL_DOUBLE) && func != BK_F_MOD)
+	{
+		double		ld = bk_to_double(l);
+		double		rd = bk_to_double(r);
+
+		switch (func)
+		{
+			case BK_F_ADD:
+				bk_set_double(ret, ld + rd);
+				return;
+			case BK_F_SUB:
+				bk_set_double(ret, ld - rd);
+				return;
+			case BK_F_MUL:
+				bk_set_double(ret, ld * rd);
+				return;
+			case BK_F_DIV:
+				bk_set_double(ret, ld / rd);
+				return;
+			case BK_F_EQ:
+				bk_set_bool(ret, ld == rd);
+				return;
+			case BK_F_NE:
+				bk_set_bool(ret, ld != rd);
+				return;
+			case BK_F_LE:
+				bk_set_bool(ret, ld <= rd);
+				return;
+			case BK_F_LT:
+				bk_set_bool(ret, ld < rd);
+				return;
+			default:
+				break;
+		}
+	}
+	else
+	{
+		int64		li = bk_to_int(l);
+		int64		ri = bk_to_int(r);
+		int64		res;
+
+		switch (func)
+		{
+			case BK_F_ADD:
+				if (pg_add_s64_overflow(li, ri, &res))
+					bk_bigint_out_of_range();
+				bk_set_int(ret, res);
+				return;
+			case BK_F_SUB:
+				if (pg_sub_s64_overflow(li, ri, &res))
+					bk_bigint_out_of_range();
+				bk_set_int(ret, res);
+				return;
+			case BK_F_MUL:
+				if (pg_mul_s64_overflow(li, ri, &res))
+					bk_bigint_out_of_range();
+				bk_set_int(ret, res);
+				return;
+			case BK_F_DIV:
+			case BK_F_MOD:
+				if (ri == 0)
+					ereport(ERROR,
+							(errcode(ERRCODE_DIVISION_BY_ZERO),
+							 errmsg("division by zero")));
+				if (ri == -1)
+				{
+					/* the smallest bigint has no opposite */
+					if (func == BK_F_MOD)
+						bk_set_int(ret, 0);
+					else if (li == PG_INT64_MIN)
+						bk_bigint_out_of_range();
+					else
+						bk_set_int(ret, -li);
+					return;
+				}
+				bk_set_int(ret, func == BK_F_DIV ? li / ri : li % ri);
+				return;
+			case BK_F_EQ:
+				bk_set_bool(ret, li == ri);
+				return;
+			case BK_F_NE:
+				bk_set_bool(ret, li != ri);
+				return;
+			case BK_F_LE:
+				bk_set_bool(ret, li <= ri);
+				return;
+			case BK_F_LT:
+				bk_set_bool(ret, li < ri);
+				return;
+			default:
+				break;
+		}
+	}
+	elog(ERROR, "unexpected arithmetic function %d", (int) func);
+}
+
+/*
+ * bk_random
+ *		The random functions: the range checks of pgbench, then a draw from
+ *		the client's generator.
+ */
+static void
+bk_random(BkEvalState *st, BkFunc func, const BkValue *args, BkValue *ret)
+{
+	int64		imin = bk_to_int(&args[0]);
+	int64		imax = bk_to_int(&args[1]);
+	int64		delta;
+	double		param;
+
+	if (imin > imax)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("empty range given to random"),
+				 errdetail("The lower bound %lld is greater than the upper bound %lld.",
+						   (long long) imin, (long long) imax)));
+	if (pg_sub_s64_overflow(imax, imin, &delta) ||
+		pg_add_s64_overflow(delta, 1, &delta))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("random range is too large"),
+				 errhint("The range of a random function may hold at most 9223372036854775807 values.")));
+
+	if (func == BK_F_RANDOM)
+	{
+		bk_set_int(ret, bk_random_uniform(st->prng, imin, imax));
+		return;
+	}
+
+	param = bk_to_double(&args[2]);
+	switch (func)
+	{
+		case BK_F_RANDOM_GAUSSIAN:
+			if (!(param >= BK_MIN_GAUSSIAN_PARAM))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("gaussian parameter must be at least %f (not %f)",
+								BK_MIN_GAUSSIAN_PARAM, param)));
+			bk_set_int(ret, bk_random_gaussian(st->prng, imin, imax, param));
+			break;
+		case BK_F_RANDOM_ZIPFIAN:
+			if (!(param >= BK_MIN_ZIPFIAN_PARAM && param <= BK_MAX_ZIPFIAN_PARAM))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("zipfian parameter must be in range [%.3f, %.0f] (not %f)",
+								BK_MIN_ZIPFIAN_PARAM, BK_MAX_ZIPFIAN_PARAM, param)));
+			bk_set_int(ret, bk_random_zipfian(st->prng, imin, imax, param));
+			break;
+		case BK_F_RANDOM_EXPONENTIAL:
+			if (!(param > 0.0))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("exponential parameter must be greater than zero (not %f)",
+								param)));
+			bk_set_int(ret, bk_random_exponential(st->prng, imin, imax, param));
+			break;
+		default:
+			elog(ERROR, "unexpected random function %d", (int) func);
+	}
+}
+
+/*
+ * bk_apply
+ *		Function FUNC of node E on its NARGS evaluated arguments ARGS, none
+ *		of them null (but for IS and debug).
+ */
+static void
+bk_apply(BkEvalState *st, const BkExpr *e, BkValue *args, int nargs,
+		 BkValue *ret)
+{
+	switch (e->func)
+	{
+		case BK_F_ADD:
+		case BK_F_SUB:
+		case BK_F_MUL:
+		case BK_F_DIV:
+		case BK_F_MOD:
+		case BK_F_EQ:
+		case BK_F_NE:
+		case BK_F_LE:
+		case BK_F_LT:
+			bk_arith(e->func, &args[0], &args[1], ret);
+			return;
+
+		case BK_F_BITAND:
+		case BK_F_BITOR:
+		case BK_F_BITXOR:
+		case BK_F_LSHIFT:
+		case BK_F_RSHIFT:
+			{
+				int64		li = bk_to_int(&args[0]);
+				int64		ri = bk_to_int(&args[1]);
+
+				if (e->func == BK_F_BITAND)
+					bk_set_int(ret, li & ri);
+				else if (e->func == BK_F_BITOR)
+					bk_set_int(ret, li | ri);
+				else if (e->func == BK_F_BITXOR)
+					bk_set_int(ret, li ^ ri);
+				else if (e->func == BK_F_LSHIFT)
+					bk_set_int(ret, (int64) ((uint64) li << (ri & 63)));
+				else
+					bk_set_int(ret, li >> (ri & 63));
+				return;
+			}
+
+		case BK_F_NOT:
+			bk_set_bool(ret, !bk_to_bool(&args[0]));
+			return;
+
+		case BK_F_IS:
+			/* the right side is a constant null, true or false */
+			bk_set_bool(ret, args[0].kind == args[1].kind &&
+						(args[0].kind != BK_VAL_BOOL || args[0].b == args[1].b));
+			return;
+
+		case BK_F_PI:
+			bk_set_double(ret, M_PI);
+			return;
+
+		case BK_F_ABS:
+			if (args[0].kind == BK_VAL_INT)
+			{
+				if (args[0].i == PG_INT64_MIN)
+					bk_bigint_out_of_range();
+				bk_set_int(ret, args[0].i < 0 ? -args[0].i : args[0].i);
+			}
+			else
+			{
+				double		d = bk_to_double(&args[0]);
+
+				bk_set_double(ret, d < 0.0 ? -d : d);
+			}
+			return;
+
+		case BK_F_DEBUG:
+			{
+				char		text[BK_VALUE_TEXT_LEN];
+
+				bool		isnull = (args[0].kind == BK_VAL_NULL);
+
+				ereport(LOG,
+						(errmsg("debug(script \"%s\", line %d): %s%s%s",
+								st->script->name, st->script->commands[st->cmdno].line, bk_type_name(&args[0]),
+								isnull ? "" : " ",
+								isnull ? "" : bk_value_text(&args[0], text, sizeof(text))),
+						 errhidecontext(true)));
+				*ret = args[0];
+				return;
+			}
+
+		case BK_F_DOUBLE:
+			bk_set_double(ret, bk_to_double(&args[0]));
+			return;
+		case BK_F_SQRT:
+			bk_set_double(ret, sqrt(bk_to_double(&args[0])));
+			return;
+		case BK_F_LN:
+			bk_set_double(ret, log(bk_to_double(&args[0])));
+			return;
+		case BK_F_EXP:
+			bk_set_double(ret, exp(bk_to_double(&args[0])));
+			return;
+		case BK_F_POW:
+			{
+				double		ld = bk_to_double(&args[0]);
+				double		rd = bk_to_double(&args[1]);
+
+				bk_set_double(ret, pow(ld, rd));
+				return;
+			}
+
+		case BK_F_INT:
+			bk_set_int(ret, bk_to_int(&args[0]));
+			return;
+
+		case BK_F_LEAST:
+		case BK_F_GREATEST:
+			{
+				bool		havedouble = false;
+
+				for (int i = 0; i < nargs; i++)
+				{
+					if (args[i].kind == BK_VAL_DOUBLE)
+						havedouble = true;
+				}
+				if (havedouble)
+				{
+					double		extremum = bk_to_double(&args[0]);
+
+					for (int i = 1; i < nargs; i++)
+					{
+						double		d = bk_to_double(&args[i]);
+
+						extremum = e->func == BK_F_LEAST ? Min(extremum, d) : Max(extremum, d);
+					}
+					bk_set_double(ret, extremum);
+				}
+				else
+				{
+					int64		extremum = bk_to_int(&args[0]);
+
+					for (int i = 1; i < nargs; i++)
+					{
+						int64		v = bk_to_int(&args[i]);
+
+						extremum = e->func == BK_F_LEAST ? Min(extremum, v) : Max(extremum, v);
+					}
+					bk_set_int(ret, extremum);
+				}
+				return;
+			}
+
+		case BK_F_RANDOM:
+		case BK_F_RANDOM_EXPONENTIAL:
+		case BK_F_RANDOM_GAUSSIAN:
+		case BK_F_RANDOM_ZIPFIAN:
+			bk_random(st, e->func, args, ret);
+			return;
+
+		case BK_F_HASH_MURMUR2:
+		case BK_F_HASH_FNV1A:
+			{
+				int64		val = bk_to_int(&args[0]);
+				int64		seed = bk_to_int(&args[1]);
+
+				bk_set_int(ret, e->func == BK_F_HASH_MURMUR2 ?
+						   bk_hash_murmur2(val, (uint64) seed) :
+						   bk_hash_fnv1a(val, (uint64) seed));
+				return;
+			}
+
+		case BK_F_PERMUTE:
+			{
+				int64		val = bk_to_int(&args[0]);
+				int64		size = bk_to_int(&args[1]);
+				int64		seed = bk_to_int(&args[2]);
+
+				if (size <= 0)
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("permute size parameter must be greater than zero")));
+				bk_set_int(ret, bk_permute(val, size, seed));
+				return;
+			}
+
+		default:
+			break;
+	}
+	elog(ERROR, "unexpected function %d in a \\set expression", (int) e->func);
+}
+
+/*
+ * bk_eval_lazy
+ *		AND, OR and CASE, which evaluate only the arguments they need.  As
+ *		in pgbench a null left operand makes AND and OR null.
+ */
+static void
+bk_eval_lazy(BkEvalState *st, const BkExpr *e, BkValue *ret)
+{
+	BkValue		a;
+
+	if (e->func == BK_F_CASE)
+	{
+		int			i;
+
+		for (i = 0; i + 1 < e->nargs; i += 2)
+		{
+			bk_eval(st, e->args[i], &a);
+			if (bk_truth(&a))
+			{
+				bk_eval(st, e->args[i + 1], ret);
+				return;
+			}
+		}
+		bk_eval(st, e->args[i], ret);
+		return;
+	}
+
+	/* AND, OR */
+	bk_eval(st, e->args[0], &a);
+	if (a.kind == BK_VAL_NULL)
+	{
+		bk_set_null(ret);
+		return;
+	}
+	if (bk_to_bool(&a) == (e->func == BK_F_OR))
+	{
+		/* false AND x, true OR x */
+		bk_set_bool(ret, a.b);
+		return;
+	}
+	bk_eval(st, e->args[1], &a);
+	if (a.kind == BK_VAL_NULL)
+		bk_set_null(ret);
+	else
+		bk_set_bool(ret, bk_to_bool(&a));
+}
+
+/*
+ * bk_eval_func
+ *		An operator or function: evaluate every argument, left to right,
+ *		then apply it (to give null at once if an argument is null, but for
+ *		IS and debug).
+ */
+static void
+bk_eval_func(BkEvalState *st, const BkExpr *e, BkValue *ret)
+{
+	BkValue		local[4];
+	BkValue    *args = local;
+	bool		has_null = false;
+
+	if (e->nargs > lengthof(local))
+		args = palloc(sizeof(BkValue) * e->nargs);
+	for (int i = 0; i < e->nargs; i++)
+	{
+		bk_eval(st, e->args[i], &args[i]);
+		if (args[i].kind == BK_VAL_NULL)
+			has_null = true;
+	}
+
+	if (has_null && e->func != BK_F_IS && e->func != BK_F_DEBUG)
+		bk_set_null(ret);
+	else
+		bk_apply(st, e, args, e->nargs, ret);
+
+	if (args != local)
+		pfree(args);
+}
+
+/*
+ * bk_eval
+ *		Evaluate expression E into RET.
+ */
+static void
+bk_eval(BkEvalState *st, const BkExpr *e, BkValue *ret)
+{
+	switch (e->kind)
+	{
+		case BK_EXPR_CONST:
+			*ret = e->value;
+			return;
+
+		case BK_EXPR_VAR:
+			if (st->vars[e->var].kind == BK_VAL_UNDEF)
+				ereport(ERROR,
+						(errcode(ERRCODE_UNDEFINED_OBJECT),
+						 errmsg("undefined variable \"%s\"", st->script->vt->names[e->var]),
+						 errhint("Set it with \\set before the command that uses it.")));
+			*ret = st->vars[e->var];
+			return;
+
+		case BK_EXPR_DEFAULT_SEED:
+			/* :default_seed if set, else :random_seed, else 0 */
+			if (st->vars[e->var].kind != BK_VAL_UNDEF)
+				*ret = st->vars[e->var];
+			else if (st->vars[BK_VAR_RANDOM_SEED].kind != BK_VAL_UNDEF)
+				*ret = st->vars[BK_VAR_RANDOM_SEED];
+			else
+				bk_set_int(ret, 0);
+			return;
+
+		case BK_EXPR_FUNC:
+			check_stack_depth();
+			if (e->func == BK_F_AND || e->func == BK_F_OR || e->func == BK_F_CASE)
+				bk_eval_lazy(st, e, ret);
+			else
+				bk_eval_func(st, e, ret);
+			return;
+	}
+	elog(ERROR, "unexpected expression node kind %d", (int) e->kind);
+}
+
+/*
+ * bk_eval_context
+ *		Error context of an evaluation: which command of which script.
+ */
+static void
+bk_eval_context(void *arg)
+{
+	BkEvalState *st = (BkEvalState *) arg;
+
+	errcontext("command %d of script \"%s\" at line %d",
+			   st->cmdno + 1, st->script->name, st->script->commands[st->cmdno].line);
+}
+
+/*
+ * bk_expr_eval
+ *		Evaluate EXPR, of command CMDNO (from 0) of SCRIPT, with the
+ *		variables VARS (indexed like the script's BkVarTable) and the
+ *		generator PRNG, into RESULT.
+ */
+void
+bk_expr_eval(const BkScript *script, int cmdno, const BkExpr *expr,
+			 BkValue *vars, BkPrng *prng, BkValue *result)
+{
+	BkEvalState st;
+	ErrorContextCallback errcallback;
+
+	st.script = script;
+	st.cmdno = cmdno;
+	st.vars = vars;
+	st.prng = prng;
+	errcallback.callback = bk_eval_context;
+	errcallback.arg = &st;
+	errcallback.previous = error_context_stack;
+	error_context_stack = &errcallback;
+
+	bk_eval(&st, expr, result);
+
+	error_context_stack = errcallback.previous;
+}
+
+/*
+ * bk_value_truth
+ *		Whether VALUE counts as true for \if and \elif.
+ */
+bool
+bk_value_truth(const BkScript *script, int cmdno, const BkValue *value)
+{
+	(void) script;
+	(void) cmdno;
+	return bk_truth(value);
+}
+
+/*
+ * bk_client_random
+ *		The generators and :default_seed of client CLIENT of NCLIENTS.
+ */
+void
+bk_client_random(uint64 seed, int nclients, int client, BkClientRandom *out)
+{
+	BkPrng		base;
+
+	(void) nclients;
+	bk_prng_seed(&base, seed);
+	for (int i = 0; i <= client; i++)
+		bk_prng_seed(&out->func, bk_prng_next(&base));
+	bk_prng_seed(&out->choose, bk_prng_next(&base));
+	bk_prng_seed(&out->throttle, bk_prng_next(&base));
+	out->default_seed = (int64) bk_prng_next(&base);
+}
+
+/*
+ * bk_strong_seed
+ *		A seed nobody can guess, for a run without random_seed.
+ */
+uint64
+bk_strong_seed(void)
+{
+	uint64		seed;
+
+	if (!pg_strong_random(&seed, sizeof(seed)))
+		seed = ((uint64) MyProcPid << 32) ^ (uint64) GetCurrentTimestamp();
+	return seed;
+}
+
+/* ------------------------------------------------------------------------
+ * Values as text, and variables substituted into statements
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * bk_format_int
+ *		Write I in decimal at OUT; returns the length.
+ */
+static int
+bk_format_int(int64 i, char *out)
+{
+	char		digits[24];
+	int			n = 0;
+	int			len = 0;
+	uint64		u = i < 0 ? -(uint64) i : (uint64) i;
+
+	do
+	{
+		digits[n++] = (char) ('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	if (i < 0)
+		out[len++] = '-';
+	while (n > 0)
+		out[len++] = digits[--n];
+	out[len] = '\0';
+	return len;
+}
+
+/*
+ * bk_format_value
+ *		Write V as pgbench's getVariable does at OUT (BK_VALUE_TEXT_LEN
+ *		bytes): integers in decimal, doubles with %.15g, true and false,
+ *		NULL; an unset variable is the empty string.  Returns the length.
+ */
+int
+bk_value_format(const BkValue *v, char *out)
+{
+	const char *s;
+
+	switch (v->kind)
+	{
+		case BK_VAL_INT:
+			return bk_format_int(v->i, out);
+		case BK_VAL_DOUBLE:
+			return snprintf(out, BK_VALUE_TEXT_LEN, "%.*g", DBL_DIG, v->d);
+		case BK_VAL_BOOL:
+			s = v->b ? "true" : "false";
+			break;
+		case BK_VAL_NULL:
+			s = "NULL";
+			break;
+		default:
+			s = "";
+			break;
+	}
+	strcpy(out, s);
+	return (int) strlen(s);
+}
+
+/*
+ * bk_value_text
+ *		VALUE as text, as pgbench puts it into a query, in BUF of LEN bytes
+ *		(cut if too short: 32 is always enough).  Returns BUF.
+ */
+char *
+bk_value_text(const BkValue *value, char *buf, size_t len)
+{
+	char		text[BK_VALUE_TEXT_LEN];
+
+	bk_value_format(value, text);
+	strlcpy(buf, text, len);
+	return buf;
+}
