@@ -85,19 +85,30 @@ REVOKE ALL ON FUNCTION bench.init(text, integer, integer, integer, text, boolean
 -- language.  The built-in ones are pgbench's built-in scripts, verbatim.
 --
 CREATE TABLE bench.workloads (
-    name            text        PRIMARY KEY,
+    name            text        PRIMARY KEY
+                    CHECK (name ~ '^[A-Za-z0-9_][A-Za-z0-9_.-]*$' AND length(name) < 64),
     dataset         text,
-    script          text        NOT NULL,
+    scripts         text[]      NOT NULL
+                    CHECK (array_ndims(scripts) = 1 AND array_lower(scripts, 1) = 1
+                           AND cardinality(scripts) BETWEEN 1 AND 128
+                           AND array_position(scripts, NULL) IS NULL),
+    weights         integer[]   NOT NULL
+                    CHECK (array_ndims(weights) = 1 AND array_lower(weights, 1) = 1
+                           AND array_position(weights, NULL) IS NULL
+                           AND 0 <= ALL (weights)),
     description     text        NOT NULL,
-    builtin         boolean     NOT NULL DEFAULT false
+    builtin         boolean     NOT NULL DEFAULT false,
+    defined_by      name        NOT NULL DEFAULT current_user,
+    defined_at      timestamptz NOT NULL DEFAULT now(),
+    CHECK (cardinality(weights) = cardinality(scripts))
 );
 
 COMMENT ON TABLE bench.workloads IS
-    'Workloads bench.run knows: the script its clients run, in pgbench''s script language, and the dataset it needs';
+    'Workloads bench.run knows: the scripts its clients run (in pgbench''s script language) with their weights, and the dataset they need';
 
-INSERT INTO bench.workloads (name, dataset, script, description, builtin) VALUES
+INSERT INTO bench.workloads (name, dataset, scripts, weights, description, builtin, defined_by) VALUES
 ('tpcb', 'tpcb',
-$script$-- <builtin: TPC-B (sort of)>
+ARRAY[$script$-- <builtin: TPC-B (sort of)>
 \set aid random(1, 100000 * :scale)
 \set bid random(1, 1 * :scale)
 \set tid random(1, 10 * :scale)
@@ -109,9 +120,9 @@ UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
 UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
 INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
 END;
-$script$, 'pgbench''s tpcb-like script (pgbench -b tpcb-like, the default)', true),
+$script$], '{1}', 'pgbench''s tpcb-like script (pgbench -b tpcb-like, the default)', true, current_user),
 ('simple-update', 'tpcb',
-$script$-- <builtin: simple update>
+ARRAY[$script$-- <builtin: simple update>
 \set aid random(1, 100000 * :scale)
 \set bid random(1, 1 * :scale)
 \set tid random(1, 10 * :scale)
@@ -121,15 +132,74 @@ UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
 SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
 INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
 END;
-$script$, 'pgbench''s simple-update script (pgbench -N)', true),
+$script$], '{1}', 'pgbench''s simple-update script (pgbench -N)', true, current_user),
 ('select-only', 'tpcb',
-$script$-- <builtin: select only>
+ARRAY[$script$-- <builtin: select only>
 \set aid random(1, 100000 * :scale)
 SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
-$script$, 'pgbench''s select-only script (pgbench -S)', true);
+$script$], '{1}', 'pgbench''s select-only script (pgbench -S)', true, current_user);
 
 SELECT pg_catalog.pg_extension_config_dump('bench.workloads', 'WHERE NOT builtin');
 GRANT SELECT ON bench.workloads TO PUBLIC;
+
+--
+-- bench.workload_scripts: each script of each workload on a row of its own,
+-- readable as pgbench --show-script prints it.
+--
+CREATE VIEW bench.workload_scripts AS
+SELECT w.name AS workload, s.n::integer AS script_no, w.weights[s.n] AS weight,
+       s.script, w.builtin
+  FROM bench.workloads w,
+       LATERAL unnest(w.scripts) WITH ORDINALITY AS s(script, n);
+
+COMMENT ON VIEW bench.workload_scripts IS
+    'The scripts of every workload, one row each, numbered from 1 as pgbench numbers them, with their weights';
+GRANT SELECT ON bench.workload_scripts TO PUBLIC;
+
+--
+-- bench.define_workload, bench.drop_workload: custom workloads.
+--
+CREATE FUNCTION bench.define_workload(
+    name         text,
+    scripts      text[],
+    weights      integer[] DEFAULT NULL,
+    description  text     DEFAULT NULL,
+    dataset      text     DEFAULT NULL,
+    replace      boolean  DEFAULT false)
+RETURNS bench.workloads
+LANGUAGE c VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'bench_define_workload';
+
+COMMENT ON FUNCTION bench.define_workload(text, text[], integer[], text, text, boolean) IS
+    'Define a workload of several scripts with weights (pgbench -f a@5 -f b@1); every script is checked now';
+
+CREATE FUNCTION bench.define_workload(
+    name         text,
+    script       text,
+    description  text     DEFAULT NULL,
+    dataset      text     DEFAULT NULL,
+    replace      boolean  DEFAULT false)
+RETURNS bench.workloads
+LANGUAGE sql VOLATILE PARALLEL UNSAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+    SELECT bench.define_workload(name, ARRAY[script], NULL::integer[], description, dataset, replace)
+$fn$;
+
+COMMENT ON FUNCTION bench.define_workload(text, text, text, text, boolean) IS
+    'Define a workload of one script in pgbench''s script language; the script is checked now';
+
+CREATE FUNCTION bench.drop_workload(name text, if_exists boolean DEFAULT false)
+RETURNS boolean
+LANGUAGE c VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'bench_drop_workload';
+
+COMMENT ON FUNCTION bench.drop_workload(text, boolean) IS
+    'Drop a custom workload; runs keep the scripts they ran';
+
+REVOKE ALL ON FUNCTION bench.define_workload(text, text[], integer[], text, text, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.define_workload(text, text, text, text, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.drop_workload(text, boolean) FROM PUBLIC;
 
 --
 -- bench.runs: one row per benchmark run, from the moment its clients are
@@ -182,7 +252,15 @@ CREATE TABLE bench.runs (
     host                    jsonb,
     unavailable             jsonb,
     suite_id                bigint,
-    origin                  jsonb
+    origin                  jsonb,
+    rate                    double precision,
+    latency_limit           interval,
+    random_seed             bigint,
+    variables               jsonb,
+    skipped                 bigint,
+    late                    bigint,
+    lag_avg_ms              double precision,
+    lag_max_ms              double precision
 );
 
 CREATE INDEX runs_running ON bench.runs (dataset_id) WHERE status = 'running';
@@ -228,6 +306,49 @@ CREATE TABLE bench.histograms (
 COMMENT ON TABLE bench.histograms IS
     'Latency histogram of each run (log-linear buckets, under 1% wide relative to their value)';
 
+--
+-- bench.run_scripts: the scripts each run ran, with their weights, and
+-- what each one measured (pgbench -r's "SQL script N" lines).
+--
+CREATE TABLE bench.run_scripts (
+    run_id          bigint      NOT NULL REFERENCES bench.runs (id) ON DELETE CASCADE,
+    script_no       integer     NOT NULL,
+    weight          integer     NOT NULL,
+    script          text        NOT NULL,
+    transactions    bigint,
+    latency_avg_ms  double precision,
+    failures        bigint,
+    skipped         bigint,
+    PRIMARY KEY (run_id, script_no)
+);
+
+COMMENT ON TABLE bench.run_scripts IS
+    'The scripts of each run (numbered from 1) with their weights, transactions, average latency and failures in the measured phase';
+
+--
+-- bench.command_latencies: per-command latencies of each run, as pgbench -r
+-- reports them: every command of every script, SQL and meta-commands.
+--
+CREATE TABLE bench.command_latencies (
+    run_id          bigint      NOT NULL,
+    script_no       integer     NOT NULL,
+    command_no      integer     NOT NULL,
+    line            integer     NOT NULL,
+    command         text        NOT NULL,
+    executions      bigint      NOT NULL,
+    latency_avg_ms  double precision,
+    failures        bigint      NOT NULL,
+    PRIMARY KEY (run_id, script_no, command_no),
+    FOREIGN KEY (run_id, script_no) REFERENCES bench.run_scripts (run_id, script_no) ON DELETE CASCADE
+);
+
+COMMENT ON TABLE bench.command_latencies IS
+    'Per-command latencies of each run in its measured phase (pgbench -r): executions, average latency, failures';
+
+SELECT pg_catalog.pg_extension_config_dump('bench.run_scripts', '');
+SELECT pg_catalog.pg_extension_config_dump('bench.command_latencies', '');
+GRANT SELECT ON bench.run_scripts, bench.command_latencies TO PUBLIC;
+
 SELECT pg_catalog.pg_extension_config_dump('bench.runs', '');
 SELECT pg_catalog.pg_extension_config_dump('bench.runs_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('bench.progress', '');
@@ -264,7 +385,7 @@ GRANT SELECT ON bench.runs_in_progress TO PUBLIC;
 -- bench.run and friends.
 --
 CREATE FUNCTION bench.run(
-    workload     text,
+    workload     text     DEFAULT NULL,
     clients      integer  DEFAULT 1,
     duration     interval DEFAULT NULL,
     transactions bigint   DEFAULT NULL,
@@ -274,16 +395,21 @@ CREATE FUNCTION bench.run(
     max_tries    integer  DEFAULT 1,
     tag          text     DEFAULT NULL,
     prewarm      boolean  DEFAULT true,
-    sample_interval interval DEFAULT '1 s')
+    sample_interval interval DEFAULT '1 s',
+    script       text     DEFAULT NULL,
+    rate         double precision DEFAULT NULL,
+    latency_limit interval DEFAULT NULL,
+    random_seed  bigint   DEFAULT NULL,
+    variables    jsonb    DEFAULT NULL)
 RETURNS bench.runs
 LANGUAGE c VOLATILE PARALLEL UNSAFE
 AS 'MODULE_PATHNAME', 'bench_run';
 
-COMMENT ON FUNCTION bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval) IS
+COMMENT ON FUNCTION bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb) IS
     'Run a workload with background-worker clients; wait for it, print progress, return its row of bench.runs';
 
 CREATE FUNCTION bench.start(
-    workload     text,
+    workload     text     DEFAULT NULL,
     clients      integer  DEFAULT 1,
     duration     interval DEFAULT NULL,
     transactions bigint   DEFAULT NULL,
@@ -293,12 +419,17 @@ CREATE FUNCTION bench.start(
     max_tries    integer  DEFAULT 1,
     tag          text     DEFAULT NULL,
     prewarm      boolean  DEFAULT true,
-    sample_interval interval DEFAULT '1 s')
+    sample_interval interval DEFAULT '1 s',
+    script       text     DEFAULT NULL,
+    rate         double precision DEFAULT NULL,
+    latency_limit interval DEFAULT NULL,
+    random_seed  bigint   DEFAULT NULL,
+    variables    jsonb    DEFAULT NULL)
 RETURNS bigint
 LANGUAGE c VOLATILE PARALLEL UNSAFE
 AS 'MODULE_PATHNAME', 'bench_start';
 
-COMMENT ON FUNCTION bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval) IS
+COMMENT ON FUNCTION bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb) IS
     'Start a run in the background and return its id at once';
 
 CREATE FUNCTION bench.wait(run_id bigint)
@@ -317,8 +448,8 @@ AS 'MODULE_PATHNAME', 'bench_cancel';
 COMMENT ON FUNCTION bench.cancel(bigint) IS
     'Cancel a running run: its clients stop, what it measured is kept, its status becomes canceled';
 
-REVOKE ALL ON FUNCTION bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval) FROM PUBLIC;
-REVOKE ALL ON FUNCTION bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench.wait(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench.cancel(bigint) FROM PUBLIC;
 
@@ -625,7 +756,8 @@ BEGIN
                   HINT = 'bench.runs lists the runs there are.';
     END IF;
     SELECT * INTO d FROM bench.datasets WHERE id = r.dataset_id;
-    SELECT w.script INTO script FROM bench.workloads w WHERE w.name = r.workload;
+    SELECT CASE WHEN count(*) = 1 THEN min(rs.script) END INTO script
+      FROM bench.run_scripts rs WHERE rs.run_id = r.id;
     SELECT * INTO c FROM bench.run_counters rc WHERE rc.run_id = r.id;
     failed := COALESCE(r.failures, 0);
 
@@ -652,7 +784,19 @@ BEGIN
             'warmup_s', extract(epoch FROM r.warmup),
             'warmup_transactions', r.warmup_transactions),
         'pgbench', jsonb_build_object(
-            'transaction_type', COALESCE(substring(script FROM '^-- (<builtin: [^>]*>)'), r.workload),
+            'transaction_type', CASE WHEN script IS NULL AND EXISTS (SELECT FROM bench.run_scripts rs WHERE rs.run_id = r.id)
+                                     THEN 'multiple scripts'
+                                     ELSE COALESCE(substring(script FROM '^-- (<builtin: [^>]*>)'), r.workload) END,
+            'rate_tps', r.rate,
+            'latency_limit_ms', extract(epoch FROM r.latency_limit) * 1000,
+            'random_seed', r.random_seed,
+            'variables', r.variables,
+            'skipped_transactions', r.skipped,
+            'skipped_pct', round(100.0 * r.skipped / NULLIF(COALESCE(r.transactions, 0) + r.skipped + failed, 0), 3),
+            'late_transactions', r.late,
+            'late_pct', round(100.0 * r.late / NULLIF(r.transactions, 0), 3),
+            'schedule_lag_avg_ms', round(r.lag_avg_ms::numeric, 3),
+            'schedule_lag_max_ms', round(r.lag_max_ms::numeric, 3),
             'scaling_factor', r.scale,
             'partition_method', CASE WHEN (d.options->>'partitions')::int > 0
                                      THEN d.options->>'partition_method' END,
@@ -675,6 +819,29 @@ BEGIN
             'latency_stddev_ms', round(r.latency_stddev_ms::numeric, 3),
             'tps', round(r.tps::numeric, 6),
             'measured_s', round(r.measured_s::numeric, 3)),
+        'scripts', (
+            SELECT jsonb_agg(jsonb_build_object(
+                       'script_no', rs.script_no, 'weight', rs.weight,
+                       'weight_pct', round(100.0 * rs.weight / NULLIF(rs.total_weight, 0), 1),
+                       'name', COALESCE(substring(rs.script FROM '^-- (<builtin: [^>]*>)'),
+                                        CASE WHEN rs.nscripts = 1 THEN r.workload
+                                             ELSE format('%s script %s', r.workload, rs.script_no) END),
+                       'transactions', rs.transactions,
+                       'transactions_pct', round(100.0 * rs.transactions / NULLIF(r.transactions, 0), 1),
+                       'tps', round((rs.transactions / NULLIF(r.measured_s, 0))::numeric, 6),
+                       'failures', rs.failures, 'skipped', rs.skipped,
+                       'latency_average_ms', round(rs.latency_avg_ms::numeric, 3),
+                       'commands', (
+                           SELECT jsonb_agg(jsonb_build_object(
+                                      'command_no', cl.command_no, 'line', cl.line,
+                                      'command', cl.command, 'executions', cl.executions,
+                                      'latency_ms', round(cl.latency_avg_ms::numeric, 3),
+                                      'failures', cl.failures) ORDER BY cl.command_no)
+                             FROM bench.command_latencies cl
+                            WHERE cl.run_id = rs.run_id AND cl.script_no = rs.script_no))
+                       ORDER BY rs.script_no)
+              FROM (SELECT q.*, sum(q.weight) OVER () AS total_weight, count(*) OVER () AS nscripts
+                      FROM bench.run_scripts q WHERE q.run_id = r.id) rs),
         'latency_ms', jsonb_build_object(
             'min', round(r.latency_min_ms::numeric, 3), 'p50', round(r.latency_p50_ms::numeric, 3),
             'p90', round(r.latency_p90_ms::numeric, 3), 'p95', round(r.latency_p95_ms::numeric, 3),
@@ -793,12 +960,46 @@ BEGIN
         o := o || format('number of transactions retried: %s', p->>'transactions_retried')
                || format('total number of retries: %s', p->>'total_retries');
     END IF;
+    IF p->>'rate_tps' IS NOT NULL AND p->>'latency_limit_ms' IS NOT NULL THEN
+        o := o || format('number of transactions skipped: %s (%s%%)', COALESCE(p->>'skipped_transactions', '0'),
+                         to_char(COALESCE((p->>'skipped_pct')::numeric, 0), 'FM990.000'));
+    END IF;
+    IF p->>'latency_limit_ms' IS NOT NULL THEN
+        o := o || format('number of transactions above the %s ms latency limit: %s/%s (%s%%)',
+                         to_char((p->>'latency_limit_ms')::numeric, 'FM999999990.0'),
+                         COALESCE(p->>'late_transactions', '0'), total,
+                         to_char(COALESCE((p->>'late_pct')::numeric, 0), 'FM990.000'));
+    END IF;
     IF total > 0 THEN
         o := o || format('latency average = %s ms', to_char((p->>'latency_average_ms')::numeric, 'FM999999990.000'))
                || format('latency stddev = %s ms', to_char((p->>'latency_stddev_ms')::numeric, 'FM999999990.000'));
     END IF;
+    IF p->>'rate_tps' IS NOT NULL THEN
+        o := o || format('rate limit schedule lag: avg %s (max %s) ms',
+                         to_char(COALESCE((p->>'schedule_lag_avg_ms')::numeric, 0), 'FM999999990.000'),
+                         to_char(COALESCE((p->>'schedule_lag_max_ms')::numeric, 0), 'FM999999990.000'));
+    END IF;
     o := o || format('tps = %s (without initial connection time)',
                      to_char(COALESCE((p->>'tps')::numeric, 0), 'FM999999990.000000'));
+
+    -- each script and its statement latencies, as pgbench -r
+    FOR x IN SELECT * FROM jsonb_array_elements(COALESCE(j->'scripts', '[]')) LOOP
+        IF jsonb_array_length(j->'scripts') > 1 THEN
+            o := o || format('SQL script %s: %s', x->>'script_no', x->>'name')
+                   || format(' - weight: %s (targets %s%% of total)', x->>'weight', x->>'weight_pct')
+                   || format(' - %s transactions (%s%% of total, tps = %s)', COALESCE(x->>'transactions', '0'),
+                             COALESCE(x->>'transactions_pct', '0'),
+                             to_char(COALESCE((x->>'tps')::numeric, 0), 'FM999999990.000000'))
+                   || format(' - number of failed transactions: %s', COALESCE(x->>'failures', '0'));
+            IF x->>'latency_average_ms' IS NOT NULL THEN
+                o := o || format(' - latency average = %s ms', x->>'latency_average_ms');
+            END IF;
+        END IF;
+        o := o || ' - statement latencies in milliseconds and failures:'::text;
+        o := o || ARRAY(SELECT format('   %s  %s  %s', lpad(COALESCE(to_char((c->>'latency_ms')::numeric, 'FM999999990.000'), '-'), 11),
+                                      lpad(c->>'failures', 10), c->>'command')
+                          FROM jsonb_array_elements(COALESCE(x->'commands', '[]')) c);
+    END LOOP;
 
     -- the run
     o := o || ARRAY['', format('run %s: workload %s, status %s%s', j->'run'->>'id', j->'run'->>'workload',

@@ -54,6 +54,7 @@
 #include "run.h"
 #include "script.h"
 #include "worker.h"
+#include "workload.h"
 
 PGDLLEXPORT void bench_run_client_main(Datum main_arg);
 
@@ -65,7 +66,7 @@ typedef struct ClientParam
 	Oid			typioparam;
 } ClientParam;
 
-/* a SQL command of the script, ready to run */
+/* a SQL statement of the script, ready to run */
 typedef struct ClientStmt
 {
 	ClientParam *params;
@@ -78,13 +79,26 @@ typedef struct Client
 	RunShared  *sh;
 	RunClient  *me;
 	int			index;
-	BkScript   *script;
-	ClientStmt *stmts;			/* one per command; used for SQL commands */
+	int			nscripts;
+	BkScript  **scripts;
+	int		   *command_base;	/* each script's first command in the stats */
+	ClientStmt ***stmts;		/* [script][command][statement] */
+	BkVarTable *vt;
 	BkValue    *vars;
-	BkPrng		prng;
+	MemoryContext vars_cxt;		/* the variables' strings */
+	BkClientRandom rnd;			/* rnd.func is random()'s generator */
+	int64		total_weight;
+	RunScriptStat *script_stats;
+	RunCommandStat *command_stats;
 	BkSharedHist *hist[2];
 	MemoryContext xact_cxt;		/* reset for every try */
+
+	/* where the script is */
+	int			cur_script;
+	int			cur_command;
+	bool		xact_open;		/* a transaction is in progress */
 	bool		in_block;		/* between BEGIN and END */
+	bool		in_pipeline;	/* between \startpipeline and \endpipeline */
 } Client;
 
 /* set by SIGTERM: the client was terminated (or the server shuts down) */
@@ -146,50 +160,67 @@ client_parser_setup(ParseState *pstate, void *arg)
 }
 
 /*
+ * client_prepare_stmt
+ *		Work out a statement's parameter types and, for 'prepared', plan it
+ *		once.
+ */
+static void
+client_prepare_stmt(Client *c, BkStatement *stmt, ClientStmt *st, MemoryContext cxt)
+{
+	ParamInference pi = {NULL, 0};
+
+	pgstat_report_activity(STATE_RUNNING, stmt->sql_params);
+	(void) SPI_prepare_params(stmt->sql_params, client_parser_setup, &pi, 0);
+	if (SPI_result < 0)
+		elog(ERROR, "could not prepare script statement: %s", stmt->sql_params);
+
+	st->params = MemoryContextAllocZero(cxt, sizeof(ClientParam) * Max(stmt->nparams, 1));
+	st->types = MemoryContextAllocZero(cxt, sizeof(Oid) * Max(stmt->nparams, 1));
+	for (int p = 0; p < stmt->nparams; p++)
+	{
+		Oid			type = p < pi.ntypes ? pi.types[p] : InvalidOid;
+
+		/* a parameter nothing constrains is text, as a literal would be */
+		if (!OidIsValid(type) || type == UNKNOWNOID)
+			type = TEXTOID;
+		st->types[p] = type;
+		st->params[p].type = type;
+		getTypeInputInfo(type, &st->params[p].typinput, &st->params[p].typioparam);
+	}
+	if (c->sh->protocol == RUN_PROTO_PREPARED)
+	{
+		st->plan = SPI_prepare(stmt->sql_params, stmt->nparams, st->types);
+		if (st->plan == NULL)
+			elog(ERROR, "could not prepare script statement: %s", stmt->sql_params);
+		if (SPI_keepplan(st->plan) != 0)
+			elog(ERROR, "could not keep the plan of: %s", stmt->sql_params);
+	}
+}
+
+/*
  * client_prepare
- *		Work out every SQL command's parameter types and, for 'prepared',
- *		plan it once.  Runs in a transaction; errors (a missing table, a
- *		syntax error) end the client before the run starts.
+ *		Prepare every SQL statement of every script.  Runs in a transaction;
+ *		errors (a missing table, a syntax error) end the client before the
+ *		run starts.
  */
 static void
 client_prepare(Client *c, MemoryContext cxt)
 {
-	BkScript   *script = c->script;
-
-	c->stmts = MemoryContextAllocZero(cxt, sizeof(ClientStmt) * script->ncommands);
-	for (int i = 0; i < script->ncommands; i++)
+	c->stmts = MemoryContextAllocZero(cxt, sizeof(ClientStmt **) * c->nscripts);
+	for (int s = 0; s < c->nscripts; s++)
 	{
-		BkStatement *cmd = &script->commands[i].stmts[0];
-		ClientStmt *st = &c->stmts[i];
-		ParamInference pi = {NULL, 0};
+		BkScript   *script = c->scripts[s];
 
-		if (script->commands[i].kind != BK_CMD_SQL)
-			continue;
-		pgstat_report_activity(STATE_RUNNING, cmd->sql_params);
-		(void) SPI_prepare_params(cmd->sql_params, client_parser_setup, &pi, 0);
-		if (SPI_result < 0)
-			elog(ERROR, "could not prepare script statement: %s", cmd->sql_params);
-
-		st->params = MemoryContextAllocZero(cxt, sizeof(ClientParam) * Max(cmd->nparams, 1));
-		st->types = MemoryContextAllocZero(cxt, sizeof(Oid) * Max(cmd->nparams, 1));
-		for (int p = 0; p < cmd->nparams; p++)
+		c->stmts[s] = MemoryContextAllocZero(cxt, sizeof(ClientStmt *) * Max(script->ncommands, 1));
+		for (int i = 0; i < script->ncommands; i++)
 		{
-			Oid			type = p < pi.ntypes ? pi.types[p] : InvalidOid;
+			BkCommand  *cmd = &script->commands[i];
 
-			/* a parameter nothing constrains is text, as a literal would be */
-			if (!OidIsValid(type) || type == UNKNOWNOID)
-				type = TEXTOID;
-			st->types[p] = type;
-			st->params[p].type = type;
-			getTypeInputInfo(type, &st->params[p].typinput, &st->params[p].typioparam);
-		}
-		if (c->sh->protocol == RUN_PROTO_PREPARED)
-		{
-			st->plan = SPI_prepare(cmd->sql_params, cmd->nparams, st->types);
-			if (st->plan == NULL)
-				elog(ERROR, "could not prepare script statement: %s", cmd->sql_params);
-			if (SPI_keepplan(st->plan) != 0)
-				elog(ERROR, "could not keep the plan of: %s", cmd->sql_params);
+			if (cmd->kind != BK_CMD_SQL)
+				continue;
+			c->stmts[s][i] = MemoryContextAllocZero(cxt, sizeof(ClientStmt) * cmd->nstmts);
+			for (int j = 0; j < cmd->nstmts; j++)
+				client_prepare_stmt(c, &cmd->stmts[j], &c->stmts[s][i][j], cxt);
 		}
 	}
 }
@@ -206,10 +237,10 @@ client_prepare(Client *c, MemoryContext cxt)
  *		server reads a text parameter.
  */
 static Datum
-client_bind(const BkScript *script, int var, const BkValue *v, const ClientParam *p,
+client_bind(const BkVarTable *vt, int var, const BkValue *v, const ClientParam *p,
 			char *isnull)
 {
-	char		buf[64];
+	char		buf[BK_VALUE_TEXT_LEN];
 
 	*isnull = ' ';
 	switch (v->kind)
@@ -217,12 +248,14 @@ client_bind(const BkScript *script, int var, const BkValue *v, const ClientParam
 		case BK_VAL_UNDEF:
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_OBJECT),
-					 errmsg("undefined variable \"%s\"", script->vt->names[var]),
-					 errhint("Set it with \\set before the statement that uses it.")));
+					 errmsg("undefined variable \"%s\"", vt->names[var]),
+					 errhint("Set it with \\set or \\gset before the statement that uses it, or pass it in variables => '{...}'.")));
 			break;
 		case BK_VAL_NULL:
 			*isnull = 'n';
 			return (Datum) 0;
+		case BK_VAL_STRING:
+			return OidInputFunctionCall(p->typinput, v->s, p->typioparam, -1);
 		case BK_VAL_INT:
 			if (p->type == INT8OID)
 				return Int64GetDatum(v->i);
@@ -255,75 +288,221 @@ client_xact_commit(void)
 }
 
 /*
- * client_exec_sql
- *		One SQL command of the script, in the protocol of the run.
+ * client_sleep_until
+ *		Wait until the monotonic clock reads UNTIL_NS, or the run ends:
+ *		on the latch for the bulk, then a precise short sleep.  Interrupts
+ *		wait for the next statement.
  */
 static void
-client_exec_sql(Client *c, int ci)
+client_sleep_until(Client *c, int64 until_ns)
 {
-	BkStatement *cmd = &c->script->commands[ci].stmts[0];
-	ClientStmt *st = &c->stmts[ci];
-	Datum		values[FUNC_MAX_ARGS];
-	char		nulls[FUNC_MAX_ARGS];
-	Datum	   *vals = values;
-	char	   *nls = nulls;
-	int			rc;
+	for (;;)
+	{
+		int64		now = bk_now_ns();
+		int64		left = until_ns - now;
 
-	if (cmd->nparams > FUNC_MAX_ARGS)
-	{
-		vals = palloc(sizeof(Datum) * cmd->nparams);
-		nls = palloc(cmd->nparams);
-	}
-	pgstat_report_activity(STATE_RUNNING,
-						   c->sh->protocol == RUN_PROTO_SIMPLE ? cmd->sql : cmd->sql_params);
-	if (c->sh->protocol == RUN_PROTO_SIMPLE)
-		rc = SPI_execute(bk_sql_substitute(c->script, cmd, c->vars), false, 0);
-	else
-	{
-		for (int p = 0; p < cmd->nparams; p++)
+		if (left <= 0 || client_terminated || pg_atomic_read_u32(&c->sh->stop) != 0)
+			return;
+		if (left > 2 * INT64CONST(1000000))
 		{
-			int			var = cmd->param_vars[p];
-
-			vals[p] = client_bind(c->script, var, &c->vars[var], &st->params[p], &nls[p]);
+			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+							 (long) (left / 1000000 - 1), PG_WAIT_EXTENSION);
+			ResetLatch(MyLatch);
 		}
-		if (c->sh->protocol == RUN_PROTO_PREPARED)
-			rc = SPI_execute_plan(st->plan, vals, nls, false, 0);
 		else
-			rc = SPI_execute_with_args(cmd->sql_params, cmd->nparams, st->types,
-									   vals, nls, false, 0);
+			pg_usleep((long) ((left + 999) / 1000));
 	}
-	if (rc < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("statement at line %d of the script cannot run in a benchmark client (%s)",
-						c->script->commands[ci].line, SPI_result_code_string(rc)),
-				 errhint("Transaction control other than BEGIN, END, COMMIT and ROLLBACK, COPY to or from the client, and cursors are not supported.")));
-	SPI_freetuptable(SPI_tuptable);
+}
+
+/*
+ * client_gset
+ *		Store the last row of the statement just run into variables, one per
+ *		column, named prefix + column name (pgbench's \gset and \aset): as
+ *		text, as pgbench stores them.  A column no command of the workload
+ *		names is read by nobody and skipped.
+ */
+static void
+client_gset(Client *c, const BkCommand *cmd, int row)
+{
+	TupleDesc	desc = SPI_tuptable->tupdesc;
+	HeapTuple	tup = SPI_tuptable->vals[row];
+
+	for (int f = 1; f <= desc->natts; f++)
+	{
+		char	   *name = psprintf("%s%s", cmd->gset_prefix, SPI_fname(desc, f));
+		char	   *value;
+		int			var;
+
+		if (!bk_valid_var_name(name))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_NAME),
+					 errmsg("invalid variable name: \"%s\"", name),
+					 errhint("Name the column with AS, as in SELECT count(*) AS n ... \\gset.")));
+		var = bk_var_lookup(c->vt, name, false);
+		if (var < 0)
+			continue;
+		value = SPI_getvalue(tup, desc, f);
+		bk_var_set_string(&c->vars[var], value ? value : "", c->vars_cxt);
+	}
+}
+
+/*
+ * client_exec_sql
+ *		The statements of one SQL command, in the protocol of the run, with
+ *		its \gset or \aset.
+ */
+static void
+client_exec_sql(Client *c, const BkCommand *cmd, ClientStmt *sts)
+{
+	for (int j = 0; j < cmd->nstmts; j++)
+	{
+		const BkStatement *stmt = &cmd->stmts[j];
+		ClientStmt *st = &sts[j];
+		Datum		values[FUNC_MAX_ARGS];
+		char		nulls[FUNC_MAX_ARGS];
+		Datum	   *vals = values;
+		char	   *nls = nulls;
+		int			rc;
+		bool		last = (j == cmd->nstmts - 1);
+
+		if (stmt->nparams > FUNC_MAX_ARGS)
+		{
+			vals = palloc(sizeof(Datum) * stmt->nparams);
+			nls = palloc(stmt->nparams);
+		}
+		pgstat_report_activity(STATE_RUNNING,
+							   c->sh->protocol == RUN_PROTO_SIMPLE ? stmt->sql : stmt->sql_params);
+		if (c->sh->protocol == RUN_PROTO_SIMPLE)
+			rc = SPI_execute(bk_sql_substitute(c->scripts[c->cur_script], stmt, c->vars), false, 0);
+		else
+		{
+			for (int p = 0; p < stmt->nparams; p++)
+			{
+				int			var = stmt->param_vars[p];
+
+				vals[p] = client_bind(c->vt, var, &c->vars[var], &st->params[p], &nls[p]);
+			}
+			if (c->sh->protocol == RUN_PROTO_PREPARED)
+				rc = SPI_execute_plan(st->plan, vals, nls, false, 0);
+			else
+				rc = SPI_execute_with_args(stmt->sql_params, stmt->nparams, st->types,
+										   vals, nls, false, 0);
+		}
+		if (rc < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+					 errmsg("statement at line %d of the script cannot run in a benchmark client (%s)",
+							cmd->line, SPI_result_code_string(rc)),
+					 errhint("Transaction control other than BEGIN, END, COMMIT and ROLLBACK, COPY to or from the client, and cursors are not supported.")));
+
+		if (cmd->gset == BK_GSET_ONE && last)
+		{
+			uint64		rows = SPI_tuptable != NULL ? SPI_processed : 0;
+
+			if (rows != 1)
+				ereport(ERROR,
+						(errcode(ERRCODE_CARDINALITY_VIOLATION),
+						 errmsg("expected one row, got %llu", (unsigned long long) rows),
+						 errhint("The query before \\gset must return exactly one row; \\aset accepts any number (it keeps the last).")));
+			client_gset(c, cmd, 0);
+		}
+		else if (cmd->gset == BK_GSET_ALL && SPI_tuptable != NULL && SPI_processed > 0)
+			client_gset(c, cmd, (int) SPI_processed - 1);
+		SPI_freetuptable(SPI_tuptable);
+	}
+}
+
+/*
+ * client_false_branch
+ *		Where a false \if or \elif at PC goes: the first \elif whose
+ *		condition holds, else past the \else, else past the \endif.
+ */
+static int
+client_false_branch(Client *c, BkScript *script, int pc)
+{
+	for (;;)
+	{
+		int			next = script->commands[pc].next_branch;
+		BkCommand  *cmd = &script->commands[next];
+		BkValue		v;
+
+		if (cmd->kind != BK_CMD_ELIF)
+			return next + 1;
+		memset(&v, 0, sizeof(v));
+		bk_expr_eval(script, next, cmd->expr, c->vars, &c->rnd.func, &v);
+		if (bk_value_truth(script, next, &v))
+			return next + 1;
+		pc = next;
+	}
 }
 
 /*
  * client_run_script
- *		One execution of the script from its first command to its last.
+ *		One execution of script S from its first command to its last.  Each
+ *		command's time goes to its statistics when the run is measuring.
  */
 static void
-client_run_script(Client *c)
+client_run_script(Client *c, int s)
 {
-	BkScript   *script = c->script;
+	BkScript   *script = c->scripts[s];
+	RunCommandStat *stats = c->command_stats + c->command_base[s];
+	int			pc = 0;
 
-	c->in_block = false;
-	for (int i = 0; i < script->ncommands; i++)
+	c->cur_script = s;
+	c->xact_open = c->in_block = c->in_pipeline = false;
+	while (pc < script->ncommands)
 	{
-		BkCommand  *cmd = &script->commands[i];
+		BkCommand  *cmd = &script->commands[pc];
+		int			next = pc + 1;
+		int64		t0 = bk_now_ns();
+		int64		t1;
 
+		c->cur_command = pc;
 		switch (cmd->kind)
 		{
 			case BK_CMD_SET:
 				{
 					BkValue		v;
 
-					bk_expr_eval(script, i, cmd->expr, c->vars, &c->prng, &v);
-					bk_var_assign(&c->vars[cmd->var], &v, TopMemoryContext);
+					memset(&v, 0, sizeof(v));
+					bk_expr_eval(script, pc, cmd->expr, c->vars, &c->rnd.func, &v);
+					bk_var_assign(&c->vars[cmd->var], &v, c->vars_cxt);
 				}
+				break;
+			case BK_CMD_SLEEP:
+				client_sleep_until(c, t0 + bk_sleep_usec(script, cmd, c->vars) * 1000);
+				CHECK_FOR_INTERRUPTS();
+				break;
+			case BK_CMD_IF:
+				{
+					BkValue		v;
+
+					memset(&v, 0, sizeof(v));
+					bk_expr_eval(script, pc, cmd->expr, c->vars, &c->rnd.func, &v);
+					if (!bk_value_truth(script, pc, &v))
+						next = client_false_branch(c, script, pc);
+				}
+				break;
+			case BK_CMD_ELIF:
+			case BK_CMD_ELSE:
+				/* reached from the branch before, which ran */
+				next = cmd->endif + 1;
+				break;
+			case BK_CMD_ENDIF:
+				break;
+			case BK_CMD_START_PIPELINE:
+				c->in_pipeline = true;
+				break;
+			case BK_CMD_SYNC_PIPELINE:
+			case BK_CMD_END_PIPELINE:
+				/* a sync ends the implicit transaction of the pipeline */
+				if (c->xact_open && !c->in_block)
+				{
+					client_xact_commit();
+					c->xact_open = false;
+				}
+				if (cmd->kind == BK_CMD_END_PIPELINE)
+					c->in_pipeline = false;
 				break;
 			case BK_CMD_BEGIN:
 				if (c->in_block)
@@ -332,41 +511,55 @@ client_run_script(Client *c)
 							 errmsg("BEGIN at line %d of script \"%s\" inside a transaction block",
 									cmd->line, script->name),
 							 errhint("End the transaction with END or COMMIT before the next BEGIN.")));
-				client_xact_start();
-				c->in_block = true;
+				if (!c->xact_open)
+					client_xact_start();
+				c->xact_open = c->in_block = true;
 				break;
 			case BK_CMD_COMMIT:
-				if (c->in_block)
+				if (c->xact_open)
 					client_xact_commit();
-				c->in_block = false;
+				c->xact_open = c->in_block = false;
 				break;
 			case BK_CMD_ROLLBACK:
-				if (c->in_block)
+				if (c->xact_open)
 				{
 					SPI_finish();
 					AbortCurrentTransaction();
 				}
-				c->in_block = false;
+				c->xact_open = c->in_block = false;
 				break;
 			case BK_CMD_SQL:
-				if (c->in_block)
-					client_exec_sql(c, i);
-				else
+				if (!c->xact_open)
 				{
 					client_xact_start();
-					client_exec_sql(c, i);
+					c->xact_open = true;
+				}
+				client_exec_sql(c, cmd, c->stmts[s][pc]);
+				if (!c->in_block && !c->in_pipeline)
+				{
 					client_xact_commit();
+					c->xact_open = false;
 				}
 				break;
-			default:
-				elog(ERROR, "meta-command at line %d is not supported yet", cmd->line);
 		}
+		t1 = bk_now_ns();
+		if (t0 >= c->sh->measure_ns)
+		{
+			stats[pc].count++;
+			stats[pc].sum_ns += t1 - t0;
+		}
+		pc = next;
 	}
 	if (c->in_block)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_TRANSACTION_TERMINATION),
 				 errmsg("script \"%s\" ended inside a transaction block", script->name),
 				 errhint("End every BEGIN with END or COMMIT in the same script.")));
+	if (c->xact_open)
+	{
+		client_xact_commit();
+		c->xact_open = false;
+	}
 }
 
 /*
@@ -392,40 +585,48 @@ client_claim_error(RunShared *sh, int index, int sqlerrcode, const char *message
 
 /*
  * client_try
- *		One try of the script.  Returns 0 when it completed, else the
- *		SQLSTATE of the error that stopped it (the transaction is rolled
- *		back).  An error that is neither retriable nor the client's own
- *		termination is copied into the run's error slot first, if free.
+ *		One try of script S.  Returns 0 when it completed, else the SQLSTATE
+ *		of the error that stopped it (the transaction is rolled back).  An
+ *		error that is neither retriable nor the client's own termination is
+ *		copied into the run's error slot first, if free, with the script and
+ *		line where it happened.
  */
 static int
-client_try(Client *c)
+client_try(Client *c, int s)
 {
 	volatile int code = 0;
 	MemoryContext oldcxt = MemoryContextSwitchTo(c->xact_cxt);
 
 	PG_TRY();
 	{
-		client_run_script(c);
+		client_run_script(c, s);
 	}
 	PG_CATCH();
 	{
 		ErrorData  *edata;
+		BkScript   *script = c->scripts[c->cur_script];
 
 		MemoryContextSwitchTo(c->xact_cxt);
 		edata = CopyErrorData();
 		code = edata->sqlerrcode;
+		if (c->sh->measure_ns <= bk_now_ns())
+			c->command_stats[c->command_base[c->cur_script] + c->cur_command].failures++;
 		if (code != ERRCODE_T_R_SERIALIZATION_FAILURE &&
 			code != ERRCODE_T_R_DEADLOCK_DETECTED &&
 			!client_terminated && pg_atomic_read_u32(&c->sh->stop) == 0)
 		{
+			char	   *message;
+
 			/* the server log has it, as for any backend's error */
 			EmitErrorReport();
-			client_claim_error(c->sh, c->index, edata->sqlerrcode, edata->message,
+			message = psprintf("%s (script \"%s\", line %d)", edata->message,
+							   script->name, script->commands[c->cur_command].line);
+			client_claim_error(c->sh, c->index, edata->sqlerrcode, message,
 							   edata->detail, edata->hint, edata->context);
 		}
 		FlushErrorState();
 		AbortCurrentTransaction();
-		c->in_block = false;
+		c->xact_open = c->in_block = c->in_pipeline = false;
 	}
 	PG_END_TRY();
 	MemoryContextSwitchTo(oldcxt);
@@ -441,10 +642,52 @@ counter_add(pg_atomic_uint64 *counter, uint64 n)
 }
 
 /*
+ * client_choose
+ *		The script of the next transaction, drawn by weight from the
+ *		choosing generator (pgbench's chooseScript).
+ */
+static int
+client_choose(Client *c)
+{
+	int64		w;
+	int			i = 0;
+
+	if (c->nscripts == 1)
+		return 0;
+	w = bk_random_uniform(&c->rnd.choose, 0, c->total_weight - 1);
+	do
+	{
+		w -= c->sh->weights[i++];
+	} while (w >= 0);
+	return i - 1;
+}
+
+/*
+ * client_poisson_ns
+ *		The wait until the next scheduled transaction under a rate limit:
+ *		pgbench's getPoissonRand, in whole microseconds, around CENTER_US.
+ */
+static int64
+client_poisson_ns(Client *c, double center_us)
+{
+	double		uniform = 1.0 - bk_prng_double(&c->rnd.throttle);
+
+	return (int64) (-log(uniform) * center_us + 0.5) * 1000;
+}
+
+/*
  * client_loop
- *		Run the script until the run's end, the client's transaction count,
- *		or an error that ends the client.  Returns false after such an
- *		error.
+ *		Run the workload until the run's end, the client's transaction
+ *		count, or an error that ends the client.  Returns false after such
+ *		an error.
+ *
+ * Under a rate limit (pgbench -R) each client keeps a schedule of its own
+ * share of the rate, with exponentially distributed gaps (a Poisson
+ * process, as pgbench with one thread per client): a transaction starts at
+ * its scheduled time or, when the client is behind, at once; its latency
+ * counts from the scheduled time and the difference is the schedule lag.
+ * With latency_limit too, a transaction already later than the limit when
+ * its turn comes is skipped (pgbench -L).
  */
 static bool
 client_loop(Client *c)
@@ -453,28 +696,66 @@ client_loop(Client *c)
 	RunClient  *me = c->me;
 	int64		end_ns = sh->duration_ns > 0 ? sh->start_ns + sh->duration_ns : PG_INT64_MAX;
 	int64		done = 0;
+	double		center_us = sh->rate > 0 ? 1e6 * sh->clients / sh->rate : 0;
+	int64		scheduled = sh->start_ns;
 
 	me->min_ns = PG_INT64_MAX;
 	me->max_ns = 0;
 	for (;;)
 	{
-		int64		t0 = bk_now_ns();
+		int64		t0;
 		int64		t1;
+		int64		started;
 		int			tries = 0;
 		int			code;
-		BkPrng		saved = c->prng;
+		int			s;
+		BkPrng		saved;
 		RunCounters *ctr;
 		int			phase;
 
-		if (t0 >= end_ns || pg_atomic_read_u32(&sh->stop) != 0 || client_terminated)
+		if (bk_now_ns() >= end_ns || pg_atomic_read_u32(&sh->stop) != 0 || client_terminated)
 			break;
 		if (sh->transactions > 0 && done >= sh->transactions)
 			break;
+		s = client_choose(c);
 
+		if (center_us > 0)
+		{
+			scheduled += client_poisson_ns(c, center_us);
+			if (sh->latency_limit_ns > 0)
+			{
+				int64		now = bk_now_ns();
+
+				while (scheduled < now - sh->latency_limit_ns &&
+					   !(sh->transactions > 0 && done >= sh->transactions))
+				{
+					phase = now < sh->measure_ns ? PHASE_WARMUP : PHASE_MEASURED;
+					counter_add(&me->phase[phase].skipped, 1);
+					if (phase == PHASE_MEASURED)
+						c->script_stats[s].skipped++;
+					done++;
+					scheduled += client_poisson_ns(c, center_us);
+				}
+				if (sh->transactions > 0 && done >= sh->transactions)
+					break;
+			}
+			if (scheduled > end_ns)
+				break;
+			pgstat_report_activity(STATE_IDLE, NULL);
+			client_sleep_until(c, scheduled);
+			if (pg_atomic_read_u32(&sh->stop) != 0 || client_terminated)
+				break;
+			t0 = scheduled;
+		}
+		else
+			t0 = bk_now_ns();
+
+		started = bk_now_ns();
+		saved = c->rnd.func;
 		for (;;)
 		{
 			tries++;
-			code = client_try(c);
+			code = client_try(c, s);
 			if (code == 0 || client_terminated || pg_atomic_read_u32(&sh->stop) != 0)
 				break;
 			if (code != ERRCODE_T_R_SERIALIZATION_FAILURE &&
@@ -484,7 +765,7 @@ client_loop(Client *c)
 				break;
 			if (bk_now_ns() >= end_ns)
 				break;
-			c->prng = saved;	/* the same random values again */
+			c->rnd.func = saved;	/* the same random values again */
 		}
 		t1 = bk_now_ns();
 		me->end_ns = t1;
@@ -500,13 +781,26 @@ client_loop(Client *c)
 			bk_hist_record(c->hist[phase], lat);
 			counter_add(&ctr->lat_sum_ns, lat);
 			ctr->lat_sumsq += ms * ms;
+			if (center_us > 0)
+			{
+				/* when it started, against when it was due */
+				int64		lag = started - t0;
+
+				counter_add(&ctr->lag_sum_ns, lag);
+				if (lag > ctr->lag_max_ns)
+					ctr->lag_max_ns = lag;
+			}
 			if (phase == PHASE_MEASURED)
 			{
 				if (lat < me->min_ns)
 					me->min_ns = lat;
 				if (lat > me->max_ns)
 					me->max_ns = lat;
+				c->script_stats[s].xacts++;
+				c->script_stats[s].lat_sum_ns += lat;
 			}
+			if (sh->latency_limit_ns > 0 && lat > sh->latency_limit_ns)
+				counter_add(&ctr->late, 1);
 			if (tries > 1)
 			{
 				counter_add(&ctr->retried, 1);
@@ -522,6 +816,8 @@ client_loop(Client *c)
 		{
 			counter_add(&ctr->failures[code == ERRCODE_T_R_SERIALIZATION_FAILURE ?
 									   FAIL_SERIALIZATION : FAIL_DEADLOCK], 1);
+			if (phase == PHASE_MEASURED)
+				c->script_stats[s].failures++;
 			if (tries > 1)
 			{
 				counter_add(&ctr->retried, 1);
@@ -531,6 +827,8 @@ client_loop(Client *c)
 		else
 		{
 			counter_add(&ctr->failures[FAIL_OTHER], 1);
+			if (phase == PHASE_MEASURED)
+				c->script_stats[s].failures++;
 			return false;
 		}
 
@@ -546,6 +844,80 @@ client_loop(Client *c)
 			proc_exit(1);
 	}
 	return true;
+}
+
+/*
+ * client_setup
+ *		The workload's scripts parsed, the variables set as pgbench sets
+ *		them (the run's variables first: like -D, they win over :scale,
+ *		:client_id, :random_seed and :default_seed), the generators seeded.
+ */
+static void
+client_setup(Client *c, MemoryContext cxt)
+{
+	RunShared  *sh = c->sh;
+	BkWorkload *w = bk_run_shared_workload(sh);
+	const char *p = RUN_TEXT(sh, sh->variables_off);
+	bool		given[4] = {false, false, false, false};
+
+	c->vars_cxt = AllocSetContextCreate(cxt, "pgbenchkit client variables",
+										ALLOCSET_SMALL_SIZES);
+	c->vt = bk_vartable_create();
+	c->nscripts = w->nscripts;
+	c->scripts = bk_workload_parse(w, c->vt);
+	c->total_weight = w->total_weight;
+	c->command_base = palloc(sizeof(int) * c->nscripts);
+	for (int i = 0, base = 0; i < c->nscripts; i++)
+	{
+		c->command_base[i] = base;
+		base += c->scripts[i]->ncommands;
+	}
+	c->script_stats = RUN_SCRIPT_STATS(sh, c->index);
+	c->command_stats = RUN_COMMAND_STATS(sh, c->index);
+	c->vars = palloc0(sizeof(BkValue) * c->vt->nvars);
+
+	for (int i = 0; i < sh->nvariables; i++)
+	{
+		const char *name = p;
+		const char *value;
+		int			var;
+
+		p += strlen(p) + 1;
+		value = p + 1;
+		var = bk_var_lookup(c->vt, name, false);
+		if (var >= 0)
+		{
+			if (*p == 'n')
+				c->vars[var].kind = BK_VAL_NULL;
+			else
+				bk_var_set_string(&c->vars[var], value, c->vars_cxt);
+			if (var < 4)
+				given[var] = true;
+		}
+		p = value + strlen(value) + 1;
+	}
+
+	bk_client_random(sh->seed, sh->clients, c->index, &c->rnd);
+	if (!given[BK_VAR_SCALE])
+	{
+		c->vars[BK_VAR_SCALE].kind = BK_VAL_INT;
+		c->vars[BK_VAR_SCALE].i = sh->scale > 0 ? sh->scale : 1;
+	}
+	if (!given[BK_VAR_CLIENT_ID])
+	{
+		c->vars[BK_VAR_CLIENT_ID].kind = BK_VAL_INT;
+		c->vars[BK_VAR_CLIENT_ID].i = c->index;
+	}
+	if (!given[BK_VAR_RANDOM_SEED])
+	{
+		c->vars[BK_VAR_RANDOM_SEED].kind = BK_VAL_INT;
+		c->vars[BK_VAR_RANDOM_SEED].i = (int64) sh->seed;
+	}
+	if (!given[BK_VAR_DEFAULT_SEED])
+	{
+		c->vars[BK_VAR_DEFAULT_SEED].kind = BK_VAL_INT;
+		c->vars[BK_VAR_DEFAULT_SEED].i = c->rnd.default_seed;
+	}
 }
 
 /*
@@ -593,16 +965,7 @@ bench_run_client_main(Datum main_arg)
 		SetConfigOption("search_path", RUN_TEXT(sh, sh->search_path_off),
 						PGC_USERSET, PGC_S_SESSION);
 
-		c.script = bk_script_parse(RUN_TEXT(sh, sh->script_off), sh->workload,
-								   bk_vartable_create());
-		c.vars = palloc0(sizeof(BkValue) * c.script->vt->nvars);
-		c.vars[BK_VAR_SCALE].kind = BK_VAL_INT;
-		c.vars[BK_VAR_SCALE].i = sh->scale;
-		c.vars[BK_VAR_CLIENT_ID].kind = BK_VAL_INT;
-		c.vars[BK_VAR_CLIENT_ID].i = c.index;
-		c.vars[BK_VAR_RANDOM_SEED].kind = BK_VAL_INT;
-		c.vars[BK_VAR_RANDOM_SEED].i = (int64) sh->seed;
-		bk_prng_seed(&c.prng, sh->seed ^ ((uint64) (c.index + 1) * UINT64CONST(0x9E3779B97F4A7C15)));
+		client_setup(&c, cxt);
 
 		client_xact_start();
 		pgstat_report_activity(STATE_RUNNING, "pgbenchkit: preparing the script");

@@ -553,6 +553,8 @@ coord_summary(Coord *co, RunSummary *sum, BkHist *hist)
 {
 	RunShared  *sh = co->sh;
 	int64		lat_sum = 0;
+	int64		lag_sum = 0;
+	int64		lag_max = 0;
 	double		sumsq = 0;
 	int64		min_ns = PG_INT64_MAX;
 	int64		max_ns = -1;
@@ -573,6 +575,10 @@ coord_summary(Coord *co, RunSummary *sum, BkHist *hist)
 				pg_atomic_read_u64(&cl->phase[PHASE_WARMUP].failures[k]);
 		sum->retried += pg_atomic_read_u64(&m->retried);
 		sum->retries += pg_atomic_read_u64(&m->retries);
+		sum->skipped += pg_atomic_read_u64(&m->skipped);
+		sum->late += pg_atomic_read_u64(&m->late);
+		lag_sum += pg_atomic_read_u64(&m->lag_sum_ns);
+		lag_max = Max(lag_max, m->lag_max_ns);
 		if (pg_atomic_read_u64(&m->xacts) > 0)
 		{
 			min_ns = Min(min_ns, cl->min_ns);
@@ -585,6 +591,8 @@ coord_summary(Coord *co, RunSummary *sum, BkHist *hist)
 		bk_hist_add_shared(hist, RUN_HIST(sh, PHASE_MEASURED, s));
 
 	sum->measured_s = (end_ns - sh->measure_ns) / 1e9;
+	sum->lag_avg_ms = sum->transactions > 0 ? lag_sum / 1e6 / sum->transactions : -1;
+	sum->lag_max_ms = sum->transactions > 0 ? lag_max / 1e6 : -1;
 	sum->tps = sum->measured_s > 0 ? sum->transactions / sum->measured_s : -1;
 	if (sum->transactions > 0)
 	{
@@ -674,6 +682,7 @@ coord_finish(Coord *co, CoordEnd why)
 		bk_obs_end(&co->obs, GetCurrentTimestamp(), (bk_now_ns() - sh->start_ns) / 1e9,
 				   coord_all_xacts(co));
 	bk_run_finish(sh->run_id, status, &sum, hist, code, message);
+	bk_run_finish_scripts(sh);
 	coord_xact_commit();
 	strlcpy(sh->final_status, status, sizeof(sh->final_status));
 }
@@ -846,6 +855,7 @@ bench_run_coordinator_main(Datum main_arg)
 				coord_xact_begin("pgbenchkit: recording the run's results");
 				bk_run_finish(sh->run_id, "failed", &sum, hist, sh->error.sqlerrcode,
 							  sh->error.message);
+				bk_run_finish_scripts(sh);
 				coord_xact_commit();
 				strlcpy(sh->final_status, "failed", sizeof(sh->final_status));
 			}

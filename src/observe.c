@@ -60,6 +60,7 @@
 #include "compat.h"
 #include "observe.h"
 #include "run.h"
+#include "workload.h"
 
 PG_FUNCTION_INFO_V1(bench_prewarm);
 
@@ -575,7 +576,7 @@ bench_prewarm(PG_FUNCTION_ARGS)
 	workload = text_to_cstring(PG_GETARG_TEXT_PP(0));
 	bk_init_materialized_srf(fcinfo);
 
-	(void) bk_workload_lookup(workload, &dataset);
+	dataset = bk_workload_load(workload)->dataset;
 	if (dataset != NULL)
 		dataset_id = bk_find_dataset(workload, dataset, &scale);
 	obs_dataset_tables(dataset_id, &tables, &ntables);

@@ -27,6 +27,7 @@
 
 #include "catalog.h"
 #include "run.h"
+#include "workload.h"
 
 /* SPI argument helpers: a double that may be missing (< 0 or NaN) */
 static void
@@ -64,11 +65,12 @@ void
 bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 {
 	BkOwnerSwitch sw;
-	Oid			types[18] = {INT8OID, TEXTOID, INT8OID, INT4OID, INT4OID, INTERVALOID,
+	Oid			types[22] = {INT8OID, TEXTOID, INT8OID, INT4OID, INT4OID, INTERVALOID,
 		INT8OID, TEXTOID, INTERVALOID, INTERVALOID, INT4OID, TEXTOID, TEXTOID, INT4OID,
-	TIMESTAMPTZOID, BOOLOID, INTERVALOID, INT8OID};
-	Datum		values[18];
-	char		nulls[18];
+		TIMESTAMPTZOID, BOOLOID, INTERVALOID, INT8OID, FLOAT8OID, INTERVALOID, INT8OID,
+	TEXTOID};
+	Datum		values[22];
+	char		nulls[22];
 
 	memset(nulls, ' ', sizeof(nulls));
 	values[0] = Int64GetDatum(sh->run_id);
@@ -106,14 +108,118 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 	if (sh->suite_id <= 0)
 		nulls[17] = 'n';
 
+	if (sh->rate > 0)
+		values[18] = Float8GetDatum(sh->rate);
+	else
+		nulls[18] = 'n';
+	if (sh->latency_limit_ns > 0)
+		values[19] = IntervalPGetDatum(&sh->latency_limit);
+	else
+		nulls[19] = 'n';
+	values[20] = Int64GetDatum((int64) sh->seed);
+	if (sh->variables_json_off != 0)
+		values[21] = CStringGetTextDatum(RUN_TEXT(sh, sh->variables_json_off));
+	else
+		nulls[21] = 'n';
+
 	bk_become_owner(&sw);
 	bk_spi_exec("INSERT INTO bench.runs (id, workload, dataset_id, scale, clients, duration,"
 				" transactions_per_client, protocol, warmup, progress, max_tries, tag,"
 				" status, created_by, coordinator_pid, started_at, prewarm, sample_interval,"
-				" suite_id)"
+				" suite_id, rate, latency_limit, random_seed, variables)"
 				" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
-				" 'running', $13::name, $14, $15, $16, $17, $18)",
-				18, types, values, nulls, SPI_OK_INSERT);
+				" 'running', $13::name, $14, $15, $16, $17, $18, $19, $20, $21, $22::jsonb)",
+				22, types, values, nulls, SPI_OK_INSERT);
+
+	/* the scripts it runs */
+	{
+		BkWorkload *w = bk_run_shared_workload(sh);
+		Oid			stypes[3] = {INT8OID, INT4OID, TEXTOID};
+		Datum		svalues[3];
+
+		svalues[0] = Int64GetDatum(sh->run_id);
+		for (int i = 0; i < w->nscripts; i++)
+		{
+			svalues[1] = Int32GetDatum(w->weights[i]);
+			svalues[2] = CStringGetTextDatum(w->scripts[i]);
+			bk_spi_exec(psprintf("INSERT INTO bench.run_scripts (run_id, script_no, weight, script)"
+								 " VALUES ($1, %d, $2, $3)", i + 1),
+						3, stypes, svalues, NULL, SPI_OK_INSERT);
+		}
+	}
+	bk_restore_user(&sw);
+}
+
+/*
+ * bk_run_finish_scripts
+ *		What each script and each command of a run measured (its clients
+ *		are done): bench.run_scripts and bench.command_latencies.
+ */
+void
+bk_run_finish_scripts(RunShared *sh)
+{
+	BkOwnerSwitch sw;
+	BkWorkload *w = bk_run_shared_workload(sh);
+	BkScript  **scripts = bk_workload_parse(w, bk_vartable_create());
+	int			base = 0;
+
+	bk_become_owner(&sw);
+	for (int s = 0; s < w->nscripts; s++)
+	{
+		BkScript   *script = scripts[s];
+		RunScriptStat tot = {0, 0, 0, 0};
+		Oid			types[8] = {INT8OID, INT4OID, INT8OID, FLOAT8OID, INT8OID, INT8OID,
+			INT4OID, TEXTOID};
+		Datum		values[8];
+		char		nulls[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+
+		for (int c = 0; c < sh->clients; c++)
+		{
+			RunScriptStat *st = &RUN_SCRIPT_STATS(sh, c)[s];
+
+			tot.xacts += st->xacts;
+			tot.lat_sum_ns += st->lat_sum_ns;
+			tot.failures += st->failures;
+			tot.skipped += st->skipped;
+		}
+		values[0] = Int64GetDatum(sh->run_id);
+		values[1] = Int32GetDatum(s + 1);
+		values[2] = Int64GetDatum((int64) tot.xacts);
+		set_float(values, nulls, 3, tot.xacts > 0 ? tot.lat_sum_ns / 1e6 / tot.xacts : -1);
+		values[4] = Int64GetDatum((int64) tot.failures);
+		values[5] = Int64GetDatum((int64) tot.skipped);
+		bk_spi_exec("UPDATE bench.run_scripts SET transactions = $3, latency_avg_ms = $4,"
+					" failures = $5, skipped = $6 WHERE run_id = $1 AND script_no = $2",
+					6, types, values, nulls, SPI_OK_UPDATE);
+
+		for (int i = 0; i < script->ncommands; i++)
+		{
+			RunCommandStat tc = {0, 0, 0};
+
+			for (int c = 0; c < sh->clients; c++)
+			{
+				RunCommandStat *st = &RUN_COMMAND_STATS(sh, c)[base + i];
+
+				tc.count += st->count;
+				tc.sum_ns += st->sum_ns;
+				tc.failures += st->failures;
+			}
+			nulls[3] = ' ';
+			values[2] = Int64GetDatum((int64) tc.count);
+			set_float(values, nulls, 3, tc.count > 0 ? tc.sum_ns / 1e6 / tc.count : -1);
+			values[4] = Int64GetDatum((int64) tc.failures);
+			values[5] = Int32GetDatum(i + 1);
+			types[5] = INT4OID;
+			values[6] = Int32GetDatum(script->commands[i].line);
+			values[7] = CStringGetTextDatum(script->commands[i].text ? script->commands[i].text : "");
+			bk_spi_exec("INSERT INTO bench.command_latencies (run_id, script_no, command_no, line,"
+						" command, executions, latency_avg_ms, failures)"
+						" VALUES ($1, $2, $6, $7, $8, $3, $4, $5)",
+						8, types, values, nulls, SPI_OK_INSERT);
+			types[5] = INT8OID;
+		}
+		base += script->ncommands;
+	}
 	bk_restore_user(&sw);
 }
 
@@ -182,14 +288,14 @@ bk_run_finish(int64 run_id, const char *status, const RunSummary *sum,
 			  const BkHist *hist, int sqlerrcode, const char *error)
 {
 	BkOwnerSwitch sw;
-	Oid			types[23];
-	Datum		values[23];
-	char		nulls[23];
+	Oid			types[27];
+	Datum		values[27];
+	char		nulls[27];
 
-	/* $1 id, $2 status, $3 sqlstate, $4 error, $5 .. $23 the summary */
+	/* $1 id, $2 status, $3 sqlstate, $4 error, $5 .. $27 the summary */
 	memset(nulls, ' ', sizeof(nulls));
-	for (int i = 0; i < 23; i++)
-		types[i] = (i == 5 || i >= 16) ? INT8OID : FLOAT8OID;
+	for (int i = 0; i < 27; i++)
+		types[i] = (i == 5 || (i >= 16 && i <= 24)) ? INT8OID : FLOAT8OID;
 	types[0] = INT8OID;
 	types[1] = types[2] = types[3] = TEXTOID;
 	values[0] = Int64GetDatum(run_id);
@@ -203,7 +309,7 @@ bk_run_finish(int64 run_id, const char *status, const RunSummary *sum,
 		nulls[2] = nulls[3] = 'n';
 
 	if (sum == NULL)
-		memset(nulls + 4, 'n', 19);
+		memset(nulls + 4, 'n', 23);
 	else
 	{
 		set_float(values, nulls, 4, sum->measured_s);
@@ -227,6 +333,10 @@ bk_run_finish(int64 run_id, const char *status, const RunSummary *sum,
 		values[20] = Int64GetDatum(sum->retried);
 		values[21] = Int64GetDatum(sum->retries);
 		values[22] = Int64GetDatum(sum->warmup_transactions);
+		values[23] = Int64GetDatum(sum->skipped);
+		values[24] = Int64GetDatum(sum->late);
+		set_float(values, nulls, 25, sum->lag_avg_ms);
+		set_float(values, nulls, 26, sum->lag_max_ms);
 	}
 
 	bk_become_owner(&sw);
@@ -238,9 +348,13 @@ bk_run_finish(int64 run_id, const char *status, const RunSummary *sum,
 				" latency_p99_ms = $14, latency_p999_ms = $15, latency_max_ms = $16,"
 				" failures = $17, serialization_failures = $18, deadlock_failures = $19,"
 				" other_failures = $20, retried = $21, retries = $22,"
-				" warmup_transactions = $23"
+				" warmup_transactions = $23,"
+				" skipped = CASE WHEN rate IS NOT NULL AND latency_limit IS NOT NULL THEN $24 END,"
+				" late = CASE WHEN latency_limit IS NOT NULL THEN $25 END,"
+				" lag_avg_ms = CASE WHEN rate IS NOT NULL THEN $26 END,"
+				" lag_max_ms = CASE WHEN rate IS NOT NULL THEN $27 END"
 				" WHERE id = $1",
-				23, types, values, nulls, SPI_OK_UPDATE);
+				27, types, values, nulls, SPI_OK_UPDATE);
 
 	if (hist != NULL)
 	{

@@ -51,6 +51,7 @@
 #include "run.h"
 #include "script.h"
 #include "worker.h"
+#include "workload.h"
 
 PG_FUNCTION_INFO_V1(bench_run);
 PG_FUNCTION_INFO_V1(bench_start);
@@ -114,45 +115,6 @@ run_free_worker_slots(void)
 						"  'standalone backend', 'slotsync worker', 'walsummarizer', 'io worker')",
 						0, NULL, NULL);
 	return Max(0, max_worker_processes - (int) used);
-}
-
-/*
- * bk_workload_lookup
- *		The script of a workload of bench.workloads, and in *DATASET the
- *		kind of dataset it needs (NULL: none); an unknown workload is an
- *		error that names the known ones.
- */
-char *
-bk_workload_lookup(const char *workload, char **dataset)
-{
-	Oid			types[1] = {TEXTOID};
-	Datum		values[1] = {CStringGetTextDatum(workload)};
-	MemoryContext cxt = CurrentMemoryContext;
-	char	   *script;
-
-	SPI_connect();
-	if (SPI_execute_with_args("SELECT script, dataset FROM bench.workloads WHERE name = $1",
-							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "could not read bench.workloads");
-	if (SPI_processed == 0)
-	{
-		char	   *names;
-
-		if (SPI_execute("SELECT pg_catalog.string_agg(name, ', ' ORDER BY name) FROM bench.workloads",
-						true, 0) != SPI_OK_SELECT)
-			elog(ERROR, "could not read bench.workloads");
-		names = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown workload \"%s\"", workload),
-				 errhint("The workloads are: %s.", names ? names : "none")));
-	}
-	script = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
-	*dataset = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2);
-	if (*dataset != NULL)
-		*dataset = MemoryContextStrdup(cxt, *dataset);
-	SPI_finish();
-	return script;
 }
 
 /*
@@ -393,7 +355,8 @@ run_status(int64 run_id, int *coordinator_pid, char **created_by)
 /* the arguments of bench.run and bench.start, checked */
 typedef struct RunArgs
 {
-	char	   *workload;
+	char	   *workload;		/* NULL with script */
+	char	   *script;			/* an unnamed script, or NULL */
 	int			clients;
 	Interval	duration;
 	bool		duration_set;
@@ -410,7 +373,75 @@ typedef struct RunArgs
 	bool		prewarm;
 	Interval	sample_interval;
 	int64		sample_ns;
+	double		rate;			/* 0: none */
+	Interval	latency_limit;
+	int64		latency_limit_ns;	/* 0: none */
+	bool		seed_given;
+	uint64		seed;
+	char	   *variables_json; /* NULL: none */
+	int			nvariables;
+	char	  **var_names;
+	char	  **var_values;		/* NULL: the variable is NULL */
 } RunArgs;
+
+/*
+ * run_read_variables
+ *		The run's variables, a jsonb object of scalars: each becomes a
+ *		variable of every client, as pgbench -D name=value sets one (a
+ *		string, read as a number or a boolean where an expression needs one;
+ *		JSON null is NULL).
+ */
+static void
+run_read_variables(const char *fn, Datum json, RunArgs *a)
+{
+	Oid			types[1] = {JSONBOID};
+	Datum		values[1] = {json};
+	MemoryContext cxt = CurrentMemoryContext;
+
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT pg_catalog.jsonb_typeof($1), $1::text", 1, types, values,
+							  NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read variables");
+	if (strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1), "object") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("variables must be a JSON object, not %s",
+						SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1)),
+				 errhint("For example variables => '{\"nrows\": 1000, \"label\": \"a\"}', as pgbench -D nrows=1000 -D label=a.")));
+	a->variables_json = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[0],
+															  SPI_tuptable->tupdesc, 2));
+	if (SPI_execute_with_args("SELECT key, pg_catalog.jsonb_typeof(value), value #>> '{}'"
+							  " FROM pg_catalog.jsonb_each($1) ORDER BY key",
+							  1, types, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read variables");
+	a->nvariables = (int) SPI_processed;
+	a->var_names = MemoryContextAlloc(cxt, sizeof(char *) * Max(a->nvariables, 1));
+	a->var_values = MemoryContextAlloc(cxt, sizeof(char *) * Max(a->nvariables, 1));
+	for (int i = 0; i < a->nvariables; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		char	   *name = SPI_getvalue(tup, desc, 1);
+		char	   *type = SPI_getvalue(tup, desc, 2);
+
+		if (!bk_valid_var_name(name))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid variable name \"%s\" in variables", name),
+					 errhint("A variable name is made of letters, digits and underscores, and does not start with a digit.")));
+		if (strcmp(type, "object") == 0 || strcmp(type, "array") == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("variable \"%s\" must be a string, a number, a boolean or null, not an %s",
+							name, type),
+					 errhint("A script variable holds one value, as pgbench -D name=value.")));
+		a->var_names[i] = MemoryContextStrdup(cxt, name);
+		a->var_values[i] = strcmp(type, "null") == 0 ? NULL :
+			MemoryContextStrdup(cxt, SPI_getvalue(tup, desc, 3));
+	}
+	SPI_finish();
+	(void) fn;
+}
 
 /*
  * run_read_args
@@ -421,7 +452,6 @@ run_read_argv(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 {
 	bool		too_big;
 
-	ARGV_NOT_NULL(fn, 0, "workload");
 	ARGV_NOT_NULL(fn, 1, "clients");
 	ARGV_NOT_NULL(fn, 4, "protocol");
 	ARGV_NOT_NULL(fn, 5, "warmup");
@@ -431,7 +461,16 @@ run_read_argv(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 	ARGV_NOT_NULL(fn, 10, "sample_interval");
 
 	memset(a, 0, sizeof(*a));
-	a->workload = text_to_cstring(DatumGetTextPP(v[0]));
+	if (n[0] == n[11])
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg(n[0] ? "%s needs a workload or a script" :
+						"%s takes a workload or a script, not both", fn),
+				 errhint("Name a workload of bench.workloads, or pass the text of a script in pgbench's script language as script => $$...$$.")));
+	if (!n[0])
+		a->workload = text_to_cstring(DatumGetTextPP(v[0]));
+	else
+		a->script = text_to_cstring(DatumGetTextPP(v[11]));
 	a->clients = DatumGetInt32(v[1]);
 	if (a->clients < 1 || a->clients > RUN_MAX_CLIENTS)
 		ereport(ERROR,
@@ -537,6 +576,41 @@ run_read_argv(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 				 errmsg("sample_interval must be 0 or between 100 ms and a year, not %s",
 						interval_text(&a->sample_interval)),
 				 errhint("sample_interval is how often the server's counters are sampled while the run goes; '0' samples only before and after.")));
+
+	/* rate => tps, as pgbench -R: all clients together */
+	if (!n[12])
+	{
+		a->rate = DatumGetFloat8(v[12]);
+		if (!(a->rate > 0) || isinf(a->rate) || a->rate > 1e9)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("rate must be a positive number of transactions per second up to 1e9, not %g", a->rate),
+					 errhint("rate is the target throughput of all clients together, as pgbench -R; leave it null for no limit.")));
+	}
+
+	/* latency_limit => interval, as pgbench -L */
+	if (!n[13])
+	{
+		a->latency_limit = *DatumGetIntervalP(v[13]);
+		a->latency_limit_ns = interval_ns(&a->latency_limit, &too_big);
+		if (a->latency_limit_ns <= 0 || too_big)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("latency_limit must be positive and at most a year, not %s",
+							interval_text(&a->latency_limit)),
+					 errhint("latency_limit counts the transactions that take longer (and, with rate, skips those already that late), as pgbench -L; for example latency_limit => '10 ms'.")));
+	}
+
+	/* random_seed => n, as pgbench --random-seed=n */
+	if (!n[14])
+	{
+		a->seed_given = true;
+		a->seed = (uint64) DatumGetInt64(v[14]);
+	}
+
+	/* variables => '{"name": value, ...}', as pgbench -D name=value */
+	if (!n[15])
+		run_read_variables(fn, v[15], a);
 }
 
 /* the arguments of bench.run or bench.start, read from their call */
@@ -556,6 +630,54 @@ run_read_args(FunctionCallInfo fcinfo, const char *fn, RunArgs *a)
 }
 
 /*
+ * bk_run_shared_workload
+ *		The workload of a run, as its shared memory holds it.
+ */
+BkWorkload *
+bk_run_shared_workload(const RunShared *sh)
+{
+	BkWorkload *w = palloc0(sizeof(BkWorkload));
+	const char *p = RUN_TEXT(sh, sh->scripts_off);
+
+	w->name = pstrdup(sh->workload);
+	w->nscripts = sh->nscripts;
+	w->scripts = palloc(sizeof(char *) * sh->nscripts);
+	w->weights = palloc(sizeof(int) * sh->nscripts);
+	for (int i = 0; i < sh->nscripts; i++)
+	{
+		w->scripts[i] = pstrdup(p);
+		p += strlen(p) + 1;
+		w->weights[i] = sh->weights[i];
+		w->total_weight += sh->weights[i];
+	}
+	return w;
+}
+
+/*
+ * run_workload
+ *		The run's workload (named or unnamed), every script parsed, refused
+ *		now if it cannot run as asked.  Returns the workload; *NCOMMANDS is
+ *		the number of commands of all its scripts.
+ */
+static BkWorkload *
+run_workload(const char *fn, const RunArgs *a, int *ncommands)
+{
+	BkWorkload *w = a->workload ? bk_workload_load(a->workload) : bk_workload_unnamed(a->script);
+	BkScript  **scripts = bk_workload_parse(w, bk_vartable_create());
+
+	*ncommands = 0;
+	for (int i = 0; i < w->nscripts; i++)
+		*ncommands += scripts[i]->ncommands;
+	if (a->protocol == RUN_PROTO_SIMPLE && bk_workload_has_pipeline(scripts, w->nscripts))
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("cannot use pipeline mode with the simple query protocol"),
+				 errhint("Run a script with \\startpipeline with protocol => 'extended' or 'prepared', as pgbench requires.")));
+	(void) fn;
+	return w;
+}
+
+/*
  * bk_run_check_argv
  *		Check the arguments of a run as bench.run would, before anything
  *		starts: each value, the workload's script and dataset, and that
@@ -568,16 +690,15 @@ void
 bk_run_check_argv(const char *fn, const Datum *v, const bool *n, int extra_workers)
 {
 	RunArgs		a;
-	char	   *script;
-	char	   *dataset = NULL;
+	BkWorkload *w;
 	int			scale;
 	int			free_slots;
+	int			ncommands;
 
 	run_read_argv(fn, v, n, &a);
-	script = bk_workload_lookup(a.workload, &dataset);
-	(void) bk_script_parse(script, a.workload, bk_vartable_create());
-	if (dataset != NULL)
-		(void) bk_find_dataset(a.workload, dataset, &scale);
+	w = run_workload(fn, &a, &ncommands);
+	if (w->dataset != NULL)
+		(void) bk_find_dataset(w->name, w->dataset, &scale);
 	if (extra_workers < 0)
 	{
 		/* a schedule: the workers must exist, for a run later */
@@ -674,8 +795,10 @@ static dsm_segment *
 run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **handle_out)
 {
 	RunArgs		a;
-	char	   *script;
-	char	   *dataset = NULL;
+	BkWorkload *w;
+	int			ncommands;
+	Size		scripts_len = 0;
+	Size		vars_len = 0;
 	int64		dataset_id = 0;
 	int			scale = 0;
 	const char *search_path;
@@ -689,14 +812,17 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 
 	run_read_args(fcinfo, fn, &a);
 
-	/* the workload: its script (parsed, to refuse a broken one now) and dataset */
-	script = bk_workload_lookup(a.workload, &dataset);
-	(void) bk_script_parse(script, a.workload, bk_vartable_create());
-	if (dataset != NULL)
+	/* the workload: its scripts (parsed, to refuse a broken one now) and dataset */
+	w = run_workload(fn, &a, &ncommands);
+	if (w->dataset != NULL)
 	{
-		dataset_id = bk_find_dataset(a.workload, dataset, &scale);
+		dataset_id = bk_find_dataset(w->name, w->dataset, &scale);
 		run_refuse_busy_dataset(dataset_id);
 	}
+	for (int i = 0; i < w->nscripts; i++)
+		scripts_len += strlen(w->scripts[i]) + 1;
+	for (int i = 0; i < a.nvariables; i++)
+		vars_len += strlen(a.var_names[i]) + 3 + (a.var_values[i] ? strlen(a.var_values[i]) : 0);
 
 	free_slots = run_free_worker_slots();
 	if (a.clients + 1 > free_slots)
@@ -713,11 +839,15 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 	search_path = GetConfigOption("search_path", false, false);
 	nshards = Min(a.clients, RUN_MAX_SHARDS);
 	size = MAXALIGN(sizeof(RunShared));
-	size += MAXALIGN(strlen(script) + 1);
+	size += MAXALIGN(scripts_len);
+	size += MAXALIGN(vars_len + 1);
+	size += MAXALIGN(a.variables_json ? strlen(a.variables_json) + 1 : 1);
 	size += MAXALIGN(a.tag ? strlen(a.tag) + 1 : 1);
 	size += MAXALIGN(strlen(search_path) + 1);
 	size += MAXALIGN(sizeof(RunClient) * a.clients);
-	size += sizeof(BkSharedHist) * 2 * nshards;
+	size += MAXALIGN(sizeof(BkSharedHist) * 2 * nshards);
+	size += MAXALIGN(sizeof(RunScriptStat) * a.clients * w->nscripts);
+	size += MAXALIGN(sizeof(RunCommandStat) * a.clients * Max(ncommands, 1));
 
 	seg = dsm_create(size, 0);
 	sh = (RunShared *) dsm_segment_address(seg);
@@ -726,7 +856,7 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 	sh->dboid = MyDatabaseId;
 	sh->roleid = GetUserId();
 	sh->caller_pid = MyProcPid;
-	strlcpy(sh->workload, a.workload, NAMEDATALEN);
+	strlcpy(sh->workload, w->name, NAMEDATALEN);
 	sh->dataset_id = dataset_id;
 	sh->scale = scale;
 	sh->clients = a.clients;
@@ -746,13 +876,50 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 	sh->prewarm = a.prewarm;
 	sh->sample_ns = a.sample_ns;
 	sh->sample_interval = a.sample_interval;
-	sh->seed = ((uint64) MyProcPid << 32) ^ (uint64) GetCurrentTimestamp();
+	sh->seed_given = a.seed_given;
+	sh->seed = a.seed_given ? a.seed : bk_strong_seed();
+	sh->rate = a.rate;
+	sh->latency_limit_ns = a.latency_limit_ns;
+	sh->latency_limit = a.latency_limit;
 	sh->suite_id = bk_run_suite_id;
+	sh->nscripts = w->nscripts;
+	sh->ncommands = ncommands;
+	for (int i = 0; i < w->nscripts; i++)
+		sh->weights[i] = w->weights[i];
 
 	off = MAXALIGN(sizeof(RunShared));
-	sh->script_off = off;
-	strcpy(RUN_TEXT(sh, off), script);
-	off += MAXALIGN(strlen(script) + 1);
+	sh->scripts_off = off;
+	{
+		char	   *p = RUN_TEXT(sh, off);
+
+		for (int i = 0; i < w->nscripts; i++)
+		{
+			strcpy(p, w->scripts[i]);
+			p += strlen(w->scripts[i]) + 1;
+		}
+	}
+	off += MAXALIGN(scripts_len);
+	sh->variables_off = off;
+	sh->nvariables = a.nvariables;
+	{
+		char	   *p = RUN_TEXT(sh, off);
+
+		for (int i = 0; i < a.nvariables; i++)
+		{
+			strcpy(p, a.var_names[i]);
+			p += strlen(p) + 1;
+			*p++ = a.var_values[i] ? 's' : 'n';
+			strcpy(p, a.var_values[i] ? a.var_values[i] : "");
+			p += strlen(p) + 1;
+		}
+	}
+	off += MAXALIGN(vars_len + 1);
+	if (a.variables_json)
+	{
+		sh->variables_json_off = off;
+		strcpy(RUN_TEXT(sh, off), a.variables_json);
+	}
+	off += MAXALIGN(a.variables_json ? strlen(a.variables_json) + 1 : 1);
 	if (a.tag)
 	{
 		sh->tag_off = off;
@@ -765,6 +932,10 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 	sh->clients_off = off;
 	off += MAXALIGN(sizeof(RunClient) * a.clients);
 	sh->hists_off = off;
+	off += MAXALIGN(sizeof(BkSharedHist) * 2 * nshards);
+	sh->script_stats_off = off;
+	off += MAXALIGN(sizeof(RunScriptStat) * a.clients * w->nscripts);
+	sh->command_stats_off = off;
 
 	pg_atomic_init_u32(&sh->state, RUN_STARTING);
 	pg_atomic_init_u32(&sh->go, 0);
@@ -785,6 +956,9 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 				pg_atomic_init_u64(&cl->phase[ph].failures[k], 0);
 			pg_atomic_init_u64(&cl->phase[ph].retried, 0);
 			pg_atomic_init_u64(&cl->phase[ph].retries, 0);
+			pg_atomic_init_u64(&cl->phase[ph].skipped, 0);
+			pg_atomic_init_u64(&cl->phase[ph].late, 0);
+			pg_atomic_init_u64(&cl->phase[ph].lag_sum_ns, 0);
 		}
 	}
 	for (int ph = 0; ph < 2; ph++)

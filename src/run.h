@@ -8,9 +8,13 @@
  *
  *		RunShared			parameters, control flags, the run's error and
  *							the progress lines the caller prints
- *		text				the workload's script, the tag, the search_path
+ *		text				the workload's scripts, the tag, the search_path,
+ *							the run's variables
  *		RunClient[clients]	each client's counters, written by it alone
  *		BkSharedHist[2][nshards]	latency histograms: warm-up, measured
+ *		RunScriptStat[clients][nscripts]	per client and script
+ *		RunCommandStat[clients][ncommands]	per client and command (of all
+ *							scripts, script by script)
  *
  *-------------------------------------------------------------------------
  */
@@ -31,7 +35,12 @@
 
 #define RUN_MAX_CLIENTS			10000
 /* the arguments of bench.run and bench.start */
-#define RUN_NARGS				11
+#define RUN_NARGS				16
+/* the first of them, which suites pass on (the others are null there) */
+#define RUN_NARGS_SUITE			11
+
+/* pgbench's limit on the scripts of one run (-f, -b) */
+#define RUN_MAX_SCRIPTS			128
 
 #define RUN_MAX_SHARDS			64	/* histograms shared by clients beyond */
 
@@ -69,8 +78,31 @@ typedef struct RunCounters
 	pg_atomic_uint64 failures[FAIL_KINDS];
 	pg_atomic_uint64 retried;	/* transactions that needed a retry */
 	pg_atomic_uint64 retries;	/* retries in all */
+	pg_atomic_uint64 skipped;	/* rate and latency_limit: never started */
+	pg_atomic_uint64 late;		/* latency_limit: took longer */
+	pg_atomic_uint64 lag_sum_ns;	/* rate: start behind schedule */
+	int64		lag_max_ns;
 	double		lat_sumsq;		/* sum of squared latencies, ms^2 */
 } RunCounters;
+
+/*
+ * What one client measured of one command, or of one script, in the
+ * measured phase: written by that client alone, read when it is done.
+ */
+typedef struct RunCommandStat
+{
+	uint64		count;
+	uint64		sum_ns;
+	uint64		failures;
+} RunCommandStat;
+
+typedef struct RunScriptStat
+{
+	uint64		xacts;
+	uint64		lat_sum_ns;
+	uint64		failures;
+	uint64		skipped;
+} RunScriptStat;
 
 typedef struct RunClient
 {
@@ -114,9 +146,21 @@ typedef struct RunShared
 	bool		prewarm;		/* pg_prewarm the relations before the start */
 	int64		sample_ns;		/* 0: samples only before and after */
 	Interval	sample_interval;
-	uint64		seed;
+	uint64		seed;			/* every client's generators come from it */
+	bool		seed_given;		/* random_seed => was given */
+	double		rate;			/* transactions per second in all; 0: none */
+	int64		latency_limit_ns;	/* 0: none */
+	Interval	latency_limit;
 	int64		suite_id;		/* 0: not part of a suite */
-	Size		script_off;
+	int			nscripts;
+	int			weights[RUN_MAX_SCRIPTS];
+	int			ncommands;		/* of all scripts */
+	Size		scripts_off;	/* nscripts texts, each ended by a NUL */
+	int			nvariables;
+	Size		variables_off;	/* name NUL, then 's' value NUL or 'n' NUL */
+	Size		variables_json_off; /* 0: none; as given, for bench.runs */
+	Size		script_stats_off;
+	Size		command_stats_off;
 	Size		tag_off;		/* 0: no tag */
 	Size		search_path_off;
 	Size		clients_off;
@@ -146,6 +190,10 @@ typedef struct RunShared
 
 #define RUN_TEXT(sh, off)		((char *) (sh) + (off))
 #define RUN_CLIENTS(sh)			((RunClient *) ((char *) (sh) + (sh)->clients_off))
+#define RUN_SCRIPT_STATS(sh, client) \
+	((RunScriptStat *) ((char *) (sh) + (sh)->script_stats_off) + (client) * (sh)->nscripts)
+#define RUN_COMMAND_STATS(sh, client) \
+	((RunCommandStat *) ((char *) (sh) + (sh)->command_stats_off) + (client) * (sh)->ncommands)
 #define RUN_HIST(sh, phase, shard) \
 	((BkSharedHist *) ((char *) (sh) + (sh)->hists_off) + (phase) * (sh)->nshards + (shard))
 
@@ -170,6 +218,10 @@ typedef struct RunSummary
 	int64		retried;
 	int64		retries;
 	int64		warmup_transactions;
+	int64		skipped;
+	int64		late;
+	double		lag_avg_ms;		/* < 0: no rate limit */
+	double		lag_max_ms;
 } RunSummary;
 
 typedef struct RunInterval
@@ -194,10 +246,10 @@ extern void bk_run_set_started(int64 run_id, TimestampTz started_at);
 extern void bk_run_progress(int64 run_id, const RunInterval *iv);
 extern void bk_run_finish(int64 run_id, const char *status, const RunSummary *sum,
 						  const BkHist *hist, int sqlerrcode, const char *error);
+extern void bk_run_finish_scripts(RunShared *sh);
 extern void bk_recover_runs(void);
 
-/* run.c: the workloads and their datasets */
-extern char *bk_workload_lookup(const char *workload, char **dataset);
+/* run.c: the datasets of workloads */
 extern int64 bk_find_dataset(const char *workload, const char *dataset, int *scale);
 
 /* run.c: what suites (suite.c) share with single runs: checks, waiting */
@@ -209,6 +261,8 @@ extern void bk_release_xmin(void);
 extern void bk_select_latest(const char *sql, int nargs, Oid *types, Datum *values,
 							 long tcount);
 extern void bk_print_progress(int64 run_id, double *printed_elapsed);
+struct BkWorkload;
+extern struct BkWorkload *bk_run_shared_workload(const RunShared *sh);
 
 /* suite.c: bgw_type of a suite's worker */
 #define SUITE_WORKER_TYPE		"pgbenchkit suite"

@@ -221,10 +221,15 @@ sweep_spec(FunctionCallInfo fcinfo, const char *fn, bool now)
 	n[0] = false;
 	v[1] = Int32GetDatum(maxclients);
 	n[1] = false;
-	for (int i = 2; i < RUN_NARGS; i++)
+	for (int i = 2; i < RUN_NARGS_SUITE; i++)
 	{
 		n[i] = PG_ARGISNULL(i + 1);
 		v[i] = n[i] ? (Datum) 0 : PG_GETARG_DATUM(i + 1);
+	}
+	for (int i = RUN_NARGS_SUITE; i < RUN_NARGS; i++)
+	{
+		n[i] = true;
+		v[i] = (Datum) 0;
 	}
 	bk_run_check_argv(fn, v, n, now ? 1 : -1);
 
