@@ -3271,12 +3271,16 @@ BEGIN
         'relation_sizes', COALESCE((SELECT jsonb_agg(to_jsonb(z) ORDER BY z.run_id, z.phase, z.relid)
                                       FROM bench.relation_sizes z WHERE z.run_id = ANY (run_ids)), '[]'),
         'prewarms', COALESCE((SELECT jsonb_agg(to_jsonb(w) ORDER BY w.run_id, w.relid)
-                                FROM bench.prewarms w WHERE w.run_id = ANY (run_ids)), '[]'));
+                                FROM bench.prewarms w WHERE w.run_id = ANY (run_ids)), '[]'),
+        'run_scripts', COALESCE((SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.script_no)
+                                   FROM bench.run_scripts x WHERE x.run_id = ANY (run_ids)), '[]'),
+        'command_latencies', COALESCE((SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.script_no, x.command_no)
+                                         FROM bench.command_latencies x WHERE x.run_id = ANY (run_ids)), '[]'));
 END
 $fn$;
 
 COMMENT ON FUNCTION bench.export(bigint) IS
-    'A run or a suite as jsonb, with its progress, histograms, samples, sizes and prewarms, for bench.import on another server';
+    'A run or a suite as jsonb, with its progress, histograms, samples, sizes, prewarms, scripts and command latencies, for bench.import on another server';
 
 GRANT EXECUTE ON FUNCTION bench.export(bigint) TO PUBLIC;
 
@@ -3427,6 +3431,15 @@ BEGIN
         SELECT * FROM jsonb_populate_recordset(NULL::bench.prewarms, (
             SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
               FROM jsonb_array_elements(doc->'prewarms') x));
+        -- the scripts and command latencies (documents of older versions have none)
+        INSERT INTO bench.run_scripts
+        SELECT * FROM jsonb_populate_recordset(NULL::bench.run_scripts, (
+            SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
+              FROM jsonb_array_elements(COALESCE(doc->'run_scripts', '[]')) x));
+        INSERT INTO bench.command_latencies
+        SELECT * FROM jsonb_populate_recordset(NULL::bench.command_latencies, (
+            SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
+              FROM jsonb_array_elements(COALESCE(doc->'command_latencies', '[]')) x));
     EXCEPTION
         -- a value that does not fit its column, a missing one, a row twice:
         -- the document was not made by bench.export, or was edited

@@ -11,7 +11,7 @@
 \pset pager off
 
 BEGIN;
-SELECT plan(45);
+SELECT plan(60);
 
 -- ---------------------------------------------------------------- tables
 SELECT columns_are('bench', 'runs', ARRAY[
@@ -22,7 +22,8 @@ SELECT columns_are('bench', 'runs', ARRAY[
     'latency_p90_ms', 'latency_p95_ms', 'latency_p99_ms', 'latency_p999_ms', 'latency_max_ms',
     'failures', 'serialization_failures', 'deadlock_failures', 'other_failures', 'retried',
     'retries', 'warmup_transactions', 'coordinator_pid', 'prewarm', 'sample_interval',
-    'settings', 'host', 'unavailable', 'suite_id', 'origin'],
+    'settings', 'host', 'unavailable', 'suite_id', 'origin', 'rate', 'latency_limit', 'random_seed',
+    'variables', 'skipped', 'late', 'lag_avg_ms', 'lag_max_ms'],
     'bench.runs has the documented columns');
 SELECT col_is_pk('bench', 'runs', 'id', 'bench.runs.id is the primary key');
 SELECT col_type_is('bench', 'runs', 'duration', 'interval', 'bench.runs.duration is an interval');
@@ -39,8 +40,19 @@ SELECT fk_ok('bench', 'progress', 'run_id', 'bench', 'runs', 'id', 'bench.progre
 SELECT columns_are('bench', 'histograms', ARRAY['run_id', 'lower_ms', 'upper_ms', 'count'],
     'bench.histograms has the documented columns');
 SELECT fk_ok('bench', 'histograms', 'run_id', 'bench', 'runs', 'id', 'bench.histograms.run_id references bench.runs');
-SELECT columns_are('bench', 'workloads', ARRAY['name', 'dataset', 'script', 'description', 'builtin'],
-    'bench.workloads has the documented columns');
+SELECT columns_are('bench', 'workloads', ARRAY['name', 'dataset', 'scripts', 'weights', 'description', 'builtin',
+    'defined_by', 'defined_at'], 'bench.workloads has the documented columns');
+SELECT columns_are('bench', 'run_scripts', ARRAY['run_id', 'script_no', 'weight', 'script', 'transactions',
+    'latency_avg_ms', 'failures', 'skipped'], 'bench.run_scripts has the documented columns');
+SELECT col_is_pk('bench', 'run_scripts', ARRAY['run_id', 'script_no'], 'bench.run_scripts is keyed by run and script');
+SELECT fk_ok('bench', 'run_scripts', 'run_id', 'bench', 'runs', 'id', 'bench.run_scripts.run_id references bench.runs');
+SELECT columns_are('bench', 'command_latencies', ARRAY['run_id', 'script_no', 'command_no', 'line', 'command',
+    'executions', 'latency_avg_ms', 'failures'], 'bench.command_latencies has the documented columns');
+SELECT col_is_pk('bench', 'command_latencies', ARRAY['run_id', 'script_no', 'command_no'],
+    'bench.command_latencies is keyed by run, script and command');
+SELECT fk_ok('bench', 'command_latencies', ARRAY['run_id', 'script_no'], 'bench', 'run_scripts', ARRAY['run_id', 'script_no'],
+    'bench.command_latencies references bench.run_scripts');
+SELECT has_view('bench', 'workload_scripts', 'view bench.workload_scripts exists');
 SELECT col_is_pk('bench', 'workloads', 'name', 'bench.workloads.name is the primary key');
 SELECT has_view('bench', 'runs_in_progress', 'view bench.runs_in_progress exists');
 
@@ -58,10 +70,10 @@ SELECT throws_ok(
 -- the built-in workloads are pgbench's scripts
 SELECT is((SELECT array_agg(name ORDER BY name) FROM bench.workloads WHERE builtin),
     ARRAY['select-only', 'simple-update', 'tpcb'], 'the built-in workloads are tpcb, simple-update and select-only');
-SELECT matches((SELECT script FROM bench.workloads WHERE name = 'tpcb'),
+SELECT matches((SELECT script FROM bench.workload_scripts WHERE workload = 'tpcb'),
     'UPDATE pgbench_branches SET bbalance = bbalance \+ :delta WHERE bid = :bid;',
     'tpcb is pgbench''s tpcb-like script');
-SELECT matches((SELECT script FROM bench.workloads WHERE name = 'select-only'),
+SELECT matches((SELECT script FROM bench.workload_scripts WHERE workload = 'select-only' AND script_no = 1),
     '^-- <builtin: select only>\n\\set aid random\(1, 100000 \* :scale\)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n$',
     'select-only is pgbench''s select-only script');
 
@@ -74,42 +86,46 @@ SELECT ok((SELECT 'bench.histograms'::regclass = ANY (extconfig) FROM pg_extensi
     'bench.histograms is a configuration table');
 SELECT ok((SELECT 'bench.workloads'::regclass = ANY (extconfig) FROM pg_extension WHERE extname = 'pgbenchkit'),
     'bench.workloads is a configuration table (its user rows)');
+SELECT ok((SELECT 'bench.run_scripts'::regclass = ANY (extconfig) AND 'bench.command_latencies'::regclass = ANY (extconfig)
+             FROM pg_extension WHERE extname = 'pgbenchkit'),
+    'bench.run_scripts and bench.command_latencies are configuration tables');
 
 -- ---------------------------------------------------------------- functions
 SELECT function_returns('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb'],
     'bench.runs', 'bench.run returns a row of bench.runs');
 SELECT function_returns('bench', 'start',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb'],
     'bigint', 'bench.start returns the run id');
 SELECT function_returns('bench', 'wait', ARRAY['bigint'], 'bench.runs', 'bench.wait returns a row of bench.runs');
 SELECT function_returns('bench', 'cancel', ARRAY['bigint'], 'boolean', 'bench.cancel returns boolean');
 SELECT is(
-    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval)'::regprocedure),
-    ARRAY['workload', 'clients', 'duration', 'transactions', 'protocol', 'warmup', 'progress', 'max_tries', 'tag', 'prewarm', 'sample_interval']::text[],
+    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb)'::regprocedure),
+    ARRAY['workload', 'clients', 'duration', 'transactions', 'protocol', 'warmup', 'progress', 'max_tries', 'tag', 'prewarm', 'sample_interval',
+          'script', 'rate', 'latency_limit', 'random_seed', 'variables']::text[],
     'bench.run has the documented argument names');
 SELECT is(
     (SELECT pg_get_expr(proargdefaults, 0) FROM pg_proc
-      WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval)'::regprocedure),
-    '1, NULL::interval, NULL::bigint, ''prepared''::text, ''00:00:00''::interval, ''00:00:05''::interval, 1, NULL::text, true, ''00:00:01''::interval',
-    'bench.run defaults: 1 client, 60 s (duration NULL), prepared, no warm-up, progress every 5 s, 1 try, no tag, prewarm, a sample every second');
+      WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb)'::regprocedure),
+    'NULL::text, 1, NULL::interval, NULL::bigint, ''prepared''::text, ''00:00:00''::interval, ''00:00:05''::interval, 1, NULL::text, true, ''00:00:01''::interval, NULL::text, NULL::double precision, NULL::interval, NULL::bigint, NULL::jsonb',
+    'bench.run defaults: no workload (a script instead), 1 client, 60 s (duration NULL), prepared, no warm-up, progress every 5 s, 1 try, no tag, prewarm, a sample every second, no rate or latency limit, a random seed, no variables');
 SELECT isnt_strict('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb'],
     'bench.run is not strict (it reports NULL arguments itself)');
 SELECT isnt_definer('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb'],
     'bench.run is not SECURITY DEFINER (its workers run as the caller)');
 SELECT volatility_is('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb'],
     'volatile', 'bench.run is volatile');
 
 -- ---------------------------------------------------------------- privileges
 CREATE ROLE pgbk_tap_runner NOLOGIN;
 SELECT ok(NOT has_function_privilege('public',
-    'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval)', 'EXECUTE'),
+    'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.run');
 SELECT ok(NOT has_function_privilege('public',
-    'bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval)', 'EXECUTE'),
+    'bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.start');
 SELECT ok(NOT has_function_privilege('public', 'bench.wait(bigint)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.wait');
@@ -119,6 +135,14 @@ SELECT table_privs_are('bench', 'runs', 'public', ARRAY['SELECT'], 'PUBLIC may S
 SELECT table_privs_are('bench', 'progress', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.progress, and nothing else');
 SELECT table_privs_are('bench', 'histograms', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.histograms, and nothing else');
 SELECT table_privs_are('bench', 'workloads', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.workloads, and nothing else');
+SELECT table_privs_are('bench', 'run_scripts', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.run_scripts, and nothing else');
+SELECT table_privs_are('bench', 'command_latencies', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.command_latencies, and nothing else');
+SELECT ok(NOT has_function_privilege('public', 'bench.define_workload(text, text[], integer[], text, text, boolean)', 'EXECUTE'),
+    'PUBLIC may not EXECUTE bench.define_workload (scripts)');
+SELECT ok(NOT has_function_privilege('public', 'bench.define_workload(text, text, text, text, boolean)', 'EXECUTE'),
+    'PUBLIC may not EXECUTE bench.define_workload (one script)');
+SELECT ok(NOT has_function_privilege('public', 'bench.drop_workload(text, boolean)', 'EXECUTE'),
+    'PUBLIC may not EXECUTE bench.drop_workload');
 
 SET LOCAL ROLE pgbk_tap_runner;
 SELECT lives_ok('SELECT count(*) FROM bench.runs_in_progress', 'an ordinary role can read bench.runs_in_progress');
@@ -128,8 +152,12 @@ SELECT throws_ok($$SELECT bench.cancel(1)$$, '42501', 'permission denied for fun
     'an ordinary role cannot call bench.cancel');
 SELECT throws_ok($$DELETE FROM bench.runs$$, '42501', 'permission denied for table runs',
     'an ordinary role cannot delete runs');
-SELECT throws_ok($$INSERT INTO bench.workloads VALUES ('x', NULL, 'SELECT 1;', 'x')$$, '42501',
+SELECT throws_ok($$INSERT INTO bench.workloads VALUES ('x', NULL, '{"SELECT 1;"}', '{1}', 'x')$$, '42501',
     'permission denied for table workloads', 'an ordinary role cannot add workloads');
+SELECT throws_ok($$SELECT bench.define_workload('x', 'SELECT 1;')$$, '42501',
+    'permission denied for function define_workload', 'an ordinary role cannot call bench.define_workload');
+SELECT throws_ok($$SELECT bench.drop_workload('x')$$, '42501',
+    'permission denied for function drop_workload', 'an ordinary role cannot call bench.drop_workload');
 RESET ROLE;
 
 SELECT * FROM finish();

@@ -30,9 +30,10 @@ SELECT is(
 -- ---------------------------------------------------------------- schema
 SELECT has_schema('bench', 'schema bench exists');
 SELECT tables_are('bench', ARRAY['datasets', 'workloads', 'runs', 'progress', 'histograms',
-    'prewarms', 'samples', 'relation_sizes', 'suites', 'schedules'],
-    'schema bench has exactly the tables datasets, workloads, runs, progress, histograms, prewarms, samples, relation_sizes, suites, schedules');
+    'prewarms', 'samples', 'relation_sizes', 'suites', 'schedules', 'run_scripts', 'command_latencies'],
+    'schema bench has exactly the tables datasets, workloads, runs, progress, histograms, prewarms, samples, relation_sizes, suites, schedules, run_scripts, command_latencies');
 SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'prewarm', 'report', 'report_json',
+    'define_workload', 'drop_workload',
     'sweep', 'start_sweep', 'wait_suite', 'cancel_suite', 'schedule', 'unschedule', 'run_schedule',
     'chart_run', 'chart_suite', 'chart_schedule', 'compare', 'export', 'import',
     '_sweep_spec', '_cron_call', '_cron_check',

@@ -44,7 +44,8 @@ LANGUAGE sql AS $$
                                                                      ORDER BY i), '[]')
                                              FROM jsonb_array_elements(d->t) WITH ORDINALITY AS y (e, i)
                                              JOIN pos ON pos.id = e->>'run_id'))
-                 FROM unnest(ARRAY['progress', 'histograms', 'samples', 'relation_sizes', 'prewarms']) t)
+                 FROM unnest(ARRAY['progress', 'histograms', 'samples', 'relation_sizes', 'prewarms',
+                                   'run_scripts', 'command_latencies']) t)
 $$;
 
 SELECT system_identifier AS sysid FROM pg_control_system() \gset

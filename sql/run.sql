@@ -8,7 +8,7 @@ SELECT dataset_id > 0 AS loaded FROM bench.init('tpcb', scale => 2);
 RESET client_min_messages;
 
 -- the built-in workloads are pgbench's scripts
-SELECT name, dataset, builtin, length(script) > 0 AS has_script FROM bench.workloads ORDER BY name;
+SELECT name, dataset, builtin, cardinality(scripts) AS scripts, weights FROM bench.workloads ORDER BY name;
 
 -- tpcb, 2 clients x 25 transactions, each protocol: every transaction moves
 -- money between an account, a teller and a branch and writes a history row,
@@ -99,14 +99,12 @@ SELECT count(*) AS workers_left FROM pg_stat_activity
 SELECT count(*) AS in_progress FROM bench.runs_in_progress;
 
 -- a client's SQL error fails the run with its SQLSTATE, and keeps what it measured
-INSERT INTO bench.workloads (name, dataset, script, description) VALUES
-  ('divide', 'tpcb', E'\\set aid random(1, 100000 * :scale)\n\\set zero :client_id\nSELECT abalance / :zero FROM pgbench_accounts WHERE aid = :aid;\n', 'fails at once');
+SELECT name FROM bench.define_workload('divide', E'\\set aid random(1, 100000 * :scale)\n\\set zero :client_id\nSELECT abalance / :zero FROM pgbench_accounts WHERE aid = :aid;\n', 'fails at once', dataset => 'tpcb');
 SELECT * FROM bench.run('divide', clients => 2, transactions => 5, progress => '0');
 SELECT status, sqlstate, error, other_failures >= 1 AS counted
   FROM bench.runs WHERE workload = 'divide';
 -- an error while preparing (a missing table) refuses the run before it starts
-INSERT INTO bench.workloads (name, dataset, script, description) VALUES
-  ('missing', 'tpcb', E'SELECT * FROM no_such_table;\n', 'refers to a missing table');
+SELECT name FROM bench.define_workload('missing', E'SELECT * FROM no_such_table;\n', 'refers to a missing table', dataset => 'tpcb');
 SELECT * FROM bench.run('missing', transactions => 1);
 SELECT count(*) AS missing_runs FROM bench.runs WHERE workload = 'missing';
 DELETE FROM bench.workloads WHERE NOT builtin;

@@ -90,16 +90,15 @@ SELECT clients, runs_planned, runs_done FROM bench.wait_suite(:sid4);
 RESET client_min_messages;
 
 -- a run that fails ends the suite as 'failed' at that run
-INSERT INTO bench.workloads (name, dataset, script, description)
-VALUES ('suite-divide', NULL, E'SELECT 1 / 0;\n', 'fails at once');
+SELECT name FROM bench.define_workload('suite-divide', E'SELECT 1 / 0;\n', 'fails at once');
 \set VERBOSITY sqlstate
 SELECT * FROM bench.sweep('suite-divide', clients => '{1,2}', repeat => 2, transactions => 5);
 \set VERBOSITY default
-SELECT status, sqlstate, error ~ '^run [0-9]+ failed: client 0: division by zero$' AS says_why,
+SELECT status, sqlstate, error ~ '^run [0-9]+ failed: client 0: division by zero \(script "suite-divide", line 1\)$' AS says_why,
        runs_planned, (SELECT count(*) FROM bench.runs r WHERE r.suite_id = s.id) AS runs,
        (SELECT string_agg(r.status, ',') FROM bench.runs r WHERE r.suite_id = s.id) AS run_status
   FROM bench.suites s WHERE id = (SELECT max(id) FROM bench.suites);
-DELETE FROM bench.workloads WHERE name = 'suite-divide';
+SELECT bench.drop_workload('suite-divide');
 
 -- bad input: refused before anything starts
 SELECT max(id) AS last_suite FROM bench.suites \gset

@@ -61,8 +61,7 @@ sub poll
 # ------------------------------------------------------------------ regressions
 
 # a workload of one pg_sleep per transaction: its speed is the test's to set
-lab(q{INSERT INTO bench.workloads (name, dataset, script, description)
-      VALUES ('sleepy', NULL, E'SELECT pg_sleep(0.002);\n', 'sleeps 2 ms')});
+lab(q{SELECT name FROM bench.define_workload('sleepy', E'SELECT pg_sleep(0.002);\n', 'sleeps 2 ms')});
 if ($has_cron)
 {
 	lab(q{SELECT name FROM bench.schedule('sleepy', '0 0 1 1 *', 'sleepy', clients => '{1,2}',
@@ -85,7 +84,7 @@ is(lab(q{SELECT count(*) FILTER (WHERE regression), count(*) FILTER (WHERE basel
 	'0|2', 'two executions at the same speed: no regression; the second has a baseline of one');
 
 # ten times slower; its execution in a session that listens
-lab(q{UPDATE bench.workloads SET script = E'SELECT pg_sleep(0.02);\n' WHERE name = 'sleepy'});
+lab(q{SELECT name FROM bench.define_workload('sleepy', E'SELECT pg_sleep(0.02);\n', 'sleeps 20 ms', replace => true)});
 my ($ret, $out, $err) = $node->psql('lab',
 	"LISTEN bench_regression;\nSELECT count(*) FROM bench.run_schedule('sleepy');\nSELECT 1;");
 is($ret, 0, 'the slow execution ends done') or diag $err;
