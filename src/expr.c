@@ -5,11 +5,30 @@
  *		tokenizer, the parser, evaluation, and the random generator and
  *		distributions behind random() and friends.
  *
- * The language is pgbench's (src/bin/pgbench: exprscan.l, exprparse.y and
- * pgbench.c), written again for the backend: errors are ereport()s that
- * name the script and the line, memory is palloc'd, and every random
- * number comes from the BkPrng handed in, so that a client restoring a
- * saved copy of its generator replays the same values.
+ * The language is pgbench's as of PostgreSQL 17 (src/bin/pgbench:
+ * exprscan.l, exprparse.y and pgbench.c), written again for the backend.
+ * The aim is pgbench's results exactly: the same literals, precedences and
+ * types, the same value from every operator and function, the same errors
+ * in pgbench's words, and from one seed the same random numbers, since the
+ * generator is pg_prng's and the distributions are pgbench's formulas.
+ * Errors are ereport()s naming the script, the line and (when parsing) the
+ * column; memory is palloc'd; every random number comes from the BkPrng
+ * handed in, so that a client restoring a saved copy of its generator
+ * replays the same values.
+ *
+ * What is still not quite pgbench:
+ *	- random_zipfian() with a NaN parameter is refused as out of range;
+ *	  pgbench's range check lets a NaN through and then never returns.
+ *	- An empty string variable read by an expression is an error here as
+ *	  in pgbench, which however prints no message for it.
+ *	- Where pgbench's C is undefined its results depend on the platform;
+ *	  we give those of pgbench on x86-64: a shift by a count outside 0..63
+ *	  shifts by the count modulo 64; abs() of the smallest bigint is
+ *	  itself; a double result of random_exponential() or random_gaussian()
+ *	  beyond the range of bigint (only reachable with an infinite or NaN
+ *	  parameter) is the smallest bigint; abs() of a boolean reads its
+ *	  storage as a double (false is 0, true the smallest subnormal,
+ *	  4.94065645841247e-324).
  *
  *-------------------------------------------------------------------------
  */
@@ -36,6 +55,9 @@
 #define BK_MIN_ZIPFIAN_PARAM	1.001
 #define BK_MAX_ZIPFIAN_PARAM	1000.0
 
+/* pgbench evaluates at most this many arguments of a function */
+#define BK_MAX_FARGS			16
+
 /* pgbench's hashing constants */
 #define BK_FNV_PRIME			UINT64CONST(0x100000001b3)
 #define BK_FNV_OFFSET_BASIS		UINT64CONST(0xcbf29ce484222325)
@@ -54,8 +76,6 @@ typedef enum BkExprKind
 {
 	BK_EXPR_CONST,				/* a constant: value */
 	BK_EXPR_VAR,				/* :name: var */
-	BK_EXPR_DEFAULT_SEED,		/* the seed of hash() and permute() when none
-								 * is given: var is :default_seed */
 	BK_EXPR_FUNC				/* an operator or a function: func, args */
 } BkExprKind;
 
@@ -105,18 +125,18 @@ struct BkExpr
 {
 	BkExprKind	kind;
 	BkValue		value;			/* BK_EXPR_CONST */
-	int			var;			/* BK_EXPR_VAR, BK_EXPR_DEFAULT_SEED */
+	int			var;			/* BK_EXPR_VAR */
 	BkFunc		func;			/* BK_EXPR_FUNC */
 	int			nargs;
 	BkExpr	  **args;
 };
 
-/* argument counts that are not a plain number */
+/* argument counts that are not a plain number (exprparse.y's) */
 #define BK_NARGS_ANY		(-1)	/* one or more: least, greatest */
 #define BK_NARGS_HASH		(-2)	/* a value and an optional seed */
 #define BK_NARGS_PERMUTE	(-3)	/* a value, a size and an optional seed */
 
-/* the functions a \set expression may call, by name (case-insensitive) */
+/* the functions an expression may call, by name (case-insensitive) */
 static const struct
 {
 	const char *name;
@@ -176,7 +196,8 @@ bk_splitmix64(uint64 *state)
 /*
  * bk_prng_seed
  *		Fill the state from SEED as pg_prng_seed does, with splitmix64,
- *		never leaving the all-zero state xoroshiro cannot leave.
+ *		replacing the all-zero state xoroshiro cannot leave by pg_prng's
+ *		(Knuth's LCG constants).
  */
 void
 bk_prng_seed(BkPrng *prng, uint64 seed)
@@ -184,7 +205,10 @@ bk_prng_seed(BkPrng *prng, uint64 seed)
 	prng->s0 = bk_splitmix64(&seed);
 	prng->s1 = bk_splitmix64(&seed);
 	if (prng->s0 == 0 && prng->s1 == 0)
+	{
 		prng->s0 = UINT64CONST(0x5851F42D4C957F2D);
+		prng->s1 = UINT64CONST(0x14057B7EF767814F);
+	}
 }
 
 /*
@@ -205,9 +229,10 @@ bk_prng_next(BkPrng *prng)
 
 /*
  * bk_prng_upto
- *		A uniform number in [0, RANGE], without bias: draws keep the bits
- *		RANGE needs and are refused when over it (pg_prng_uint64_range's
- *		method), so fewer than two draws are needed on average.
+ *		A uniform number in [0, RANGE], as pg_prng_uint64_range(prng, 0,
+ *		RANGE): draws keep the bits RANGE needs and are refused when over
+ *		it, so fewer than two draws are needed on average; RANGE 0 draws
+ *		nothing.
  */
 static uint64
 bk_prng_upto(BkPrng *prng, uint64 range)
@@ -254,10 +279,30 @@ bk_prng_normal(BkPrng *prng)
  * ------------------------------------------------------------------------
  */
 
+/* A + B in bigint, wrapping around as pgbench's -fwrapv arithmetic does */
+static inline int64
+bk_wrap_add(int64 a, int64 b)
+{
+	return (int64) ((uint64) a + (uint64) b);
+}
+
+/*
+ * bk_trunc_int64
+ *		D truncated to a bigint, as C's cast; where the cast is undefined
+ *		(NaN, out of range) the smallest bigint, which is what x86-64 gives.
+ */
+static inline int64
+bk_trunc_int64(double d)
+{
+	if (!FLOAT8_FITS_IN_INT64(d))
+		return PG_INT64_MIN;
+	return (int64) d;
+}
+
 /*
  * bk_random_uniform
  *		random(MIN, MAX): uniform over [MIN, MAX], whose width the caller
- *		has checked to fit in an int64 (pgbench's getrand).
+ *		has checked to fit in a bigint (pgbench's getrand).
  */
 int64
 bk_random_uniform(BkPrng *prng, int64 min, int64 max)
@@ -267,28 +312,9 @@ bk_random_uniform(BkPrng *prng, int64 min, int64 max)
 }
 
 /*
- * bk_random_scale
- *		MIN + (MAX - MIN + 1) * UNIT for UNIT in [0, 1), pgbench's last step
- *		of the exponential and gaussian distributions; kept within
- *		[MIN, MAX] when rounding (or a NaN) would leave it.
- */
-static int64
-bk_random_scale(int64 min, int64 max, double unit)
-{
-	int64		n = max - min + 1;	/* checked not to overflow */
-	double		off = (double) n * unit;
-
-	if (!(off > 0.0))
-		return min;
-	if (off >= (double) n)
-		return max;
-	return min + (int64) off;
-}
-
-/*
  * bk_random_exponential
- *		random_exponential(MIN, MAX, PARAMETER), PARAMETER > 0: the density
- *		at MAX is exp(-PARAMETER) times that at MIN (getExponentialRand).
+ *		random_exponential(MIN, MAX, PARAMETER): the density at MAX is
+ *		exp(-PARAMETER) times that at MIN (pgbench's getExponentialRand).
  */
 static int64
 bk_random_exponential(BkPrng *prng, int64 min, int64 max, double parameter)
@@ -297,33 +323,36 @@ bk_random_exponential(BkPrng *prng, int64 min, int64 max, double parameter)
 	double		uniform = 1.0 - bk_prng_double(prng);	/* (0, 1] */
 	double		rand = -log(cut + (1.0 - cut) * uniform) / parameter;
 
-	return bk_random_scale(min, max, rand);
+	return bk_wrap_add(min, bk_trunc_int64((double) (max - min + 1) * rand));
 }
 
 /*
  * bk_random_gaussian
- *		random_gaussian(MIN, MAX, PARAMETER), PARAMETER >= 2: a normal
- *		deviate cut at +/- PARAMETER standard deviations, mapped onto
- *		[MIN, MAX] (getGaussianRand).
+ *		random_gaussian(MIN, MAX, PARAMETER): a normal deviate cut at
+ *		+/- PARAMETER standard deviations, mapped onto [MIN, MAX]
+ *		(pgbench's getGaussianRand).
  */
 static int64
 bk_random_gaussian(BkPrng *prng, int64 min, int64 max, double parameter)
 {
 	double		stdev;
+	double		rand;
 
 	do
 	{
 		stdev = bk_prng_normal(prng);
+		CHECK_FOR_INTERRUPTS();
 	} while (stdev < -parameter || stdev >= parameter);
 
-	return bk_random_scale(min, max, (stdev + parameter) / (parameter * 2.0));
+	rand = (stdev + parameter) / (parameter * 2.0);
+	return bk_wrap_add(min, bk_trunc_int64((double) (max - min + 1) * rand));
 }
 
 /*
  * bk_random_zipfian
- *		random_zipfian(MIN, MAX, S), 1.001 <= S <= 1000: Devroye's rejection
- *		method ("Non-Uniform Random Variate Generation", p. 550), as
- *		pgbench's computeIterativeZipfian.
+ *		random_zipfian(MIN, MAX, S): Devroye's rejection method
+ *		("Non-Uniform Random Variate Generation", p. 550), as pgbench's
+ *		getZipfianRand and computeIterativeZipfian.
  */
 static int64
 bk_random_zipfian(BkPrng *prng, int64 min, int64 max, double s)
@@ -333,23 +362,25 @@ bk_random_zipfian(BkPrng *prng, int64 min, int64 max, double s)
 	double		x;
 
 	if (n <= 1)
-		return min;
-
-	for (;;)
+		x = 1.0;
+	else
 	{
-		double		u = bk_prng_double(prng);
-		double		v = bk_prng_double(prng);
-		double		t;
+		for (;;)
+		{
+			double		u = bk_prng_double(prng);
+			double		v = bk_prng_double(prng);
+			double		t;
 
-		x = floor(pow(u, -1.0 / (s - 1.0)));
-		t = pow(1.0 + 1.0 / x, s - 1.0);
-		/* refuse when too large or out of bound */
-		if (v * x * (t - 1.0) / (b - 1.0) <= t / b && x <= n)
-			break;
-		CHECK_FOR_INTERRUPTS();
+			x = floor(pow(u, -1.0 / (s - 1.0)));
+			t = pow(1.0 + 1.0 / x, s - 1.0);
+			/* refuse when too large or out of bound */
+			if (v * x * (t - 1.0) / (b - 1.0) <= t / b && x <= n)
+				break;
+			CHECK_FOR_INTERRUPTS();
+		}
 	}
-	/* x is in [1, n] */
-	return (int64) ((uint64) min + (uint64) ((int64) x - 1));
+	/* MIN - 1 + x, x in [1, n] */
+	return bk_wrap_add(bk_wrap_add(min, -1), (int64) x);
 }
 
 /*
@@ -532,90 +563,154 @@ typedef struct BkToken
 {
 	BkTokenKind kind;
 	const char *start;			/* in BkExprParser.text */
-	int			len;
+	int			len;			/* 0 for TOK_END */
 	int64		ival;			/* TOK_INT */
 	double		dval;			/* TOK_DOUBLE */
 } BkToken;
 
-/* the state of parsing one \set expression */
+/* the state of parsing one expression */
 typedef struct BkExprParser
 {
 	BkScript   *script;
-	int			line;			/* of the \set */
+	int			line;			/* of the command */
+	int			column;			/* where the text starts in that line, from 1 */
+	const char *command;		/* "set", "if" or "elif" */
 	const char *text;			/* the expression */
 	const char *pos;			/* where the tokenizer is */
 	BkToken		tok;			/* the current token */
 } BkExprParser;
 
 static BK_NORETURN void bk_expr_error(BkExprParser *ep, const BkToken *at,
-									  const char *hint, const char *fmt,...) pg_attribute_printf(4, 5);
+									  const char *hint, const char *msg,
+									  const char *more);
 
 /*
  * bk_expr_error
- *		Report a syntax error in the expression of a \set, at token AT (the
- *		end of the expression when NULL).
+ *		Report an error found while reading the expression, in pgbench's
+ *		words: MSG and, when not NULL, MORE in parentheses.  Like pgbench,
+ *		point at the last character of token AT, the one read when the
+ *		error showed (its position when AT is the end).
  */
 static void
 bk_expr_error(BkExprParser *ep, const BkToken *at, const char *hint,
-			  const char *fmt,...)
+			  const char *msg, const char *more)
 {
-	StringInfoData what;
-	int			column;
-
-	initStringInfo(&what);
-	for (;;)
-	{
-		va_list		args;
-		int			needed;
-
-		va_start(args, fmt);
-		needed = appendStringInfoVA(&what, fmt, args);
-		va_end(args);
-		if (needed == 0)
-			break;
-		enlargeStringInfo(&what, needed);
-	}
-	column = (at != NULL ? (int) (at->start - ep->text) : (int) strlen(ep->text)) + 1;
+	int			caret = (int) (at->start - ep->text) + (at->len > 0 ? at->len - 1 : 0);
+	char	   *what = more != NULL ? psprintf("%s (%s)", msg, more) : pstrdup(msg);
 
 	ereport(ERROR,
 			(errcode(ERRCODE_SYNTAX_ERROR),
-			 errmsg("syntax error in \\set expression in script \"%s\" at line %d: %s",
-					ep->script->name, ep->line, what.data),
-			 ep->text[0] != '\0' ?
-			 errdetail("The error is at character %d of \"%s\".", column, ep->text) : 0,
+			 errmsg("%s in command \"%s\" of script \"%s\" at line %d, column %d",
+					what, ep->command, ep->script->name, ep->line,
+					Max(ep->column, 1) + caret),
+			 errdetail("The expression, with the error marked:\n%s\n%*c error found here",
+					   ep->text, caret + 1, '^'),
 			 errhint("%s", hint)));
 }
 
-/*
- * bk_expr_unexpected
- *		Report the current token as one that cannot be there.
- */
-static BK_NORETURN void
-bk_expr_unexpected(BkExprParser *ep, const char *hint)
+/* pgbench's spaces between tokens: [ \t\r\f\v] */
+static inline bool
+bk_is_space(char c)
 {
-	if (ep->tok.kind == TOK_END)
-		bk_expr_error(ep, NULL, hint, "unexpected end of expression");
-	bk_expr_error(ep, &ep->tok, hint, "unexpected \"%.*s\"",
-				  ep->tok.len, ep->tok.start);
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* a decimal digit, in any locale */
+static inline bool
+bk_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * bk_strtoint64
+ *		pgbench's strtoint64: STR, blanks around allowed, as a bigint into
+ *		*RESULT; false if it is not one (*OUT_OF_RANGE tells why).
+ */
+static bool
+bk_strtoint64(const char *str, int64 *result, bool *out_of_range)
+{
+	const char *p = str;
+	int64		tmp = 0;
+	bool		neg = false;
+
+	*out_of_range = false;
+	while (bk_is_space(*p) || *p == '\n')
+		p++;
+	if (*p == '-')
+	{
+		p++;
+		neg = true;
+	}
+	else if (*p == '+')
+		p++;
+	if (!bk_is_digit(*p))
+		return false;
+
+	/* accumulate as a negative number, the larger range */
+	while (bk_is_digit(*p))
+	{
+		int			digit = *p++ - '0';
+
+		if (pg_mul_s64_overflow(tmp, 10, &tmp) ||
+			pg_sub_s64_overflow(tmp, digit, &tmp))
+		{
+			*out_of_range = true;
+			return false;
+		}
+	}
+	while (bk_is_space(*p) || *p == '\n')
+		p++;
+	if (*p != '\0')
+		return false;
+	if (!neg)
+	{
+		if (tmp == PG_INT64_MIN)
+		{
+			*out_of_range = true;
+			return false;
+		}
+		tmp = -tmp;
+	}
+	*result = tmp;
+	return true;
+}
+
+/*
+ * bk_strtodouble
+ *		pgbench's strtodouble: the whole of STR as a double into *RESULT;
+ *		false if it is not one or is out of range (overflow or underflow).
+ */
+static bool
+bk_strtodouble(const char *str, double *result)
+{
+	char	   *end;
+
+	errno = 0;
+	*result = strtod(str, &end);
+	return errno == 0 && end != str && *end == '\0';
 }
 
 /*
  * bk_lex_number
- *		Read the number at P into TOK: an integer, or a double when it has
- *		a point or an exponent (flex's longest match: "1e" is 1 then "e").
+ *		Read the number at P into TOK as flex's longest match of exprscan.l
+ *		does: digits are an integer, with a point or an exponent a double
+ *		("1." and ".5" are doubles, "1e" is 1 then "e"), and
+ *		9223372036854775808 exactly is a token of its own.
  */
 static const char *
 bk_lex_number(BkExprParser *ep, const char *p, BkToken *tok)
 {
 	const char *start = p;
 	bool		isdouble = false;
+	char	   *text;
 
-	while (*p >= '0' && *p <= '9')
+	while (bk_is_digit(*p))
 		p++;
 	if (*p == '.')
 	{
 		isdouble = true;
-		for (p++; *p >= '0' && *p <= '9'; p++)
+		for (p++; bk_is_digit(*p); p++)
 			;
 	}
 	if (*p == 'e' || *p == 'E')
@@ -624,52 +719,41 @@ bk_lex_number(BkExprParser *ep, const char *p, BkToken *tok)
 
 		if (*q == '+' || *q == '-')
 			q++;
-		if (*q >= '0' && *q <= '9')
+		if (bk_is_digit(*q))
 		{
-			while (*q >= '0' && *q <= '9')
+			while (bk_is_digit(*q))
 				q++;
 			p = q;
 			isdouble = true;
 		}
 	}
 	tok->len = (int) (p - start);
+	text = pnstrdup(start, tok->len);
 
 	if (isdouble)
 	{
-		char	   *text = pnstrdup(start, tok->len);
-
-		errno = 0;
-		tok->dval = strtod(text, NULL);
-		if (errno != 0)
-			bk_expr_error(ep, tok,
-						  "A double constant must lie between about 1e-308 and 1e308 in absolute value, or be zero.",
-						  "double constant overflow \"%s\"", text);
-		pfree(text);
 		tok->kind = TOK_DOUBLE;
+		if (!bk_strtodouble(text, &tok->dval))
+			bk_expr_error(ep, tok,
+						  "A double constant lies between about 1e-308 and 1e308 in absolute value, or is zero.",
+						  "double constant overflow", text);
+	}
+	else if (strcmp(text, "9223372036854775808") == 0)
+	{
+		/* -9223372036854775808 is read as '-' then this */
+		tok->kind = TOK_MAXINT;
 	}
 	else
 	{
-		int64		v = 0;
+		bool		out_of_range;
 
 		tok->kind = TOK_INT;
-		for (const char *d = start; d < p; d++)
-		{
-			if (pg_mul_s64_overflow(v, 10, &v) ||
-				pg_add_s64_overflow(v, *d - '0', &v))
-			{
-				/* -9223372036854775808 is read as '-' then this */
-				if (tok->len == 19 && strncmp(start, "9223372036854775808", 19) == 0)
-				{
-					tok->kind = TOK_MAXINT;
-					break;
-				}
-				bk_expr_error(ep, tok,
-							  "An integer constant must lie between -9223372036854775808 and 9223372036854775807; write a double, as in 1e19, for more.",
-							  "bigint constant overflow \"%.*s\"", tok->len, start);
-			}
-		}
-		tok->ival = v;
+		if (!bk_strtoint64(text, &tok->ival, &out_of_range))
+			bk_expr_error(ep, tok,
+						  "An integer constant lies between -9223372036854775808 and 9223372036854775807; write a double, as in 1e19, for more.",
+						  "bigint constant overflow", text);
 	}
+	pfree(text);
 	return p;
 }
 
@@ -684,36 +768,42 @@ bk_lex(BkExprParser *ep)
 	BkToken    *tok = &ep->tok;
 	unsigned char c;
 
-	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\f' || *p == '\v' ||
-		   *p == '\n')
-		p++;
+	/* blanks, and backslash-newline continuations */
+	for (;;)
+	{
+		if (bk_is_space(*p))
+			p++;
+		else if (p[0] == '\\' && p[1] == '\n')
+			p += 2;
+		else if (p[0] == '\\' && p[1] == '\r' && p[2] == '\n')
+			p += 3;
+		else
+			break;
+	}
 	tok->start = p;
 	tok->len = 1;
 	tok->ival = 0;
 	tok->dval = 0.0;
 	c = (unsigned char) *p;
 
-	if (c == '\0')
+	if (c == '\0' || c == '\n')
 	{
+		/* a newline ends the command */
 		tok->kind = TOK_END;
 		tok->len = 0;
 	}
-	else if ((c >= '0' && c <= '9') || (c == '.' && p[1] >= '0' && p[1] <= '9'))
+	else if (bk_is_digit(c) || (c == '.' && bk_is_digit(p[1])))
 	{
 		ep->pos = bk_lex_number(ep, p, tok);
 		return;
 	}
-	else if (c == ':')
+	else if (c == ':' && bk_is_name_char((unsigned char) p[1]))
 	{
 		const char *q = p + 1;
 
 		/* in expressions a variable name may start with a digit */
 		while (bk_is_name_char((unsigned char) *q))
 			q++;
-		if (q == p + 1)
-			bk_expr_error(ep, tok,
-						  "A variable is written as a colon followed by its name, as in :aid.",
-						  "unexpected character \":\"");
 		tok->kind = TOK_VAR;
 		tok->len = (int) (q - p);
 	}
@@ -801,9 +891,15 @@ bk_lex(BkExprParser *ep)
 					tok->kind = TOK_COMMA;
 					break;
 				default:
-					bk_expr_error(ep, tok,
-								  "The operators are + - * / % = <> != < <= > >= & | # ~ << >>, AND, OR, NOT and IS.",
-								  "unexpected character \"%c\"", c);
+					{
+						char		more[2] = {(char) c, '\0'};
+
+						bk_expr_error(ep, tok,
+									  c == ':' ?
+									  "A variable is written as a colon followed by its name, as in :aid." :
+									  "The operators are + - * / % = <> != < <= > >= & | # ~ << >>, AND, OR, NOT, IS, ISNULL and NOTNULL.",
+									  "unexpected character", more);
+					}
 			}
 		}
 	}
@@ -826,10 +922,18 @@ bk_lex(BkExprParser *ep)
 #define BK_PREC_MUL		8		/* left */
 #define BK_PREC_UNARY	9		/* prefix + and - */
 
-static const char *const bk_hint_syntax =
-"A \\set expression is written as in pgbench: constants, :variables, operators, function calls and CASE.";
-
 static BkExpr *bk_parse_expr(BkExprParser *ep, int minprec);
+
+/*
+ * bk_syntax_error
+ *		Report the current token as one that cannot be there: bison's
+ *		"syntax error", with HINT saying what could.
+ */
+static BK_NORETURN void
+bk_syntax_error(BkExprParser *ep, const char *hint)
+{
+	bk_expr_error(ep, &ep->tok, hint, "syntax error", NULL);
+}
 
 /* a new constant node, VALUE */
 static BkExpr *
@@ -862,6 +966,17 @@ bk_make_special(BkValueKind kind, bool b)
 	v.kind = kind;
 	v.b = b;
 	return bk_make_const(&v);
+}
+
+/* a new node reading variable VAR */
+static BkExpr *
+bk_make_var(int var)
+{
+	BkExpr	   *e = palloc0(sizeof(BkExpr));
+
+	e->kind = BK_EXPR_VAR;
+	e->var = var;
+	return e;
 }
 
 /* a new node applying FUNC to the NARGS nodes of ARGS (kept) */
@@ -1004,11 +1119,7 @@ static void
 bk_expect(BkExprParser *ep, BkTokenKind kind, const char *what)
 {
 	if (ep->tok.kind != kind)
-	{
-		char	   *hint = psprintf("The expression needs %s at this point.", what);
-
-		bk_expr_unexpected(ep, hint);
-	}
+		bk_syntax_error(ep, psprintf("The expression needs %s at this point.", what));
 	bk_lex(ep);
 }
 
@@ -1038,7 +1149,7 @@ bk_parse_is(BkExprParser *ep, BkTokenKind kind, BkExpr *left)
 		else if (ep->tok.kind == TOK_TRUE || ep->tok.kind == TOK_FALSE)
 			right = bk_make_special(BK_VAL_BOOL, ep->tok.kind == TOK_TRUE);
 		else
-			bk_expr_unexpected(ep, "IS and IS NOT are followed by NULL, TRUE or FALSE.");
+			bk_syntax_error(ep, "IS and IS NOT are followed by NULL, TRUE or FALSE.");
 		bk_lex(ep);
 	}
 	result = bk_make_op(BK_F_IS, left, right);
@@ -1063,8 +1174,10 @@ bk_find_function(const char *name, int len)
 
 /*
  * bk_parse_call
- *		A function call, at its name: check the function and the number of
- *		arguments; hash() and permute() without a seed get :default_seed's.
+ *		A function call, at its name.  As exprparse.y: the name is checked
+ *		as soon as it is read, the number of arguments at the ")"; the list
+ *		of arguments may start with a comma ("f(, x)" is "f(x)"); hash()
+ *		and permute() without a seed read :default_seed.
  */
 static BkExpr *
 bk_parse_call(BkExprParser *ep)
@@ -1078,39 +1191,41 @@ bk_parse_call(BkExprParser *ep)
 	bool		ok;
 
 	if (f < 0)
+	{
+		char	   *fname = pnstrdup(name.start, name.len);
+
 		bk_expr_error(ep, &name,
 					  "The functions are abs, debug, double, exp, greatest, hash, hash_fnv1a, hash_murmur2, int, least, ln, mod, permute, pi, pow, power, random, random_exponential, random_gaussian, random_zipfian and sqrt.",
-					  "unexpected function name \"%.*s\"", name.len, name.start);
+					  "unexpected function name", fname);
+	}
 	bk_lex(ep);
 	bk_expect(ep, TOK_LPAREN, "\"(\" after a function name");
 
 	/* room for a seed more */
 	args = palloc(sizeof(BkExpr *) * (maxargs + 1));
-	if (ep->tok.kind != TOK_RPAREN)
+	if (ep->tok.kind != TOK_RPAREN && ep->tok.kind != TOK_COMMA)
+		args[nargs++] = bk_parse_expr(ep, 0);
+	while (ep->tok.kind == TOK_COMMA)
 	{
-		for (;;)
+		bk_lex(ep);
+		if (nargs == maxargs)
 		{
-			if (nargs == maxargs)
-			{
-				maxargs *= 2;
-				args = repalloc(args, sizeof(BkExpr *) * (maxargs + 1));
-			}
-			args[nargs++] = bk_parse_expr(ep, 0);
-			if (ep->tok.kind != TOK_COMMA)
-				break;
-			bk_lex(ep);
+			maxargs *= 2;
+			args = repalloc(args, sizeof(BkExpr *) * (maxargs + 1));
 		}
+		args[nargs++] = bk_parse_expr(ep, 0);
 	}
-	bk_expect(ep, TOK_RPAREN, "\",\" or \")\"");
+	if (ep->tok.kind != TOK_RPAREN)
+		bk_syntax_error(ep, "The expression needs \",\" or \")\" at this point.");
 
 	want = bk_functions[f].nargs;
 	switch (want)
 	{
 		case BK_NARGS_ANY:
 			if (nargs == 0)
-				bk_expr_error(ep, &name, "least() and greatest() take one or more arguments.",
-							  "at least one argument expected for function \"%s\"",
-							  bk_functions[f].name);
+				bk_expr_error(ep, &ep->tok,
+							  psprintf("%s() takes one or more arguments.", bk_functions[f].name),
+							  "at least one argument expected", bk_functions[f].name);
 			ok = true;
 			break;
 		case BK_NARGS_HASH:
@@ -1131,23 +1246,21 @@ bk_parse_call(BkExprParser *ep)
 			hint = psprintf("%s() takes a value and an optional seed.", bk_functions[f].name);
 		else if (want == BK_NARGS_PERMUTE)
 			hint = "permute() takes a value, a size and an optional seed.";
+		else if (want == 0)
+			hint = psprintf("%s() takes no argument.", bk_functions[f].name);
+		else if (want == 1)
+			hint = psprintf("%s() takes one argument.", bk_functions[f].name);
 		else
-			hint = psprintf(ngettext("%s() takes %d argument.", "%s() takes %d arguments.", want),
-							bk_functions[f].name, want);
-		bk_expr_error(ep, &name, hint, "unexpected number of arguments for function \"%s\"",
+			hint = psprintf("%s() takes %d arguments.", bk_functions[f].name, want);
+		bk_expr_error(ep, &ep->tok, hint, "unexpected number of arguments",
 					  bk_functions[f].name);
 	}
+	bk_lex(ep);
 
-	/* no seed: that of :default_seed, decided when evaluated */
+	/* no seed: that of :default_seed, read when evaluated */
 	if ((want == BK_NARGS_HASH && nargs == 1) ||
 		(want == BK_NARGS_PERMUTE && nargs == 2))
-	{
-		BkExpr	   *seed = palloc0(sizeof(BkExpr));
-
-		seed->kind = BK_EXPR_DEFAULT_SEED;
-		seed->var = BK_VAR_DEFAULT_SEED;
-		args[nargs++] = seed;
-	}
+		args[nargs++] = bk_make_var(BK_VAR_DEFAULT_SEED);
 	return bk_make_func(bk_functions[f].func, nargs, args);
 }
 
@@ -1165,7 +1278,7 @@ bk_parse_case(BkExprParser *ep)
 
 	bk_lex(ep);
 	if (ep->tok.kind != TOK_WHEN)
-		bk_expr_unexpected(ep, "CASE is followed by one or more WHEN condition THEN value.");
+		bk_syntax_error(ep, "CASE is followed by one or more WHEN condition THEN value.");
 	while (ep->tok.kind == TOK_WHEN)
 	{
 		if (nargs + 3 > maxargs)
@@ -1251,9 +1364,7 @@ bk_parse_prefix(BkExprParser *ep)
 			{
 				char	   *name = pnstrdup(tok.start + 1, tok.len - 1);
 
-				e = palloc0(sizeof(BkExpr));
-				e->kind = BK_EXPR_VAR;
-				e->var = bk_var_lookup(ep->script->vt, name, true);
+				e = bk_make_var(bk_var_lookup(ep->script->vt, name, true));
 				pfree(name);
 				bk_lex(ep);
 				return e;
@@ -1263,11 +1374,11 @@ bk_parse_prefix(BkExprParser *ep)
 		case TOK_CASE:
 			return bk_parse_case(ep);
 		case TOK_MAXINT:
-			bk_expr_error(ep, &tok,
-						  "9223372036854775808 is a bigint only as -9223372036854775808; write a double, as in 9223372036854775808.0, otherwise.",
-						  "bigint constant overflow \"%.*s\"", tok.len, tok.start);
+			bk_syntax_error(ep, "9223372036854775808 is a bigint only as -9223372036854775808; write 9223372036854775808.0 for a double.");
+		case TOK_END:
+			bk_syntax_error(ep, "The expression is missing or ends too early.");
 		default:
-			bk_expr_unexpected(ep, bk_hint_syntax);
+			bk_syntax_error(ep, "An operand is needed at this point: a number, a :variable, a function call, CASE or an expression in parentheses.");
 	}
 }
 
@@ -1295,7 +1406,7 @@ bk_parse_expr(BkExprParser *ep, int minprec)
 		if (!bk_infix(op.kind, &prec, &func, &swap) || prec < minprec)
 			break;
 		if (prec == BK_PREC_CMP && after_cmp)
-			bk_expr_unexpected(ep, "Comparisons do not chain: write a < b AND b < c.");
+			bk_syntax_error(ep, "Comparisons do not chain: write a < b AND b < c, or use parentheses.");
 		bk_lex(ep);
 
 		if (prec == BK_PREC_IS)
@@ -1313,8 +1424,8 @@ bk_parse_expr(BkExprParser *ep, int minprec)
 
 /*
  * bk_expr_parse
- *		The whole expression TEXT of the COMMAND (set, if, elif) at LINE of
- *		SCRIPT, TEXT starting at COLUMN (from 1) of that line.
+ *		The whole expression TEXT of the COMMAND ("set", "if", "elif") at
+ *		LINE of SCRIPT, TEXT starting at COLUMN (from 1) of that line.
  */
 BkExpr *
 bk_expr_parse(BkScript *script, const char *text, int line, int column,
@@ -1325,14 +1436,14 @@ bk_expr_parse(BkScript *script, const char *text, int line, int column,
 
 	ep.script = script;
 	ep.line = line;
+	ep.column = column;
+	ep.command = command;
 	ep.text = text;
 	ep.pos = text;
 	bk_lex(&ep);
-	if (ep.tok.kind == TOK_END)
-		bk_expr_unexpected(&ep, "Write an expression after the variable name, as in \\set aid random(1, 100000 * :scale).");
 	e = bk_parse_expr(&ep, 0);
 	if (ep.tok.kind != TOK_END)
-		bk_expr_unexpected(&ep, "An operator may be missing before this point.");
+		bk_syntax_error(&ep, "An operator may be missing before this point.");
 	return e;
 }
 
@@ -1383,7 +1494,7 @@ bk_set_null(BkValue *v)
 	v->kind = BK_VAL_NULL;
 }
 
-/* the name of V's type, for messages */
+/* the name of V's type, for messages (pgbench's valueTypeName) */
 static const char *
 bk_type_name(const BkValue *v)
 {
@@ -1399,6 +1510,87 @@ bk_type_name(const BkValue *v)
 			return "double";
 		default:
 			return "none";
+	}
+}
+
+/*
+ * bk_is_an_int
+ *		pgbench's is_an_int: whether STR looks like an integer, blanks
+ *		first and a sign allowed ("-" alone does, as in pgbench).
+ */
+static bool
+bk_is_an_int(const char *str)
+{
+	const char *p = str;
+
+	while (bk_is_space(*p) || *p == '\n')
+		p++;
+	if (*p == '+' || *p == '-')
+		p++;
+	if (*p != '\0' && !bk_is_digit(*p))
+		return false;
+	while (bk_is_digit(*p))
+		p++;
+	return *p == '\0';
+}
+
+/*
+ * bk_string_value
+ *		The value of variable NAME holding the string S, read as pgbench's
+ *		makeVariableValue reads one: null, a boolean (prefixes of true, yes,
+ *		false and no; on, off, of), an integer, else a double.
+ */
+static void
+bk_string_value(const char *name, const char *s, BkValue *ret)
+{
+	size_t		slen = strlen(s);
+
+	if (slen == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+				 errmsg("malformed variable \"%s\" value: \"%s\"", name, s),
+				 errhint("An empty string is no value an expression can read.")));
+
+	if (pg_strcasecmp(s, "null") == 0)
+		bk_set_null(ret);
+	else if (pg_strncasecmp(s, "true", slen) == 0 ||
+			 pg_strncasecmp(s, "yes", slen) == 0 ||
+			 pg_strcasecmp(s, "on") == 0)
+		bk_set_bool(ret, true);
+	else if (pg_strncasecmp(s, "false", slen) == 0 ||
+			 pg_strncasecmp(s, "no", slen) == 0 ||
+			 pg_strcasecmp(s, "off") == 0 ||
+			 pg_strcasecmp(s, "of") == 0)
+		bk_set_bool(ret, false);
+	else if (bk_is_an_int(s))
+	{
+		int64		i;
+		bool		out_of_range;
+
+		if (!bk_strtoint64(s, &i, &out_of_range))
+		{
+			if (out_of_range)
+				ereport(ERROR,
+						(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+						 errmsg("value \"%s\" is out of range for type bigint", s),
+						 errhint("Variable \"%s\" holds an integer beyond the range of bigint.", name)));
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("invalid input syntax for type bigint: \"%s\"", s),
+					 errhint("Variable \"%s\" holds a sign without digits.", name)));
+		}
+		bk_set_int(ret, i);
+	}
+	else
+	{
+		double		d;
+
+		if (!bk_strtodouble(s, &d))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_TEXT_REPRESENTATION),
+					 errmsg("malformed variable \"%s\" value: \"%s\"", name, s),
+					 errhint("An expression reads a variable's text as NULL, a boolean, an integer or a double.")));
+		bk_set_double(ret, d);
 	}
 }
 
@@ -1433,7 +1625,8 @@ bk_to_int(const BkValue *v)
 		if (isnan(d) || !FLOAT8_FITS_IN_INT64(d))
 			ereport(ERROR,
 					(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-					 errmsg("double to int overflow for %f", d)));
+					 errmsg("double to int overflow for %f", d),
+					 errhint("A double used as an integer must lie within the range of bigint.")));
 		return (int64) d;
 	}
 	ereport(ERROR,
@@ -1463,7 +1656,8 @@ bk_to_double(const BkValue *v)
 
 /*
  * bk_truth
- *		Whether V counts as true for CASE: true, or a non-zero number.
+ *		Whether V counts as true for CASE, \if and \elif (pgbench's
+ *		valueTruth): true, or a number other than zero; null is false.
  */
 static bool
 bk_truth(const BkValue *v)
@@ -1481,14 +1675,14 @@ bk_truth(const BkValue *v)
 	}
 }
 
-/* report an int64 overflow */
+/* report a bigint overflow of operator OP (pgbench's words) */
 static BK_NORETURN void
-bk_bigint_out_of_range(void)
+bk_bigint_out_of_range(const char *op)
 {
 	ereport(ERROR,
 			(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
-			 errmsg("bigint out of range"),
-			 errhint("Use double() to compute beyond the range of bigint.")));
+			 errmsg("bigint %s out of range", op),
+			 errhint("Compute in doubles, as in double(:x) * :y, to go beyond the range of bigint.")));
 }
 
 /*
@@ -1544,17 +1738,17 @@ bk_arith(BkFunc func, const BkValue *l, const BkValue *r, BkValue *ret)
 		{
 			case BK_F_ADD:
 				if (pg_add_s64_overflow(li, ri, &res))
-					bk_bigint_out_of_range();
+					bk_bigint_out_of_range("add");
 				bk_set_int(ret, res);
 				return;
 			case BK_F_SUB:
 				if (pg_sub_s64_overflow(li, ri, &res))
-					bk_bigint_out_of_range();
+					bk_bigint_out_of_range("sub");
 				bk_set_int(ret, res);
 				return;
 			case BK_F_MUL:
 				if (pg_mul_s64_overflow(li, ri, &res))
-					bk_bigint_out_of_range();
+					bk_bigint_out_of_range("mul");
 				bk_set_int(ret, res);
 				return;
 			case BK_F_DIV:
@@ -1562,14 +1756,15 @@ bk_arith(BkFunc func, const BkValue *l, const BkValue *r, BkValue *ret)
 				if (ri == 0)
 					ereport(ERROR,
 							(errcode(ERRCODE_DIVISION_BY_ZERO),
-							 errmsg("division by zero")));
+							 errmsg("division by zero"),
+							 errhint("The divisor of an integer / or %% must not be 0; a double one gives Infinity or NaN.")));
 				if (ri == -1)
 				{
 					/* the smallest bigint has no opposite */
 					if (func == BK_F_MOD)
 						bk_set_int(ret, 0);
 					else if (li == PG_INT64_MIN)
-						bk_bigint_out_of_range();
+						bk_bigint_out_of_range("div");
 					else
 						bk_set_int(ret, -li);
 					return;
@@ -1597,8 +1792,8 @@ bk_arith(BkFunc func, const BkValue *l, const BkValue *r, BkValue *ret)
 
 /*
  * bk_random
- *		The random functions: the range checks of pgbench, then a draw from
- *		the client's generator.
+ *		The random functions: pgbench's checks of the range and of the
+ *		parameter, then a draw from the client's generator.
  */
 static void
 bk_random(BkEvalState *st, BkFunc func, const BkValue *args, BkValue *ret)
@@ -1612,8 +1807,8 @@ bk_random(BkEvalState *st, BkFunc func, const BkValue *args, BkValue *ret)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("empty range given to random"),
-				 errdetail("The lower bound %lld is greater than the upper bound %lld.",
-						   (long long) imin, (long long) imax)));
+				 errhint("The lower bound, %lld, must not be greater than the upper bound, %lld.",
+						 (long long) imin, (long long) imax)));
 	if (pg_sub_s64_overflow(imax, imin, &delta) ||
 		pg_add_s64_overflow(delta, 1, &delta))
 		ereport(ERROR,
@@ -1627,15 +1822,17 @@ bk_random(BkEvalState *st, BkFunc func, const BkValue *args, BkValue *ret)
 		return;
 	}
 
+	/* NaN passes pgbench's checks but for zipfian's; see the file header */
 	param = bk_to_double(&args[2]);
 	switch (func)
 	{
 		case BK_F_RANDOM_GAUSSIAN:
-			if (!(param >= BK_MIN_GAUSSIAN_PARAM))
+			if (param < BK_MIN_GAUSSIAN_PARAM)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("gaussian parameter must be at least %f (not %f)",
-								BK_MIN_GAUSSIAN_PARAM, param)));
+								BK_MIN_GAUSSIAN_PARAM, param),
+						 errhint("The parameter of random_gaussian is how many standard deviations the range spans on each side of its middle.")));
 			bk_set_int(ret, bk_random_gaussian(st->prng, imin, imax, param));
 			break;
 		case BK_F_RANDOM_ZIPFIAN:
@@ -1643,20 +1840,57 @@ bk_random(BkEvalState *st, BkFunc func, const BkValue *args, BkValue *ret)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("zipfian parameter must be in range [%.3f, %.0f] (not %f)",
-								BK_MIN_ZIPFIAN_PARAM, BK_MAX_ZIPFIAN_PARAM, param)));
+								BK_MIN_ZIPFIAN_PARAM, BK_MAX_ZIPFIAN_PARAM, param),
+						 errhint("The parameter of random_zipfian is the exponent of the distribution.")));
 			bk_set_int(ret, bk_random_zipfian(st->prng, imin, imax, param));
 			break;
 		case BK_F_RANDOM_EXPONENTIAL:
-			if (!(param > 0.0))
+			if (param <= 0.0)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("exponential parameter must be greater than zero (not %f)",
-								param)));
+								param),
+						 errhint("The density of random_exponential at the upper bound is exp(-parameter) times that at the lower bound.")));
 			bk_set_int(ret, bk_random_exponential(st->prng, imin, imax, param));
 			break;
 		default:
 			elog(ERROR, "unexpected random function %d", (int) func);
 	}
+}
+
+/*
+ * bk_debug
+ *		debug(V): log V as pgbench prints it to stderr, naming the script
+ *		by its position and the command from 1, so that the server log and
+ *		pgbench's output compare line by line.
+ */
+static void
+bk_debug(BkEvalState *st, const BkValue *v)
+{
+	char		text[BK_VALUE_TEXT_LEN + 16];
+
+	switch (v->kind)
+	{
+		case BK_VAL_NULL:
+			strcpy(text, "null");
+			break;
+		case BK_VAL_BOOL:
+			snprintf(text, sizeof(text), "boolean %s", v->b ? "true" : "false");
+			break;
+		case BK_VAL_INT:
+			snprintf(text, sizeof(text), "int " INT64_FORMAT, v->i);
+			break;
+		case BK_VAL_DOUBLE:
+			snprintf(text, sizeof(text), "double %.*g", DBL_DIG, v->d);
+			break;
+		default:
+			elog(ERROR, "unexpected value kind %d for debug()", (int) v->kind);
+	}
+	ereport(LOG,
+			(errmsg_internal("debug(script=%d,command=%d): %s",
+							 st->script->number, st->cmdno + 1, text),
+			 errhidestmt(true),
+			 errhidecontext(true)));
 }
 
 /*
@@ -1720,34 +1954,24 @@ bk_apply(BkEvalState *st, const BkExpr *e, BkValue *args, int nargs,
 
 		case BK_F_ABS:
 			if (args[0].kind == BK_VAL_INT)
-			{
-				if (args[0].i == PG_INT64_MIN)
-					bk_bigint_out_of_range();
-				bk_set_int(ret, args[0].i < 0 ? -args[0].i : args[0].i);
-			}
+				bk_set_int(ret, args[0].i < 0 ? (int64) (-(uint64) args[0].i) : args[0].i);
+			else if (args[0].kind == BK_VAL_DOUBLE)
+				bk_set_double(ret, args[0].d < 0.0 ? -args[0].d : args[0].d);
 			else
 			{
-				double		d = bk_to_double(&args[0]);
+				/* pgbench reads a boolean's storage as a double */
+				uint64		bits = args[0].b ? 1 : 0;
+				double		d;
 
-				bk_set_double(ret, d < 0.0 ? -d : d);
+				memcpy(&d, &bits, sizeof(d));
+				bk_set_double(ret, d);
 			}
 			return;
 
 		case BK_F_DEBUG:
-			{
-				char		text[BK_VALUE_TEXT_LEN];
-
-				bool		isnull = (args[0].kind == BK_VAL_NULL);
-
-				ereport(LOG,
-						(errmsg("debug(script \"%s\", line %d): %s%s%s",
-								st->script->name, st->script->commands[st->cmdno].line, bk_type_name(&args[0]),
-								isnull ? "" : " ",
-								isnull ? "" : bk_value_text(&args[0], text, sizeof(text))),
-						 errhidecontext(true)));
-				*ret = args[0];
-				return;
-			}
+			bk_debug(st, &args[0]);
+			*ret = args[0];
+			return;
 
 		case BK_F_DOUBLE:
 			bk_set_double(ret, bk_to_double(&args[0]));
@@ -1839,7 +2063,8 @@ bk_apply(BkEvalState *st, const BkExpr *e, BkValue *args, int nargs,
 				if (size <= 0)
 					ereport(ERROR,
 							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-							 errmsg("permute size parameter must be greater than zero")));
+							 errmsg("permute size parameter must be greater than zero"),
+							 errhint("permute(i, size) permutes the integers from 0 to size - 1.")));
 				bk_set_int(ret, bk_permute(val, size, seed));
 				return;
 			}
@@ -1847,7 +2072,7 @@ bk_apply(BkEvalState *st, const BkExpr *e, BkValue *args, int nargs,
 		default:
 			break;
 	}
-	elog(ERROR, "unexpected function %d in a \\set expression", (int) e->func);
+	elog(ERROR, "unexpected function %d in an expression", (int) e->func);
 }
 
 /*
@@ -1899,33 +2124,34 @@ bk_eval_lazy(BkEvalState *st, const BkExpr *e, BkValue *ret)
 
 /*
  * bk_eval_func
- *		An operator or function: evaluate every argument, left to right,
- *		then apply it (to give null at once if an argument is null, but for
- *		IS and debug).
+ *		An operator or function: evaluate its arguments, left to right,
+ *		then apply it (giving null at once if an argument is null, but for
+ *		IS and debug).  As pgbench, at most BK_MAX_FARGS arguments are
+ *		evaluated: a call with more fails after evaluating that many.
  */
 static void
 bk_eval_func(BkEvalState *st, const BkExpr *e, BkValue *ret)
 {
-	BkValue		local[4];
-	BkValue    *args = local;
+	BkValue		args[BK_MAX_FARGS];
 	bool		has_null = false;
+	int			nargs = Min(e->nargs, BK_MAX_FARGS);
 
-	if (e->nargs > lengthof(local))
-		args = palloc(sizeof(BkValue) * e->nargs);
-	for (int i = 0; i < e->nargs; i++)
+	for (int i = 0; i < nargs; i++)
 	{
 		bk_eval(st, e->args[i], &args[i]);
 		if (args[i].kind == BK_VAL_NULL)
 			has_null = true;
 	}
+	if (e->nargs > BK_MAX_FARGS)
+		ereport(ERROR,
+				(errcode(ERRCODE_TOO_MANY_ARGUMENTS),
+				 errmsg("too many function arguments, maximum is %d", BK_MAX_FARGS),
+				 errhint("Nest the calls, as in least(least(...), least(...)).")));
 
 	if (has_null && e->func != BK_F_IS && e->func != BK_F_DEBUG)
 		bk_set_null(ret);
 	else
-		bk_apply(st, e, args, e->nargs, ret);
-
-	if (args != local)
-		pfree(args);
+		bk_apply(st, e, args, nargs, ret);
 }
 
 /*
@@ -1942,26 +2168,30 @@ bk_eval(BkEvalState *st, const BkExpr *e, BkValue *ret)
 			return;
 
 		case BK_EXPR_VAR:
-			if (st->vars[e->var].kind == BK_VAL_UNDEF)
-				ereport(ERROR,
-						(errcode(ERRCODE_UNDEFINED_OBJECT),
-						 errmsg("undefined variable \"%s\"", st->script->vt->names[e->var]),
-						 errhint("Set it with \\set before the command that uses it.")));
-			*ret = st->vars[e->var];
-			return;
+			{
+				const BkValue *v = &st->vars[e->var];
 
-		case BK_EXPR_DEFAULT_SEED:
-			/* :default_seed if set, else :random_seed, else 0 */
-			if (st->vars[e->var].kind != BK_VAL_UNDEF)
-				*ret = st->vars[e->var];
-			else if (st->vars[BK_VAR_RANDOM_SEED].kind != BK_VAL_UNDEF)
-				*ret = st->vars[BK_VAR_RANDOM_SEED];
-			else
-				bk_set_int(ret, 0);
-			return;
+				if (v->kind == BK_VAL_UNDEF)
+					ereport(ERROR,
+							(errcode(ERRCODE_UNDEFINED_OBJECT),
+							 errmsg("undefined variable \"%s\"", st->script->vt->names[e->var]),
+							 errhint("Set it with \\set, \\gset or \\aset before the command that reads it, or give it a value for the whole run.")));
+				if (v->kind == BK_VAL_STRING)
+				{
+					memset(ret, 0, sizeof(*ret));
+					bk_string_value(st->script->vt->names[e->var], v->s, ret);
+				}
+				else
+				{
+					*ret = *v;
+					ret->s = NULL;
+				}
+				return;
+			}
 
 		case BK_EXPR_FUNC:
 			check_stack_depth();
+			CHECK_FOR_INTERRUPTS();
 			if (e->func == BK_F_AND || e->func == BK_F_OR || e->func == BK_F_CASE)
 				bk_eval_lazy(st, e, ret);
 			else
@@ -1988,7 +2218,8 @@ bk_eval_context(void *arg)
  * bk_expr_eval
  *		Evaluate EXPR, of command CMDNO (from 0) of SCRIPT, with the
  *		variables VARS (indexed like the script's BkVarTable) and the
- *		generator PRNG, into RESULT.
+ *		generator PRNG, into RESULT: never a BK_VAL_STRING, which is read
+ *		as pgbench reads a variable's text.
  */
 void
 bk_expr_eval(const BkScript *script, int cmdno, const BkExpr *expr,
@@ -2013,32 +2244,81 @@ bk_expr_eval(const BkScript *script, int cmdno, const BkExpr *expr,
 
 /*
  * bk_value_truth
- *		Whether VALUE counts as true for \if and \elif.
+ *		Whether VALUE, the result of the expression of command CMDNO of
+ *		SCRIPT, counts as true for \if and \elif (pgbench's valueTruth):
+ *		true, or a number other than zero.  A string is first read as
+ *		pgbench reads a variable's text.
  */
 bool
 bk_value_truth(const BkScript *script, int cmdno, const BkValue *value)
 {
-	(void) script;
-	(void) cmdno;
+	if (value->kind == BK_VAL_STRING)
+	{
+		BkValue		v = {0};
+
+		/* not reached: expressions read strings as they evaluate */
+		bk_string_value("?", value->s, &v);
+		return bk_truth(&v);
+	}
 	return bk_truth(value);
+}
+
+/* ------------------------------------------------------------------------
+ * The generators of a client, as pgbench seeds them
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * bk_client_random_opt
+ *		The generators and :default_seed of client CLIENT (from 0) of
+ *		NCLIENTS, as pgbench -c NCLIENTS -j NCLIENTS --random-seed=SEED
+ *		gives them, thread i running client i.  pgbench seeds a sequence
+ *		with SEED and draws from it, in this order, the seed of each
+ *		client's generator (cs_func_rs), then :default_seed unless -D set
+ *		it (DRAW_DEFAULT_SEED false), then for each thread the seeds of its
+ *		generators for choosing scripts, for the rate limit and for log
+ *		sampling.
+ */
+void
+bk_client_random_opt(uint64 seed, int nclients, int client,
+					 bool draw_default_seed, BkClientRandom *out)
+{
+	BkPrng		base;
+
+	if (nclients < 1 || client < 0 || client >= nclients)
+		elog(ERROR, "client %d out of range for %d clients", client, nclients);
+
+	bk_prng_seed(&base, seed);
+	for (int i = 0; i < nclients; i++)
+	{
+		uint64		s = bk_prng_next(&base);
+
+		if (i == client)
+			bk_prng_seed(&out->func, s);
+	}
+	out->default_seed = draw_default_seed ? (int64) bk_prng_next(&base) : 0;
+	for (int t = 0; t <= client; t++)
+	{
+		uint64		choose = bk_prng_next(&base);
+		uint64		throttle = bk_prng_next(&base);
+
+		(void) bk_prng_next(&base); /* log sampling */
+		if (t == client)
+		{
+			bk_prng_seed(&out->choose, choose);
+			bk_prng_seed(&out->throttle, throttle);
+		}
+	}
 }
 
 /*
  * bk_client_random
- *		The generators and :default_seed of client CLIENT of NCLIENTS.
+ *		bk_client_random_opt for a run that leaves :default_seed to pgbench.
  */
 void
 bk_client_random(uint64 seed, int nclients, int client, BkClientRandom *out)
 {
-	BkPrng		base;
-
-	(void) nclients;
-	bk_prng_seed(&base, seed);
-	for (int i = 0; i <= client; i++)
-		bk_prng_seed(&out->func, bk_prng_next(&base));
-	bk_prng_seed(&out->choose, bk_prng_next(&base));
-	bk_prng_seed(&out->throttle, bk_prng_next(&base));
-	out->default_seed = (int64) bk_prng_next(&base);
+	bk_client_random_opt(seed, nclients, client, true, out);
 }
 
 /*
@@ -2056,76 +2336,58 @@ bk_strong_seed(void)
 }
 
 /* ------------------------------------------------------------------------
- * Values as text, and variables substituted into statements
+ * Values as text
  * ------------------------------------------------------------------------
  */
 
 /*
- * bk_format_int
- *		Write I in decimal at OUT; returns the length.
- */
-static int
-bk_format_int(int64 i, char *out)
-{
-	char		digits[24];
-	int			n = 0;
-	int			len = 0;
-	uint64		u = i < 0 ? -(uint64) i : (uint64) i;
-
-	do
-	{
-		digits[n++] = (char) ('0' + u % 10);
-		u /= 10;
-	} while (u != 0);
-	if (i < 0)
-		out[len++] = '-';
-	while (n > 0)
-		out[len++] = digits[--n];
-	out[len] = '\0';
-	return len;
-}
-
-/*
- * bk_format_value
- *		Write V as pgbench's getVariable does at OUT (BK_VALUE_TEXT_LEN
- *		bytes): integers in decimal, doubles with %.15g, true and false,
- *		NULL; an unset variable is the empty string.  Returns the length.
+ * bk_value_format
+ *		Write V at OUT (BK_VALUE_TEXT_LEN bytes) as pgbench's getVariable
+ *		makes the text of a variable, which is what pgbench puts into SQL:
+ *		integers in decimal, doubles with %.15g (so "Infinity", "NaN"), true
+ *		and false, NULL (the four letters, not SQL's null).  An unset
+ *		variable is the empty string; a string is cut to the room there is
+ *		(callers substitute strings themselves).  Returns the length.
  */
 int
 bk_value_format(const BkValue *v, char *out)
 {
-	const char *s;
-
 	switch (v->kind)
 	{
 		case BK_VAL_INT:
-			return bk_format_int(v->i, out);
+			return snprintf(out, BK_VALUE_TEXT_LEN, INT64_FORMAT, v->i);
 		case BK_VAL_DOUBLE:
 			return snprintf(out, BK_VALUE_TEXT_LEN, "%.*g", DBL_DIG, v->d);
 		case BK_VAL_BOOL:
-			s = v->b ? "true" : "false";
-			break;
+			return snprintf(out, BK_VALUE_TEXT_LEN, "%s", v->b ? "true" : "false");
 		case BK_VAL_NULL:
-			s = "NULL";
-			break;
-		default:
-			s = "";
+			return snprintf(out, BK_VALUE_TEXT_LEN, "NULL");
+		case BK_VAL_STRING:
+			strlcpy(out, v->s, BK_VALUE_TEXT_LEN);
+			return (int) strlen(out);
+		case BK_VAL_UNDEF:
 			break;
 	}
-	strcpy(out, s);
-	return (int) strlen(s);
+	out[0] = '\0';
+	return 0;
 }
 
 /*
  * bk_value_text
  *		VALUE as text, as pgbench puts it into a query, in BUF of LEN bytes
- *		(cut if too short: 32 is always enough).  Returns BUF.
+ *		(cut if too short: BK_VALUE_TEXT_LEN is always enough but for a
+ *		string).  Returns BUF.
  */
 char *
 bk_value_text(const BkValue *value, char *buf, size_t len)
 {
 	char		text[BK_VALUE_TEXT_LEN];
 
+	if (value->kind == BK_VAL_STRING)
+	{
+		strlcpy(buf, value->s, len);
+		return buf;
+	}
 	bk_value_format(value, text);
 	strlcpy(buf, text, len);
 	return buf;
