@@ -15,7 +15,7 @@ PG_CPPFLAGS  = -I$(srcdir)/src
 MODULEDIR    = extension
 DATA         = control/pgbenchkit.control $(wildcard control/pgbenchkit--*.sql)
 
-REGRESS      = init init_options init_errors run run_errors observe observe_errors suite schedule charts compare export workloads
+REGRESS      = init init_options init_errors run run_errors observe observe_errors suite schedule charts compare export workloads scripts
 REGRESS_OPTS = --inputdir=$(srcdir) --load-extension=pg_prewarm
 
 # warnings are errors in development builds (scripts/test.sh sets WERROR=1)

@@ -119,7 +119,8 @@ typedef enum BkGset
 /* one statement of a SQL command */
 typedef struct BkStatement
 {
-	char	   *sql;			/* as written, without ';' */
+	char	   *sql;			/* as written, without ';' ("" for an empty
+								 * query: a lone ';' or only comments) */
 	char	   *sql_params;		/* the same with each :name turned into $n */
 	int			nparams;
 	int		   *param_vars;		/* variable of $1 .. $nparams */
@@ -130,8 +131,9 @@ typedef struct BkCommand
 {
 	BkCommandKind kind;
 	int			line;			/* first line of the command in the script */
-	char	   *text;			/* its first line as written, trimmed, as
-								 * pgbench -r prints it */
+	char	   *text;			/* as pgbench -r prints it: a SQL command's
+								 * first line (127 bytes at most), a
+								 * meta-command whole; no trailing blanks */
 
 	/* BK_CMD_SET (var, expr); BK_CMD_IF and BK_CMD_ELIF (expr) */
 	int			var;			/* index into the BkVarTable; -1 if none */
@@ -156,6 +158,16 @@ typedef struct BkCommand
 	BkGset		gset;
 	char	   *gset_prefix;	/* "" when none */
 	bool		in_pipeline;	/* between \startpipeline and \endpipeline */
+
+	/*
+	 * BK_CMD_BEGIN: the transaction modes of BEGIN or START TRANSACTION, as
+	 * values of transaction_isolation ("serializable" ...),
+	 * transaction_read_only and transaction_deferrable ("on", "off"); NULL
+	 * when not given
+	 */
+	const char *xact_isolation;
+	const char *xact_read_only;
+	const char *xact_deferrable;
 } BkCommand;
 
 typedef struct BkScript
@@ -186,6 +198,8 @@ extern double bk_prng_double(BkPrng *prng);
 extern int64 bk_random_uniform(BkPrng *prng, int64 min, int64 max);
 extern void bk_client_random(uint64 seed, int nclients, int client,
 							 BkClientRandom *out);
+extern void bk_client_random_opt(uint64 seed, int nclients, int client,
+								 bool draw_default_seed, BkClientRandom *out);
 extern uint64 bk_strong_seed(void);
 
 /* expr.c: expressions */
