@@ -60,12 +60,13 @@ SELECT script_no, weight, abs(transactions / 400.0 - weight / 4.0) < 0.1 AS shar
 SELECT sum(transactions) AS all_transactions FROM bench.run_scripts WHERE run_id = (SELECT max(id) FROM bench.runs);
 
 -- variables, as pgbench -D: strings read as numbers where an expression
--- needs one; JSON null is NULL; they win over :scale
+-- needs one; JSON null is NULL, which goes into SQL as the word NULL (as
+-- pgbench puts it: SQL's NULL in the simple protocol); they win over :scale
 CREATE TABLE vals (label text, twice bigint, nothing int, scale bigint);
 SELECT status, variables
-  FROM bench.run(script => E'\\set twice :n * 2\n\\set s :scale\nINSERT INTO vals VALUES (:label, :twice, :nothing, :s);\n',
+  FROM bench.run(script => E'\\set twice :n * 2\n\\set s :scale\nINSERT INTO vals VALUES ('':label'', :twice, :nothing, :s);\n',
                  variables => '{"label": "abc", "n": 21, "nothing": null, "scale": 9}',
-                 transactions => 1, prewarm => false, progress => '0');
+                 protocol => 'simple', transactions => 1, prewarm => false, progress => '0');
 SELECT * FROM vals;
 -- :scale is 1 for a workload without a dataset, as for pgbench -f
 TRUNCATE vals;

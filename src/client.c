@@ -69,6 +69,7 @@ typedef struct ClientParam
 /* a SQL statement of the script, ready to run */
 typedef struct ClientStmt
 {
+	bool		prepared;		/* types known (and planned, for 'prepared') */
 	ClientParam *params;
 	SPIPlanPtr	plan;			/* protocol 'prepared' */
 	Oid		   *types;
@@ -91,6 +92,7 @@ typedef struct Client
 	RunScriptStat *script_stats;
 	RunCommandStat *command_stats;
 	BkSharedHist *hist[2];
+	MemoryContext cxt;			/* the client's own, for its whole life */
 	MemoryContext xact_cxt;		/* reset for every try */
 
 	/* where the script is */
@@ -195,13 +197,49 @@ client_prepare_stmt(Client *c, BkStatement *stmt, ClientStmt *st, MemoryContext 
 		if (SPI_keepplan(st->plan) != 0)
 			elog(ERROR, "could not keep the plan of: %s", stmt->sql_params);
 	}
+	st->prepared = true;
+}
+
+/*
+ * client_is_utility
+ *		Whether a statement is anything but SELECT, INSERT, UPDATE, DELETE
+ *		(and MERGE): what may create or change what later statements use.
+ */
+static bool
+client_is_utility(const char *sql)
+{
+	List	   *raw = pg_parse_query(sql);
+	ListCell   *lc;
+
+	foreach(lc, raw)
+	{
+		Node	   *stmt = ((RawStmt *) lfirst(lc))->stmt;
+
+		switch (nodeTag(stmt))
+		{
+			case T_SelectStmt:
+			case T_InsertStmt:
+			case T_UpdateStmt:
+			case T_DeleteStmt:
+#if PG_VERSION_NUM >= 150000
+			case T_MergeStmt:
+#endif
+				break;
+			default:
+				return true;
+		}
+	}
+	return false;
 }
 
 /*
  * client_prepare
  *		Prepare every SQL statement of every script.  Runs in a transaction;
  *		errors (a missing table, a syntax error) end the client before the
- *		run starts.
+ *		run starts.  A statement after a utility statement of its script
+ *		(CREATE TABLE, say) is prepared when it first runs instead, as
+ *		pgbench prepares each command when it first runs it: what it needs
+ *		may not exist before.
  */
 static void
 client_prepare(Client *c, MemoryContext cxt)
@@ -210,6 +248,7 @@ client_prepare(Client *c, MemoryContext cxt)
 	for (int s = 0; s < c->nscripts; s++)
 	{
 		BkScript   *script = c->scripts[s];
+		bool		after_utility = false;
 
 		c->stmts[s] = MemoryContextAllocZero(cxt, sizeof(ClientStmt *) * Max(script->ncommands, 1));
 		for (int i = 0; i < script->ncommands; i++)
@@ -220,7 +259,12 @@ client_prepare(Client *c, MemoryContext cxt)
 				continue;
 			c->stmts[s][i] = MemoryContextAllocZero(cxt, sizeof(ClientStmt) * cmd->nstmts);
 			for (int j = 0; j < cmd->nstmts; j++)
-				client_prepare_stmt(c, &cmd->stmts[j], &c->stmts[s][i][j], cxt);
+			{
+				if (!after_utility)
+					client_prepare_stmt(c, &cmd->stmts[j], &c->stmts[s][i][j], cxt);
+				if (!after_utility && client_is_utility(cmd->stmts[j].sql_params))
+					after_utility = true;
+			}
 		}
 	}
 }
@@ -252,8 +296,8 @@ client_bind(const BkVarTable *vt, int var, const BkValue *v, const ClientParam *
 					 errhint("Set it with \\set or \\gset before the statement that uses it, or pass it in variables => '{...}'.")));
 			break;
 		case BK_VAL_NULL:
-			*isnull = 'n';
-			return (Datum) 0;
+			/* the word NULL, as pgbench sends a NULL variable in any protocol */
+			break;
 		case BK_VAL_STRING:
 			return OidInputFunctionCall(p->typinput, v->s, p->typioparam, -1);
 		case BK_VAL_INT:
@@ -269,12 +313,31 @@ client_bind(const BkVarTable *vt, int var, const BkValue *v, const ClientParam *
 								p->typioparam, -1);
 }
 
-/* start a transaction: an implicit one around a statement, or BEGIN's */
+/* set a transaction mode of BEGIN, before the transaction's first snapshot */
 static void
-client_xact_start(void)
+client_xact_mode(const char *name, const char *value)
+{
+	if (value != NULL)
+		(void) set_config_option(name, value, PGC_USERSET, PGC_S_SESSION,
+								 GUC_ACTION_SET, true, 0, false);
+}
+
+/*
+ * client_xact_start
+ *		Start a transaction: an implicit one around a statement, or BEGIN's
+ *		(BEGIN_CMD, whose modes it applies: BEGIN ISOLATION LEVEL ...).
+ */
+static void
+client_xact_start(const BkCommand *begin_cmd)
 {
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
+	if (begin_cmd != NULL)
+	{
+		client_xact_mode("transaction_isolation", begin_cmd->xact_isolation);
+		client_xact_mode("transaction_read_only", begin_cmd->xact_read_only);
+		client_xact_mode("transaction_deferrable", begin_cmd->xact_deferrable);
+	}
 	SPI_connect();
 	PushActiveSnapshot(GetTransactionSnapshot());
 }
@@ -365,6 +428,8 @@ client_exec_sql(Client *c, const BkCommand *cmd, ClientStmt *sts)
 		int			rc;
 		bool		last = (j == cmd->nstmts - 1);
 
+		if (!st->prepared)
+			client_prepare_stmt(c, (BkStatement *) stmt, st, c->cxt);
 		if (stmt->nparams > FUNC_MAX_ARGS)
 		{
 			vals = palloc(sizeof(Datum) * stmt->nparams);
@@ -420,17 +485,30 @@ client_exec_sql(Client *c, const BkCommand *cmd, ClientStmt *sts)
 static int
 client_false_branch(Client *c, BkScript *script, int pc)
 {
+	RunCommandStat *stats = c->command_stats + c->command_base[c->cur_script];
+
 	for (;;)
 	{
 		int			next = script->commands[pc].next_branch;
 		BkCommand  *cmd = &script->commands[next];
 		BkValue		v;
+		int64		t0;
+		bool		truth;
 
 		if (cmd->kind != BK_CMD_ELIF)
 			return next + 1;
+		/* an \elif evaluated is an execution of it, as pgbench counts */
+		t0 = bk_now_ns();
+		c->cur_command = next;
 		memset(&v, 0, sizeof(v));
 		bk_expr_eval(script, next, cmd->expr, c->vars, &c->rnd.func, &v);
-		if (bk_value_truth(script, next, &v))
+		truth = bk_value_truth(script, next, &v);
+		if (t0 >= c->sh->measure_ns)
+		{
+			stats[next].count++;
+			stats[next].sum_ns += bk_now_ns() - t0;
+		}
+		if (truth)
 			return next + 1;
 		pc = next;
 	}
@@ -512,7 +590,14 @@ client_run_script(Client *c, int s)
 									cmd->line, script->name),
 							 errhint("End the transaction with END or COMMIT before the next BEGIN.")));
 				if (!c->xact_open)
-					client_xact_start();
+					client_xact_start(cmd);
+				else
+				{
+					/* a BEGIN that turns a pipeline's implicit transaction into a block */
+					client_xact_mode("transaction_isolation", cmd->xact_isolation);
+					client_xact_mode("transaction_read_only", cmd->xact_read_only);
+					client_xact_mode("transaction_deferrable", cmd->xact_deferrable);
+				}
 				c->xact_open = c->in_block = true;
 				break;
 			case BK_CMD_COMMIT:
@@ -531,7 +616,7 @@ client_run_script(Client *c, int s)
 			case BK_CMD_SQL:
 				if (!c->xact_open)
 				{
-					client_xact_start();
+					client_xact_start(NULL);
 					c->xact_open = true;
 				}
 				client_exec_sql(c, cmd, c->stmts[s][pc]);
@@ -897,7 +982,7 @@ client_setup(Client *c, MemoryContext cxt)
 		p = value + strlen(value) + 1;
 	}
 
-	bk_client_random(sh->seed, sh->clients, c->index, &c->rnd);
+	bk_client_random_opt(sh->seed, sh->clients, c->index, !given[BK_VAR_DEFAULT_SEED], &c->rnd);
 	if (!given[BK_VAR_SCALE])
 	{
 		c->vars[BK_VAR_SCALE].kind = BK_VAL_INT;
@@ -955,6 +1040,7 @@ bench_run_client_main(Datum main_arg)
 	bk_worker_connect(sh->dboid, sh->roleid, appname);
 
 	cxt = AllocSetContextCreate(TopMemoryContext, "pgbenchkit client", ALLOCSET_DEFAULT_SIZES);
+	c.cxt = cxt;
 	c.xact_cxt = AllocSetContextCreate(cxt, "pgbenchkit client transaction",
 									   ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(cxt);
@@ -967,7 +1053,7 @@ bench_run_client_main(Datum main_arg)
 
 		client_setup(&c, cxt);
 
-		client_xact_start();
+		client_xact_start(NULL);
 		pgstat_report_activity(STATE_RUNNING, "pgbenchkit: preparing the script");
 		client_prepare(&c, cxt);
 		client_xact_commit();
