@@ -2928,7 +2928,16 @@ BEGIN
                (6, 'protocol', rs.protocol),
                (7, 'warmup', rs.warmup::text),
                (8, 'max_tries', rs.max_tries::text),
-               (9, 'prewarm', rs.prewarm::text)) AS p (ord, name, value)
+               (9, 'prewarm', rs.prewarm::text),
+               (10, 'rate', rs.rate::text),
+               (11, 'latency_limit', rs.latency_limit::text),
+               (12, 'variables', rs.variables::text),
+               -- the scripts themselves (a workload may have been redefined)
+               (13, 'scripts', (SELECT format('%s script%s, md5 %s', count(*),
+                                             CASE WHEN count(*) = 1 THEN '' ELSE 's' END,
+                                             left(md5(string_agg(x.weight || ':' || x.script, E'\x01'
+                                                                 ORDER BY x.script_no)), 12))
+                                  FROM bench.run_scripts x WHERE x.run_id = rs.id))) AS p (ord, name, value)
          WHERE NOT (is_suite AND p.name IN ('workload', 'clients'))
         UNION ALL
         SELECT rs.side, 2, 0, 'server_version', rs.server_version FROM rs

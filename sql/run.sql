@@ -94,6 +94,17 @@ SELECT status, sqlstate, transactions > 0 AS kept, ended_at IS NOT NULL AS ended
   FROM bench.wait(:started);
 RESET client_min_messages;
 SELECT bench.cancel(:started) AS canceled_again;
+-- its workers are gone within moments of the run's end (up to 5 s here)
+DO $$
+BEGIN
+    FOR i IN 1 .. 100 LOOP
+        PERFORM pg_stat_clear_snapshot();
+        EXIT WHEN NOT EXISTS (SELECT FROM pg_stat_activity
+                               WHERE backend_type IN ('pgbenchkit run', 'pgbenchkit client'));
+        PERFORM pg_sleep(0.05);
+    END LOOP;
+END
+$$;
 SELECT count(*) AS workers_left FROM pg_stat_activity
  WHERE backend_type IN ('pgbenchkit run', 'pgbenchkit client');
 SELECT count(*) AS in_progress FROM bench.runs_in_progress;

@@ -42,7 +42,7 @@ SELECT 6 AS six; \gset g_
 INSERT INTO script_log VALUES ('gset after the semicolon', :g_six) \sleep 0
 -- a comment at the end: no command
 $s$);
-SELECT status, transactions FROM bench.run('sql_split', transactions => 1, prewarm => false, progress => '0');
+SELECT status, transactions FROM bench.run('sql_split', protocol => 'simple', transactions => 1, prewarm => false, progress => '0');
 SELECT command_no, line, command, executions FROM bench.command_latencies
  WHERE run_id = (SELECT max(id) FROM bench.runs) ORDER BY command_no;
 SELECT step, val FROM script_log ORDER BY step, val;
@@ -155,7 +155,7 @@ BEGIN \aset
 COMMIT;
 INSERT INTO script_log VALUES ('gset', concat_ws(',', :a::text, :b::text, :p_a::text, :i5::text, :i6::text, :k::text));
 $s$);
-SELECT status FROM bench.run('gset', transactions => 1, prewarm => false, progress => '0');
+SELECT status FROM bench.run('gset', protocol => 'simple', transactions => 1, prewarm => false, progress => '0');
 SELECT command_no, line, command FROM bench.command_latencies
  WHERE run_id = (SELECT max(id) FROM bench.runs) ORDER BY command_no;
 SELECT step, val FROM script_log;
@@ -495,8 +495,8 @@ $s$);
 SELECT status, transactions FROM bench.run('pgbench_expressions', transactions => 1, random_seed => 5432,
        variables => '{"foo": "-10.1", "bla": "false", "i": "+3", "n": "null", "t": "t", "f": "of", "d": "1.0"}',
        prewarm => false, progress => '0');
-SELECT status, transactions FROM bench.run('pgbench_gset', transactions => 1, prewarm => false, progress => '0');
-SELECT status, transactions FROM bench.run('pgbench_aset', transactions => 1, prewarm => false, progress => '0');
+SELECT status, transactions FROM bench.run('pgbench_gset', protocol => 'simple', transactions => 1, prewarm => false, progress => '0');
+SELECT status, transactions FROM bench.run('pgbench_aset', protocol => 'simple', transactions => 1, prewarm => false, progress => '0');
 SELECT status, transactions FROM bench.run('pgbench_pipeline_serializable', transactions => 2, prewarm => false, progress => '0');
 SELECT status, transactions FROM bench.run('pgbench_sleep', transactions => 2, prewarm => false, progress => '0');
 SELECT command_no, command FROM bench.command_latencies

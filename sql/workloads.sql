@@ -91,12 +91,17 @@ SELECT regexp_replace(line, '[0-9]+\.[0-9]+', 'N.NNN', 'g') AS line
 
 -- ------------------------------------------------------------ run-time errors
 -- a run-time error ends the run 'failed' with the script's line
-SELECT * FROM bench.run(script => E'\\set a 1\n\\set b :a / 0\nSELECT :b;\n',
-                        transactions => 1, prewarm => false, progress => '0');
-SELECT status, sqlstate, error FROM bench.runs WHERE id = (SELECT max(id) FROM bench.runs);
-SELECT * FROM bench.run(script => E'\\set a 9223372036854775807\n\\set b :a + 1\n', transactions => 1,
-                        prewarm => false, progress => '0');
-SELECT status, sqlstate, error FROM bench.runs WHERE id = (SELECT max(id) FROM bench.runs);
+-- (bench.wait returns the row where bench.run would raise the error)
+SELECT status, sqlstate, error
+  FROM bench.wait(bench.start(script => E'\\set a 1\n\\set b :a / 0\nSELECT :b;\n',
+                              transactions => 1, prewarm => false, progress => '0'));
+SELECT status, sqlstate, error
+  FROM bench.wait(bench.start(script => E'\\set a 9223372036854775807\n\\set b :a + 1\n',
+                              transactions => 1, prewarm => false, progress => '0'));
+-- \gset of no row
+SELECT status, sqlstate, error
+  FROM bench.wait(bench.start(script => E'SELECT 1 AS one WHERE false \\gset\n',
+                              transactions => 1, prewarm => false, progress => '0'));
 
 -- ------------------------------------------------------------ dropping
 SELECT bench.drop_workload('picker');
@@ -155,6 +160,15 @@ SELECT * FROM bench.run(script => 'SELECT 1;', variables => '{"1x": 1}');
 SELECT * FROM bench.run(script => 'SELECT 1;', variables => '{"a": [1]}');
 SELECT * FROM bench.run(script => E'\\set x 1 / \n');
 SELECT * FROM bench.run('nosuch');
+-- what pgbench cannot run in the protocol asked for, refused before the run
+SELECT * FROM bench.run(script => E'\\startpipeline\nSELECT 1;\n\\endpipeline\n', protocol => 'simple');
+SELECT * FROM bench.run(script => E'SELECT 1 \\; SELECT 2;\n', protocol => 'extended');
+SELECT * FROM bench.run(script => E'\\set i 1\nSELECT least(' || rtrim(repeat(':i, ', 256), ', ') || E');\n');
+-- (the same in the simple protocol run)
+SELECT status, transactions FROM bench.run(script => E'SELECT 1 \\; SELECT 2;\n', protocol => 'simple',
+                                           transactions => 2, prewarm => false, progress => '0');
+SELECT status, transactions FROM bench.run(script => E'\\set i 1\nSELECT least(' || rtrim(repeat(':i, ', 256), ', ') || E');\n',
+                                           protocol => 'simple', transactions => 2, prewarm => false, progress => '0');
 SELECT count(*) AS runs_of_bad_input FROM bench.runs WHERE status = 'running';
 
 SELECT bench.drop_workload(name) FROM bench.workloads WHERE NOT builtin ORDER BY name;

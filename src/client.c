@@ -290,11 +290,9 @@ client_bind(const BkVarTable *vt, int var, const BkValue *v, const ClientParam *
 	switch (v->kind)
 	{
 		case BK_VAL_UNDEF:
-			ereport(ERROR,
-					(errcode(ERRCODE_UNDEFINED_OBJECT),
-					 errmsg("undefined variable \"%s\"", vt->names[var]),
-					 errhint("Set it with \\set or \\gset before the statement that uses it, or pass it in variables => '{...}'.")));
-			break;
+			/* a variable never set is a NULL parameter, as pgbench binds it */
+			*isnull = 'n';
+			return (Datum) 0;
 		case BK_VAL_NULL:
 			/* the word NULL, as pgbench sends a NULL variable in any protocol */
 			break;

@@ -668,11 +668,7 @@ run_workload(const char *fn, const RunArgs *a, int *ncommands)
 	*ncommands = 0;
 	for (int i = 0; i < w->nscripts; i++)
 		*ncommands += scripts[i]->ncommands;
-	if (a->protocol == RUN_PROTO_SIMPLE && bk_workload_has_pipeline(scripts, w->nscripts))
-		ereport(ERROR,
-				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
-				 errmsg("cannot use pipeline mode with the simple query protocol"),
-				 errhint("Run a script with \\startpipeline with protocol => 'extended' or 'prepared', as pgbench requires.")));
+	bk_workload_check_protocol(scripts, w->nscripts, a->protocol == RUN_PROTO_SIMPLE);
 	(void) fn;
 	return w;
 }

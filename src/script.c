@@ -917,6 +917,7 @@ bk_sql_params(BkScript *script, BkStatement *stmt)
 	appendStringInfoString(&buf, copied);
 	stmt->sql_params = buf.data;
 	stmt->subst = subst;
+	stmt->nrefs = subst->nrefs;
 }
 
 /*

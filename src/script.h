@@ -124,6 +124,8 @@ typedef struct BkStatement
 	char	   *sql_params;		/* the same with each :name turned into $n */
 	int			nparams;
 	int		   *param_vars;		/* variable of $1 .. $nparams */
+	int			nrefs;			/* :names in the text, each time one appears
+								 * (pgbench's parameters: one per appearance) */
 	BkSqlSubst *subst;			/* for bk_sql_substitute */
 } BkStatement;
 

@@ -146,17 +146,49 @@ bk_workload_parse(const BkWorkload *w, BkVarTable *vt)
 }
 
 /*
- * bk_workload_has_pipeline
- *		Whether any of the scripts uses \startpipeline.
+ * bk_workload_check_protocol
+ *		Refuse what pgbench cannot run in the run's protocol, before the
+ *		run starts (pgbench finds it when a client gets there): a pipeline
+ *		with the simple protocol; with 'extended' and 'prepared', a command
+ *		of several statements joined by \; (the server prepares one
+ *		statement at a time) or a statement that names variables more than
+ *		255 times (pgbench makes a parameter of each).
  */
-bool
-bk_workload_has_pipeline(BkScript **scripts, int nscripts)
+void
+bk_workload_check_protocol(BkScript **scripts, int nscripts, bool simple)
 {
 	for (int s = 0; s < nscripts; s++)
+	{
 		for (int i = 0; i < scripts[s]->ncommands; i++)
-			if (scripts[s]->commands[i].kind == BK_CMD_START_PIPELINE)
-				return true;
-	return false;
+		{
+			BkCommand  *cmd = &scripts[s]->commands[i];
+
+			if (simple && cmd->kind == BK_CMD_START_PIPELINE)
+				ereport(ERROR,
+						(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+						 errmsg("cannot use pipeline mode with the simple query protocol"),
+						 errdetail("Script \"%s\" starts a pipeline at line %d.",
+								   scripts[s]->name, cmd->line),
+						 errhint("Run it with protocol => 'extended' or 'prepared', as pgbench requires.")));
+			if (simple || cmd->kind != BK_CMD_SQL)
+				continue;
+			if (cmd->nstmts > 1)
+				ereport(ERROR,
+						(errcode(ERRCODE_SYNTAX_ERROR),
+						 errmsg("cannot insert multiple commands into a prepared statement"),
+						 errdetail("The command at line %d of script \"%s\" joins %d statements with \\;.",
+								   cmd->line, scripts[s]->name, cmd->nstmts),
+						 errhint("Run it with protocol => 'simple', as pgbench needs for such commands.")));
+			for (int j = 0; j < cmd->nstmts; j++)
+				if (cmd->stmts[j].nrefs > 255)
+					ereport(ERROR,
+							(errcode(ERRCODE_TOO_MANY_ARGUMENTS),
+							 errmsg("statement has too many arguments (maximum is 255)"),
+							 errdetail("The statement at line %d of script \"%s\" names variables %d times.",
+									   cmd->line, scripts[s]->name, cmd->stmts[j].nrefs),
+							 errhint("Use fewer variables in one statement, or protocol => 'simple', as with pgbench.")));
+		}
+	}
 }
 
 /* ------------------------------------------------------------------------

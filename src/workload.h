@@ -30,6 +30,6 @@ typedef struct BkWorkload
 extern BkWorkload *bk_workload_load(const char *name);
 extern BkWorkload *bk_workload_unnamed(const char *script);
 extern BkScript **bk_workload_parse(const BkWorkload *w, BkVarTable *vt);
-extern bool bk_workload_has_pipeline(BkScript **scripts, int nscripts);
+extern void bk_workload_check_protocol(BkScript **scripts, int nscripts, bool simple);
 
 #endif							/* PGBENCHKIT_WORKLOAD_H */
