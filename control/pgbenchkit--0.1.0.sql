@@ -995,7 +995,8 @@ BEGIN
                 o := o || format(' - latency average = %s ms', x->>'latency_average_ms');
             END IF;
         END IF;
-        o := o || ' - statement latencies in milliseconds and failures:'::text;
+        o := o || format('%sstatement latencies in milliseconds and failures:',
+                         CASE WHEN jsonb_array_length(j->'scripts') > 1 THEN ' - ' ELSE '' END);
         o := o || ARRAY(SELECT format('   %s  %s  %s', lpad(COALESCE(to_char((c->>'latency_ms')::numeric, 'FM999999990.000'), '-'), 11),
                                       lpad(c->>'failures', 10), c->>'command')
                           FROM jsonb_array_elements(COALESCE(x->'commands', '[]')) c);

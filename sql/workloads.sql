@@ -87,7 +87,7 @@ SELECT status, skipped, late, lag_avg_ms IS NOT NULL AS lag_reported, rate
 -- the report shows them as pgbench does
 SELECT regexp_replace(line, '[0-9]+\.[0-9]+', 'N.NNN', 'g') AS line
   FROM regexp_split_to_table(bench.report((SELECT max(id) FROM bench.runs)), E'\n') AS line
- WHERE line ~ '^(transaction type|rate limit|number of transactions (skipped|above)| - statement|   +[0-9.]+ +[0-9]+  )';
+ WHERE line ~ '^(transaction type|rate limit|number of transactions (skipped|above)|( - )?statement|   +[0-9.]+ +[0-9]+  )';
 
 -- ------------------------------------------------------------ run-time errors
 -- a run-time error ends the run 'failed' with the script's line
