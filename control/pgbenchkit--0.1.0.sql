@@ -819,7 +819,7 @@ BEGIN
             'latency_stddev_ms', round(r.latency_stddev_ms::numeric, 3),
             'tps', round(r.tps::numeric, 6),
             'measured_s', round(r.measured_s::numeric, 3)),
-        'scripts', (
+        'scripts', COALESCE((
             SELECT jsonb_agg(jsonb_build_object(
                        'script_no', rs.script_no, 'weight', rs.weight,
                        'weight_pct', round(100.0 * rs.weight / NULLIF(rs.total_weight, 0), 1),
@@ -831,17 +831,17 @@ BEGIN
                        'tps', round((rs.transactions / NULLIF(r.measured_s, 0))::numeric, 6),
                        'failures', rs.failures, 'skipped', rs.skipped,
                        'latency_average_ms', round(rs.latency_avg_ms::numeric, 3),
-                       'commands', (
+                       'commands', COALESCE((
                            SELECT jsonb_agg(jsonb_build_object(
                                       'command_no', cl.command_no, 'line', cl.line,
                                       'command', cl.command, 'executions', cl.executions,
                                       'latency_ms', round(cl.latency_avg_ms::numeric, 3),
                                       'failures', cl.failures) ORDER BY cl.command_no)
                              FROM bench.command_latencies cl
-                            WHERE cl.run_id = rs.run_id AND cl.script_no = rs.script_no))
+                            WHERE cl.run_id = rs.run_id AND cl.script_no = rs.script_no), '[]'::jsonb))
                        ORDER BY rs.script_no)
               FROM (SELECT q.*, sum(q.weight) OVER () AS total_weight, count(*) OVER () AS nscripts
-                      FROM bench.run_scripts q WHERE q.run_id = r.id) rs),
+                      FROM bench.run_scripts q WHERE q.run_id = r.id) rs), '[]'::jsonb),
         'latency_ms', jsonb_build_object(
             'min', round(r.latency_min_ms::numeric, 3), 'p50', round(r.latency_p50_ms::numeric, 3),
             'p90', round(r.latency_p90_ms::numeric, 3), 'p95', round(r.latency_p95_ms::numeric, 3),

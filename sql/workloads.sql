@@ -103,6 +103,57 @@ SELECT status, sqlstate, error
   FROM bench.wait(bench.start(script => E'SELECT 1 AS one WHERE false \\gset\n',
                               transactions => 1, prewarm => false, progress => '0'));
 
+-- a transaction that fails for good counts in the command it failed in
+SELECT status, sqlstate
+  FROM bench.wait(bench.start(script => E'SELECT 1;\nSELECT 1 / 0;\nSELECT 2;\n',
+                              transactions => 3, prewarm => false, progress => '0'));
+SELECT command_no, line, executions, failures FROM bench.command_latencies
+ WHERE run_id = (SELECT max(id) FROM bench.runs) ORDER BY command_no;
+
+-- BEGIN then SET TRANSACTION, as in a session (the snapshot comes with
+-- the first query); and BEGIN's own modes
+CREATE TABLE levels (level text, ro text);
+SELECT status, transactions
+  FROM bench.run(script => E'BEGIN;\nSET TRANSACTION ISOLATION LEVEL REPEATABLE READ;\n'
+                           'INSERT INTO levels VALUES (current_setting(''transaction_isolation''), current_setting(''transaction_read_only''));\nCOMMIT;\n'
+                           'BEGIN ISOLATION LEVEL SERIALIZABLE;\n'
+                           'INSERT INTO levels VALUES (current_setting(''transaction_isolation''), current_setting(''transaction_read_only''));\nEND;\n',
+                 transactions => 1, prewarm => false, progress => '0');
+SELECT * FROM levels ORDER BY level;
+-- and each transaction after starts at the default level again
+TRUNCATE levels;
+SELECT status FROM bench.run(script => E'INSERT INTO levels VALUES (current_setting(''transaction_isolation''), ''-'');\n',
+                             transactions => 1, prewarm => false, progress => '0');
+SELECT * FROM levels;
+
+-- a statement in a branch that never runs is not checked before the run
+SELECT status, transactions
+  FROM bench.run(script => E'\\if 0\nSELECT * FROM no_such_table;\n\\else\nSELECT 1;\n\\endif\n',
+                 transactions => 2, prewarm => false, progress => '0');
+
+-- max_tries => 0 (no limit) with a latency_limit and no duration
+SELECT status, transactions, max_tries
+  FROM bench.run(script => 'SELECT 1;', transactions => 3, max_tries => 0, latency_limit => '1 s',
+                 prewarm => false, progress => '0');
+
+-- a run that has no scripts recorded (a run of an older version, say)
+-- still has a report
+DELETE FROM bench.run_scripts WHERE run_id = (SELECT max(id) FROM bench.runs);
+SELECT count(*) > 10 AS report_lines
+  FROM regexp_split_to_table(bench.report((SELECT max(id) FROM bench.runs)), E'\n');
+SELECT jsonb_typeof(bench.report_json((SELECT max(id) FROM bench.runs))->'scripts') AS scripts;
+
+-- a workload a schedule runs is neither replaced nor dropped
+INSERT INTO bench.schedules (name, cron, workload, clients, repeat, run_order, args,
+                             search_path, baseline_runs, threshold, cron_database)
+SELECT 'uses-counter', '0 0 1 1 *', s->>'workload', '{1}', 1, s->>'run_order', s->'args',
+       s->>'search_path', 2, 0.3, current_database()
+  FROM bench._sweep_spec('counter', '{1}', 1, NULL, 1, 'prepared', '0', '0', 1,
+                         NULL, true, '1 s', 'interleaved') AS s;
+SELECT bench.define_workload('counter', 'SELECT 1;', replace => true);
+SELECT bench.drop_workload('counter');
+DELETE FROM bench.schedules WHERE name = 'uses-counter';
+
 -- ------------------------------------------------------------ dropping
 SELECT bench.drop_workload('picker');
 -- the runs keep the scripts they ran
@@ -154,6 +205,8 @@ SELECT * FROM bench.run('counter', script => 'SELECT 1;');
 SELECT * FROM bench.run(script => 'SELECT 1;', rate => 0);
 SELECT * FROM bench.run(script => 'SELECT 1;', rate => -5);
 SELECT * FROM bench.run(script => 'SELECT 1;', rate => 'NaN');
+SELECT * FROM bench.run(script => 'SELECT 1;', clients => 2, rate => 2000001);
+SELECT * FROM bench.run(script => 'SELECT 1;', transactions => 1, max_tries => 0);
 SELECT * FROM bench.run(script => 'SELECT 1;', latency_limit => '0');
 SELECT * FROM bench.run(script => 'SELECT 1;', variables => '[1, 2]');
 SELECT * FROM bench.run(script => 'SELECT 1;', variables => '{"1x": 1}');
@@ -172,4 +225,4 @@ SELECT status, transactions FROM bench.run(script => E'\\set i 1\nSELECT least('
 SELECT count(*) AS runs_of_bad_input FROM bench.runs WHERE status = 'running';
 
 SELECT bench.drop_workload(name) FROM bench.workloads WHERE NOT builtin ORDER BY name;
-DROP TABLE picks, picks_first, vals;
+DROP TABLE picks, picks_first, vals, levels;

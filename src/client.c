@@ -70,6 +70,7 @@ typedef struct ClientParam
 typedef struct ClientStmt
 {
 	bool		prepared;		/* types known (and planned, for 'prepared') */
+	VariableSetStmt *set_xact;	/* SET TRANSACTION ...: run without a snapshot */
 	ClientParam *params;
 	SPIPlanPtr	plan;			/* protocol 'prepared' */
 	Oid		   *types;
@@ -98,9 +99,11 @@ typedef struct Client
 	/* where the script is */
 	int			cur_script;
 	int			cur_command;
+	int			failed_command;	/* of the last try that failed, or -1 */
 	bool		xact_open;		/* a transaction is in progress */
 	bool		in_block;		/* between BEGIN and END */
 	bool		in_pipeline;	/* between \startpipeline and \endpipeline */
+	bool		snapshot_pushed;	/* the transaction's outer snapshot */
 } Client;
 
 /* set by SIGTERM: the client was terminated (or the server shuts down) */
@@ -170,8 +173,31 @@ static void
 client_prepare_stmt(Client *c, BkStatement *stmt, ClientStmt *st, MemoryContext cxt)
 {
 	ParamInference pi = {NULL, 0};
+	List	   *raw;
+	bool		snap = !ActiveSnapshotSet();
 
 	pgstat_report_activity(STATE_RUNNING, stmt->sql_params);
+
+	/* SET TRANSACTION runs as the server runs it, before any snapshot */
+	raw = pg_parse_query(stmt->sql_params);
+	if (list_length(raw) == 1 && IsA(linitial_node(RawStmt, raw)->stmt, VariableSetStmt))
+	{
+		VariableSetStmt *vs = (VariableSetStmt *) linitial_node(RawStmt, raw)->stmt;
+
+		if (vs->kind == VAR_SET_MULTI && strcmp(vs->name, "TRANSACTION") == 0)
+		{
+			MemoryContext old = MemoryContextSwitchTo(cxt);
+
+			st->set_xact = copyObject(vs);
+			MemoryContextSwitchTo(old);
+			st->prepared = true;
+			return;
+		}
+	}
+
+	/* parse analysis as the server does it, with a snapshot */
+	if (snap)
+		PushActiveSnapshot(GetTransactionSnapshot());
 	(void) SPI_prepare_params(stmt->sql_params, client_parser_setup, &pi, 0);
 	if (SPI_result < 0)
 		elog(ERROR, "could not prepare script statement: %s", stmt->sql_params);
@@ -197,6 +223,8 @@ client_prepare_stmt(Client *c, BkStatement *stmt, ClientStmt *st, MemoryContext 
 		if (SPI_keepplan(st->plan) != 0)
 			elog(ERROR, "could not keep the plan of: %s", stmt->sql_params);
 	}
+	if (snap)
+		PopActiveSnapshot();
 	st->prepared = true;
 }
 
@@ -237,9 +265,10 @@ client_is_utility(const char *sql)
  *		Prepare every SQL statement of every script.  Runs in a transaction;
  *		errors (a missing table, a syntax error) end the client before the
  *		run starts.  A statement after a utility statement of its script
- *		(CREATE TABLE, say) is prepared when it first runs instead, as
- *		pgbench prepares each command when it first runs it: what it needs
- *		may not exist before.
+ *		(CREATE TABLE, say), or inside an \if block, is prepared when it
+ *		first runs instead, as pgbench prepares each command when it first
+ *		runs it: what it needs may not exist before, and a branch may never
+ *		run.
  */
 static void
 client_prepare(Client *c, MemoryContext cxt)
@@ -249,18 +278,24 @@ client_prepare(Client *c, MemoryContext cxt)
 	{
 		BkScript   *script = c->scripts[s];
 		bool		after_utility = false;
+		int			depth = 0;	/* of \if blocks */
 
 		c->stmts[s] = MemoryContextAllocZero(cxt, sizeof(ClientStmt *) * Max(script->ncommands, 1));
 		for (int i = 0; i < script->ncommands; i++)
 		{
 			BkCommand  *cmd = &script->commands[i];
 
+			if (cmd->kind == BK_CMD_IF)
+				depth++;
+			else if (cmd->kind == BK_CMD_ENDIF)
+				depth--;
 			if (cmd->kind != BK_CMD_SQL)
 				continue;
 			c->stmts[s][i] = MemoryContextAllocZero(cxt, sizeof(ClientStmt) * cmd->nstmts);
 			for (int j = 0; j < cmd->nstmts; j++)
 			{
-				if (!after_utility)
+				/* a branch may never run: its statements wait for their turn */
+				if (!after_utility && depth == 0)
 					client_prepare_stmt(c, &cmd->stmts[j], &c->stmts[s][i][j], cxt);
 				if (!after_utility && client_is_utility(cmd->stmts[j].sql_params))
 					after_utility = true;
@@ -317,13 +352,17 @@ client_xact_mode(const char *name, const char *value)
 {
 	if (value != NULL)
 		(void) set_config_option(name, value, PGC_USERSET, PGC_S_SESSION,
-								 GUC_ACTION_SET, true, 0, false);
+								 GUC_ACTION_LOCAL, true, 0, false);
 }
 
 /*
  * client_xact_start
  *		Start a transaction: an implicit one around a statement, or BEGIN's
  *		(BEGIN_CMD, whose modes it applies: BEGIN ISOLATION LEVEL ...).
+ *		No snapshot is taken here: the transaction's first one comes with
+ *		its first query (client_exec_sql), so that SET TRANSACTION may
+ *		follow BEGIN and REPEATABLE READ sees the database as of its first
+ *		query, as in a session.
  */
 static void
 client_xact_start(const BkCommand *begin_cmd)
@@ -337,13 +376,15 @@ client_xact_start(const BkCommand *begin_cmd)
 		client_xact_mode("transaction_deferrable", begin_cmd->xact_deferrable);
 	}
 	SPI_connect();
-	PushActiveSnapshot(GetTransactionSnapshot());
 }
 
 static void
-client_xact_commit(void)
+client_xact_commit(Client *c)
 {
-	PopActiveSnapshot();
+	if (c != NULL && c->snapshot_pushed)
+		PopActiveSnapshot();
+	if (c != NULL)
+		c->snapshot_pushed = false;
 	SPI_finish();
 	CommitTransactionCommand();
 }
@@ -362,7 +403,8 @@ client_sleep_until(Client *c, int64 until_ns)
 		int64		now = bk_now_ns();
 		int64		left = until_ns - now;
 
-		if (left <= 0 || client_terminated || pg_atomic_read_u32(&c->sh->stop) != 0)
+		if (left <= 0 || client_terminated || QueryCancelPending ||
+			pg_atomic_read_u32(&c->sh->stop) != 0)
 			return;
 		if (left > 2 * INT64CONST(1000000))
 		{
@@ -428,6 +470,18 @@ client_exec_sql(Client *c, const BkCommand *cmd, ClientStmt *sts)
 
 		if (!st->prepared)
 			client_prepare_stmt(c, (BkStatement *) stmt, st, c->cxt);
+		if (st->set_xact != NULL)
+		{
+			pgstat_report_activity(STATE_RUNNING, stmt->sql);
+			ExecSetVariableStmt(st->set_xact, false);
+			continue;
+		}
+		/* the outer snapshot SPI needs, taken at the first query */
+		if (!c->snapshot_pushed)
+		{
+			PushActiveSnapshot(GetTransactionSnapshot());
+			c->snapshot_pushed = true;
+		}
 		if (stmt->nparams > FUNC_MAX_ARGS)
 		{
 			vals = palloc(sizeof(Datum) * stmt->nparams);
@@ -574,7 +628,7 @@ client_run_script(Client *c, int s)
 				/* a sync ends the implicit transaction of the pipeline */
 				if (c->xact_open && !c->in_block)
 				{
-					client_xact_commit();
+					client_xact_commit(c);
 					c->xact_open = false;
 				}
 				if (cmd->kind == BK_CMD_END_PIPELINE)
@@ -600,7 +654,7 @@ client_run_script(Client *c, int s)
 				break;
 			case BK_CMD_COMMIT:
 				if (c->xact_open)
-					client_xact_commit();
+					client_xact_commit(c);
 				c->xact_open = c->in_block = false;
 				break;
 			case BK_CMD_ROLLBACK:
@@ -610,6 +664,7 @@ client_run_script(Client *c, int s)
 					AbortCurrentTransaction();
 				}
 				c->xact_open = c->in_block = false;
+				c->snapshot_pushed = false;
 				break;
 			case BK_CMD_SQL:
 				if (!c->xact_open)
@@ -620,7 +675,7 @@ client_run_script(Client *c, int s)
 				client_exec_sql(c, cmd, c->stmts[s][pc]);
 				if (!c->in_block && !c->in_pipeline)
 				{
-					client_xact_commit();
+					client_xact_commit(c);
 					c->xact_open = false;
 				}
 				break;
@@ -640,7 +695,7 @@ client_run_script(Client *c, int s)
 				 errhint("End every BEGIN with END or COMMIT in the same script.")));
 	if (c->xact_open)
 	{
-		client_xact_commit();
+		client_xact_commit(c);
 		c->xact_open = false;
 	}
 }
@@ -680,6 +735,7 @@ client_try(Client *c, int s)
 	volatile int code = 0;
 	MemoryContext oldcxt = MemoryContextSwitchTo(c->xact_cxt);
 
+	c->failed_command = -1;
 	PG_TRY();
 	{
 		client_run_script(c, s);
@@ -692,8 +748,7 @@ client_try(Client *c, int s)
 		MemoryContextSwitchTo(c->xact_cxt);
 		edata = CopyErrorData();
 		code = edata->sqlerrcode;
-		if (c->sh->measure_ns <= bk_now_ns())
-			c->command_stats[c->command_base[c->cur_script] + c->cur_command].failures++;
+		c->failed_command = c->command_base[c->cur_script] + c->cur_command;
 		if (code != ERRCODE_T_R_SERIALIZATION_FAILURE &&
 			code != ERRCODE_T_R_DEADLOCK_DETECTED &&
 			!client_terminated && pg_atomic_read_u32(&c->sh->stop) == 0)
@@ -710,6 +765,7 @@ client_try(Client *c, int s)
 		FlushErrorState();
 		AbortCurrentTransaction();
 		c->xact_open = c->in_block = c->in_pipeline = false;
+		c->snapshot_pushed = false;
 	}
 	PG_END_TRY();
 	MemoryContextSwitchTo(oldcxt);
@@ -722,6 +778,20 @@ static inline void
 counter_add(pg_atomic_uint64 *counter, uint64 n)
 {
 	pg_atomic_write_u64(counter, pg_atomic_read_u64(counter) + n);
+}
+
+/*
+ * client_count_failure
+ *		A transaction of script S failed for good (its tries are over): a
+ *		failure of the script and, as pgbench -r counts them, of the command
+ *		its last try failed in.
+ */
+static void
+client_count_failure(Client *c, int s)
+{
+	c->script_stats[s].failures++;
+	if (c->failed_command >= 0)
+		c->command_stats[c->failed_command].failures++;
 }
 
 /*
@@ -810,7 +880,9 @@ client_loop(Client *c)
 				int64		now = bk_now_ns();
 
 				while (scheduled < now - sh->latency_limit_ns &&
-					   !(sh->transactions > 0 && done >= sh->transactions))
+					   !(sh->transactions > 0 && done >= sh->transactions) &&
+					   scheduled <= end_ns && pg_atomic_read_u32(&sh->stop) == 0 &&
+					   !client_terminated)
 				{
 					phase = now < sh->measure_ns ? PHASE_WARMUP : PHASE_MEASURED;
 					counter_add(&me->phase[phase].skipped, 1);
@@ -847,6 +919,9 @@ client_loop(Client *c)
 			if (sh->max_tries != 0 && tries >= sh->max_tries)
 				break;
 			if (bk_now_ns() >= end_ns)
+				break;
+			/* no retry once the transaction is later than latency_limit (pgbench) */
+			if (sh->latency_limit_ns > 0 && bk_now_ns() - t0 > sh->latency_limit_ns)
 				break;
 			c->rnd.func = saved;	/* the same random values again */
 		}
@@ -900,7 +975,7 @@ client_loop(Client *c)
 			counter_add(&ctr->failures[code == ERRCODE_T_R_SERIALIZATION_FAILURE ?
 									   FAIL_SERIALIZATION : FAIL_DEADLOCK], 1);
 			if (phase == PHASE_MEASURED)
-				c->script_stats[s].failures++;
+				client_count_failure(c, s);
 			if (tries > 1)
 			{
 				counter_add(&ctr->retried, 1);
@@ -911,7 +986,7 @@ client_loop(Client *c)
 		{
 			counter_add(&ctr->failures[FAIL_OTHER], 1);
 			if (phase == PHASE_MEASURED)
-				c->script_stats[s].failures++;
+				client_count_failure(c, s);
 			return false;
 		}
 
@@ -1054,7 +1129,7 @@ bench_run_client_main(Datum main_arg)
 		client_xact_start(NULL);
 		pgstat_report_activity(STATE_RUNNING, "pgbenchkit: preparing the script");
 		client_prepare(&c, cxt);
-		client_xact_commit();
+		client_xact_commit(&c);
 		pgstat_report_activity(STATE_IDLE, NULL);
 	}
 	PG_CATCH();

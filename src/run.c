@@ -560,11 +560,7 @@ run_read_argv(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("max_tries must not be negative, not %d", a->max_tries),
 				 errhint("max_tries is how often a transaction that hit a serialization failure or deadlock is tried, as pgbench --max-tries; 0 means no limit.")));
-	if (a->max_tries == 0 && !a->duration_set)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("max_tries => 0 (no limit) needs a duration"),
-				 errhint("Without a limit on tries, only the run's duration ends a transaction that keeps failing.")));
+
 	a->tag = n[8] ? NULL : text_to_cstring(DatumGetTextPP(v[8]));
 
 	a->prewarm = DatumGetBool(v[9]);
@@ -581,11 +577,14 @@ run_read_argv(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 	if (!n[12])
 	{
 		a->rate = DatumGetFloat8(v[12]);
-		if (!(a->rate > 0) || isinf(a->rate) || a->rate > 1e9)
+		if (!(a->rate > 0) || isinf(a->rate) || a->rate > 1e6 * a->clients)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("rate must be a positive number of transactions per second up to 1e9, not %g", a->rate),
-					 errhint("rate is the target throughput of all clients together, as pgbench -R; leave it null for no limit.")));
+					 errmsg("rate must be positive and at most 1000000 transactions per second per client, not %.15g",
+							a->rate),
+					 a->rate > 0 ? errdetail("%d client%s can be asked for at most %.0f.", a->clients,
+											 a->clients == 1 ? "" : "s", 1e6 * a->clients) : 0,
+					 errhint("rate is the target throughput of all clients together, as pgbench -R, whose schedule counts in microseconds; leave it null for no limit.")));
 	}
 
 	/* latency_limit => interval, as pgbench -L */
@@ -600,6 +599,12 @@ run_read_argv(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 							interval_text(&a->latency_limit)),
 					 errhint("latency_limit counts the transactions that take longer (and, with rate, skips those already that late), as pgbench -L; for example latency_limit => '10 ms'.")));
 	}
+
+	if (a->max_tries == 0 && !a->duration_set && a->latency_limit_ns == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("max_tries => 0 (no limit) needs a duration or a latency_limit"),
+				 errhint("Without a limit on tries, only the run's duration or the latency limit ends a transaction that keeps failing.")));
 
 	/* random_seed => n, as pgbench --random-seed=n */
 	if (!n[14])

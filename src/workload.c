@@ -277,6 +277,34 @@ workload_check_owner(const char *fn, const char *name, bool builtin, const char 
 }
 
 /*
+ * workload_check_unscheduled
+ *		A workload a schedule runs is neither replaced nor dropped: the
+ *		schedule's role would run scripts it never saw (as owner).
+ */
+static void
+workload_check_unscheduled(const char *name, bool replacing)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {CStringGetTextDatum(name)};
+	int64		schedules;
+	BkOwnerSwitch sw;
+
+	bk_become_owner(&sw);
+	schedules = bk_spi_int64("SELECT count(*) FROM bench.schedules WHERE workload = $1",
+							 1, types, values);
+	bk_restore_user(&sw);
+	if (schedules > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST),
+				 errmsg("workload \"%s\" is run by %lld schedule%s", name,
+						(long long) schedules, schedules == 1 ? "" : "s"),
+				 errdetail("%s", replacing ?
+						   "A schedule runs a workload's scripts as the role that made the schedule, which agreed to these scripts." :
+						   "A schedule would fail without it."),
+				 errhint("Remove the schedules with bench.unschedule first; bench.schedules lists them.")));
+}
+
+/*
  * bench_define_workload
  *		SQL function bench.define_workload(name, scripts, weights,
  *		description, dataset, replace) returns bench.workloads.
@@ -402,7 +430,10 @@ bench_define_workload(PG_FUNCTION_ARGS)
 				 errmsg("workload \"%s\" already exists", name),
 				 errhint("Pass replace => true to redefine it, or drop it first with bench.drop_workload('%s').", name)));
 	if (exists)
+	{
 		workload_check_owner(fn, name, builtin, defined_by);
+		workload_check_unscheduled(name, true);
+	}
 
 	values[0] = CStringGetTextDatum(name);
 	wdatums = palloc(sizeof(Datum) * nscripts);
@@ -456,7 +487,6 @@ bench_drop_workload(PG_FUNCTION_ARGS)
 	char	   *defined_by = NULL;
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1];
-	int64		schedules;
 	BkOwnerSwitch sw;
 
 	bk_arg_not_null(PG_ARGISNULL(0), fn, "name");
@@ -478,16 +508,9 @@ bench_drop_workload(PG_FUNCTION_ARGS)
 				 errhint("bench.workloads lists the workloads; pass if_exists => true to ignore a missing one.")));
 	}
 	workload_check_owner(fn, name, builtin, defined_by);
+	workload_check_unscheduled(name, false);
 
 	bk_become_owner(&sw);
-	schedules = bk_spi_int64("SELECT count(*) FROM bench.schedules WHERE workload = $1",
-							 1, types, values);
-	if (schedules > 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_DEPENDENT_OBJECTS_STILL_EXIST),
-				 errmsg("workload \"%s\" is run by %lld schedule%s", name,
-						(long long) schedules, schedules == 1 ? "" : "s"),
-				 errhint("Remove the schedules with bench.unschedule first; bench.schedules lists them.")));
 	bk_spi_exec("DELETE FROM bench.workloads WHERE name = $1", 1, types, values, NULL, SPI_OK_DELETE);
 	bk_restore_user(&sw);
 	PG_RETURN_BOOL(true);
