@@ -60,8 +60,10 @@ sub poll
 
 # ------------------------------------------------------------------ regressions
 
-# a workload of one pg_sleep per transaction: its speed is the test's to set
-lab(q{SELECT name FROM bench.define_workload('sleepy', E'SELECT pg_sleep(0.002);\n', 'sleeps 2 ms')});
+# a workload of one pg_sleep per transaction: its speed is the test's to
+# set, in a table (a scheduled workload's scripts cannot be replaced)
+lab(q{CREATE TABLE sleep_for (seconds double precision); INSERT INTO sleep_for VALUES (0.002)});
+lab(q{SELECT name FROM bench.define_workload('sleepy', E'SELECT pg_sleep(seconds) FROM sleep_for;\n', 'sleeps as long as sleep_for says')});
 if ($has_cron)
 {
 	lab(q{SELECT name FROM bench.schedule('sleepy', '0 0 1 1 *', 'sleepy', clients => '{1,2}',
@@ -84,7 +86,7 @@ is(lab(q{SELECT count(*) FILTER (WHERE regression), count(*) FILTER (WHERE basel
 	'0|2', 'two executions at the same speed: no regression; the second has a baseline of one');
 
 # ten times slower; its execution in a session that listens
-lab(q{SELECT name FROM bench.define_workload('sleepy', E'SELECT pg_sleep(0.02);\n', 'sleeps 20 ms', replace => true)});
+lab(q{UPDATE sleep_for SET seconds = 0.02});
 my ($ret, $out, $err) = $node->psql('lab',
 	"LISTEN bench_regression;\nSELECT count(*) FROM bench.run_schedule('sleepy');\nSELECT 1;");
 is($ret, 0, 'the slow execution ends done') or diag $err;
