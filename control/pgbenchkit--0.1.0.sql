@@ -338,12 +338,13 @@ CREATE TABLE bench.command_latencies (
     executions      bigint      NOT NULL,
     latency_avg_ms  double precision,
     failures        bigint      NOT NULL,
+    retries         bigint      NOT NULL DEFAULT 0,
     PRIMARY KEY (run_id, script_no, command_no),
     FOREIGN KEY (run_id, script_no) REFERENCES bench.run_scripts (run_id, script_no) ON DELETE CASCADE
 );
 
 COMMENT ON TABLE bench.command_latencies IS
-    'Per-command latencies of each run in its measured phase (pgbench -r): executions, average latency, failures';
+    'Per-command latencies of each run in its measured phase (pgbench -r): executions, average latency, failures, retries';
 
 SELECT pg_catalog.pg_extension_config_dump('bench.run_scripts', '');
 SELECT pg_catalog.pg_extension_config_dump('bench.command_latencies', '');
@@ -792,7 +793,8 @@ BEGIN
             'random_seed', r.random_seed,
             'variables', r.variables,
             'skipped_transactions', r.skipped,
-            'skipped_pct', round(100.0 * r.skipped / NULLIF(COALESCE(r.transactions, 0) + r.skipped + failed, 0), 3),
+            'skipped_pct', round(100.0 * r.skipped / NULLIF(COALESCE(r.transactions, 0) + r.skipped
+                                   + (SELECT COALESCE(sum(rs.failures), 0) FROM bench.run_scripts rs WHERE rs.run_id = r.id), 0), 3),
             'late_transactions', r.late,
             'late_pct', round(100.0 * r.late / NULLIF(r.transactions, 0), 3),
             'schedule_lag_avg_ms', round(r.lag_avg_ms::numeric, 3),
@@ -836,7 +838,7 @@ BEGIN
                                       'command_no', cl.command_no, 'line', cl.line,
                                       'command', cl.command, 'executions', cl.executions,
                                       'latency_ms', round(cl.latency_avg_ms::numeric, 3),
-                                      'failures', cl.failures) ORDER BY cl.command_no)
+                                      'failures', cl.failures, 'retries', cl.retries) ORDER BY cl.command_no)
                              FROM bench.command_latencies cl
                             WHERE cl.run_id = rs.run_id AND cl.script_no = rs.script_no), '[]'::jsonb))
                        ORDER BY rs.script_no)
@@ -995,10 +997,16 @@ BEGIN
                 o := o || format(' - latency average = %s ms', x->>'latency_average_ms');
             END IF;
         END IF;
-        o := o || format('%sstatement latencies in milliseconds and failures:',
-                         CASE WHEN jsonb_array_length(j->'scripts') > 1 THEN ' - ' ELSE '' END);
-        o := o || ARRAY(SELECT format('   %s  %s  %s', lpad(COALESCE(to_char((c->>'latency_ms')::numeric, 'FM999999990.000'), '-'), 11),
-                                      lpad(c->>'failures', 10), c->>'command')
+        -- with retries (max_tries other than 1) a column more, as pgbench
+        o := o || format('%sstatement latencies in milliseconds%s:',
+                         CASE WHEN jsonb_array_length(j->'scripts') > 1 THEN ' - ' ELSE '' END,
+                         CASE WHEN (p->>'maximum_number_of_tries')::int = 1 THEN ' and failures'
+                              ELSE ', failures and retries' END);
+        o := o || ARRAY(SELECT format('   %s  %s  %s%s', lpad(COALESCE(to_char((c->>'latency_ms')::numeric, 'FM999999990.000'), '-'), 11),
+                                      lpad(c->>'failures', 10),
+                                      CASE WHEN (p->>'maximum_number_of_tries')::int = 1 THEN ''
+                                           ELSE lpad(COALESCE(c->>'retries', '0'), 10) || '  ' END,
+                                      c->>'command')
                           FROM jsonb_array_elements(COALESCE(x->'commands', '[]')) c);
     END LOOP;
 

@@ -47,7 +47,7 @@ SELECT columns_are('bench', 'run_scripts', ARRAY['run_id', 'script_no', 'weight'
 SELECT col_is_pk('bench', 'run_scripts', ARRAY['run_id', 'script_no'], 'bench.run_scripts is keyed by run and script');
 SELECT fk_ok('bench', 'run_scripts', 'run_id', 'bench', 'runs', 'id', 'bench.run_scripts.run_id references bench.runs');
 SELECT columns_are('bench', 'command_latencies', ARRAY['run_id', 'script_no', 'command_no', 'line', 'command',
-    'executions', 'latency_avg_ms', 'failures'], 'bench.command_latencies has the documented columns');
+    'executions', 'latency_avg_ms', 'failures', 'retries'], 'bench.command_latencies has the documented columns');
 SELECT col_is_pk('bench', 'command_latencies', ARRAY['run_id', 'script_no', 'command_no'],
     'bench.command_latencies is keyed by run, script and command');
 SELECT fk_ok('bench', 'command_latencies', ARRAY['run_id', 'script_no'], 'bench', 'run_scripts', ARRAY['run_id', 'script_no'],

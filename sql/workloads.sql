@@ -110,6 +110,17 @@ SELECT status, sqlstate
 SELECT command_no, line, executions, failures FROM bench.command_latencies
  WHERE run_id = (SELECT max(id) FROM bench.runs) ORDER BY command_no;
 
+-- a try that fails with a serialization failure and is retried counts as
+-- a retry of its command (every first try fails here, every second passes)
+CREATE SEQUENCE tries;
+SELECT status, transactions, retried, retries, failures
+  FROM bench.run(script => E'SELECT 1;\nDO $$ BEGIN IF nextval(''tries'') % 2 = 1 THEN RAISE EXCEPTION ''try again'' USING ERRCODE = ''40001''; END IF; END $$;\n',
+                 transactions => 3, max_tries => 2, prewarm => false, progress => '0');
+SELECT command_no, executions, failures, retries FROM bench.command_latencies
+ WHERE run_id = (SELECT max(id) FROM bench.runs) ORDER BY command_no;
+SELECT line FROM regexp_split_to_table(bench.report((SELECT max(id) FROM bench.runs)), E'\n') AS line
+ WHERE line ~ 'statement latencies';
+
 -- BEGIN then SET TRANSACTION, as in a session (the snapshot comes with
 -- the first query); and BEGIN's own modes
 CREATE TABLE levels (level text, ro text);
@@ -226,3 +237,4 @@ SELECT count(*) AS runs_of_bad_input FROM bench.runs WHERE status = 'running';
 
 SELECT bench.drop_workload(name) FROM bench.workloads WHERE NOT builtin ORDER BY name;
 DROP TABLE picks, picks_first, vals, levels;
+DROP SEQUENCE tries;

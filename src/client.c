@@ -923,6 +923,9 @@ client_loop(Client *c)
 			/* no retry once the transaction is later than latency_limit (pgbench) */
 			if (sh->latency_limit_ns > 0 && bk_now_ns() - t0 > sh->latency_limit_ns)
 				break;
+			/* a retry, counted in the command that failed (pgbench -r) */
+			if (c->failed_command >= 0 && bk_now_ns() >= sh->measure_ns)
+				c->command_stats[c->failed_command].retries++;
 			c->rnd.func = saved;	/* the same random values again */
 		}
 		t1 = bk_now_ns();

@@ -168,10 +168,10 @@ bk_run_finish_scripts(RunShared *sh)
 	{
 		BkScript   *script = scripts[s];
 		RunScriptStat tot = {0, 0, 0, 0};
-		Oid			types[8] = {INT8OID, INT4OID, INT8OID, FLOAT8OID, INT8OID, INT8OID,
-			INT4OID, TEXTOID};
-		Datum		values[8];
-		char		nulls[8] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+		Oid			types[9] = {INT8OID, INT4OID, INT8OID, FLOAT8OID, INT8OID, INT8OID,
+			INT4OID, TEXTOID, INT8OID};
+		Datum		values[9];
+		char		nulls[9] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
 
 		for (int c = 0; c < sh->clients; c++)
 		{
@@ -194,7 +194,7 @@ bk_run_finish_scripts(RunShared *sh)
 
 		for (int i = 0; i < script->ncommands; i++)
 		{
-			RunCommandStat tc = {0, 0, 0};
+			RunCommandStat tc = {0, 0, 0, 0};
 
 			for (int c = 0; c < sh->clients; c++)
 			{
@@ -203,6 +203,7 @@ bk_run_finish_scripts(RunShared *sh)
 				tc.count += st->count;
 				tc.sum_ns += st->sum_ns;
 				tc.failures += st->failures;
+				tc.retries += st->retries;
 			}
 			nulls[3] = ' ';
 			values[2] = Int64GetDatum((int64) tc.count);
@@ -212,10 +213,11 @@ bk_run_finish_scripts(RunShared *sh)
 			types[5] = INT4OID;
 			values[6] = Int32GetDatum(script->commands[i].line);
 			values[7] = CStringGetTextDatum(script->commands[i].text ? script->commands[i].text : "");
+			values[8] = Int64GetDatum((int64) tc.retries);
 			bk_spi_exec("INSERT INTO bench.command_latencies (run_id, script_no, command_no, line,"
-						" command, executions, latency_avg_ms, failures)"
-						" VALUES ($1, $2, $6, $7, $8, $3, $4, $5)",
-						8, types, values, nulls, SPI_OK_INSERT);
+						" command, executions, latency_avg_ms, failures, retries)"
+						" VALUES ($1, $2, $6, $7, $8, $3, $4, $5, $9)",
+						9, types, values, nulls, SPI_OK_INSERT);
 			types[5] = INT8OID;
 		}
 		base += script->ncommands;

@@ -93,7 +93,8 @@ typedef struct RunCommandStat
 {
 	uint64		count;
 	uint64		sum_ns;
-	uint64		failures;
+	uint64		failures;		/* transactions that failed for good in it */
+	uint64		retries;		/* tries that failed in it and were retried */
 } RunCommandStat;
 
 typedef struct RunScriptStat
