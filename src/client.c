@@ -167,19 +167,20 @@ client_parser_setup(ParseState *pstate, void *arg)
 /*
  * client_prepare_stmt
  *		Work out a statement's parameter types and, for 'prepared', plan it
- *		once.
+ *		once.  RAW is its raw parse tree, or NULL to parse it here.
  */
 static void
-client_prepare_stmt(Client *c, BkStatement *stmt, ClientStmt *st, MemoryContext cxt)
+client_prepare_stmt(Client *c, BkStatement *stmt, ClientStmt *st, MemoryContext cxt,
+					List *raw)
 {
 	ParamInference pi = {NULL, 0};
-	List	   *raw;
 	bool		snap = !ActiveSnapshotSet();
 
 	pgstat_report_activity(STATE_RUNNING, stmt->sql_params);
 
 	/* SET TRANSACTION runs as the server runs it, before any snapshot */
-	raw = pg_parse_query(stmt->sql_params);
+	if (raw == NIL)
+		raw = pg_parse_query(stmt->sql_params);
 	if (list_length(raw) == 1 && IsA(linitial_node(RawStmt, raw)->stmt, VariableSetStmt))
 	{
 		VariableSetStmt *vs = (VariableSetStmt *) linitial_node(RawStmt, raw)->stmt;
@@ -230,13 +231,13 @@ client_prepare_stmt(Client *c, BkStatement *stmt, ClientStmt *st, MemoryContext 
 
 /*
  * client_is_utility
- *		Whether a statement is anything but SELECT, INSERT, UPDATE, DELETE
- *		(and MERGE): what may create or change what later statements use.
+ *		Whether a statement (its raw parse trees) is anything but SELECT,
+ *		INSERT, UPDATE, DELETE (and MERGE): what may create or change what
+ *		later statements use.
  */
 static bool
-client_is_utility(const char *sql)
+client_is_utility(List *raw)
 {
-	List	   *raw = pg_parse_query(sql);
 	ListCell   *lc;
 
 	foreach(lc, raw)
@@ -292,13 +293,14 @@ client_prepare(Client *c, MemoryContext cxt)
 			if (cmd->kind != BK_CMD_SQL)
 				continue;
 			c->stmts[s][i] = MemoryContextAllocZero(cxt, sizeof(ClientStmt) * cmd->nstmts);
-			for (int j = 0; j < cmd->nstmts; j++)
+			for (int j = 0; j < cmd->nstmts && !after_utility; j++)
 			{
+				List	   *raw = pg_parse_query(cmd->stmts[j].sql_params);
+
 				/* a branch may never run: its statements wait for their turn */
-				if (!after_utility && depth == 0)
-					client_prepare_stmt(c, &cmd->stmts[j], &c->stmts[s][i][j], cxt);
-				if (!after_utility && client_is_utility(cmd->stmts[j].sql_params))
-					after_utility = true;
+				if (depth == 0)
+					client_prepare_stmt(c, &cmd->stmts[j], &c->stmts[s][i][j], cxt, raw);
+				after_utility = client_is_utility(raw);
 			}
 		}
 	}
@@ -355,6 +357,15 @@ client_xact_mode(const char *name, const char *value)
 								 GUC_ACTION_LOCAL, true, 0, false);
 }
 
+/* the transaction modes of a BEGIN (ISOLATION LEVEL, READ ONLY, DEFERRABLE) */
+static void
+client_begin_modes(const BkCommand *begin_cmd)
+{
+	client_xact_mode("transaction_isolation", begin_cmd->xact_isolation);
+	client_xact_mode("transaction_read_only", begin_cmd->xact_read_only);
+	client_xact_mode("transaction_deferrable", begin_cmd->xact_deferrable);
+}
+
 /*
  * client_xact_start
  *		Start a transaction: an implicit one around a statement, or BEGIN's
@@ -370,11 +381,7 @@ client_xact_start(const BkCommand *begin_cmd)
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
 	if (begin_cmd != NULL)
-	{
-		client_xact_mode("transaction_isolation", begin_cmd->xact_isolation);
-		client_xact_mode("transaction_read_only", begin_cmd->xact_read_only);
-		client_xact_mode("transaction_deferrable", begin_cmd->xact_deferrable);
-	}
+		client_begin_modes(begin_cmd);
 	SPI_connect();
 }
 
@@ -469,7 +476,7 @@ client_exec_sql(Client *c, const BkCommand *cmd, ClientStmt *sts)
 		bool		last = (j == cmd->nstmts - 1);
 
 		if (!st->prepared)
-			client_prepare_stmt(c, (BkStatement *) stmt, st, c->cxt);
+			client_prepare_stmt(c, (BkStatement *) stmt, st, c->cxt, NIL);
 		if (st->set_xact != NULL)
 		{
 			pgstat_report_activity(STATE_RUNNING, stmt->sql);
@@ -490,7 +497,7 @@ client_exec_sql(Client *c, const BkCommand *cmd, ClientStmt *sts)
 		pgstat_report_activity(STATE_RUNNING,
 							   c->sh->protocol == RUN_PROTO_SIMPLE ? stmt->sql : stmt->sql_params);
 		if (c->sh->protocol == RUN_PROTO_SIMPLE)
-			rc = SPI_execute(bk_sql_substitute(c->scripts[c->cur_script], stmt, c->vars), false, 0);
+			rc = SPI_execute(bk_sql_substitute(stmt, c->vars), false, 0);
 		else
 		{
 			for (int p = 0; p < stmt->nparams; p++)
@@ -530,6 +537,23 @@ client_exec_sql(Client *c, const BkCommand *cmd, ClientStmt *sts)
 }
 
 /*
+ * client_count_command
+ *		Command I of the current script ran from T0 until now: count it,
+ *		when the run is measuring.
+ */
+static inline void
+client_count_command(Client *c, int i, int64 t0)
+{
+	if (t0 >= c->sh->measure_ns)
+	{
+		RunCommandStat *st = &c->command_stats[c->command_base[c->cur_script] + i];
+
+		st->count++;
+		st->sum_ns += bk_now_ns() - t0;
+	}
+}
+
+/*
  * client_false_branch
  *		Where a false \if or \elif at PC goes: the first \elif whose
  *		condition holds, else past the \else, else past the \endif.
@@ -537,8 +561,6 @@ client_exec_sql(Client *c, const BkCommand *cmd, ClientStmt *sts)
 static int
 client_false_branch(Client *c, BkScript *script, int pc)
 {
-	RunCommandStat *stats = c->command_stats + c->command_base[c->cur_script];
-
 	for (;;)
 	{
 		int			next = script->commands[pc].next_branch;
@@ -555,11 +577,7 @@ client_false_branch(Client *c, BkScript *script, int pc)
 		memset(&v, 0, sizeof(v));
 		bk_expr_eval(script, next, cmd->expr, c->vars, &c->rnd.func, &v);
 		truth = bk_value_truth(script, next, &v);
-		if (t0 >= c->sh->measure_ns)
-		{
-			stats[next].count++;
-			stats[next].sum_ns += bk_now_ns() - t0;
-		}
+		client_count_command(c, next, t0);
 		if (truth)
 			return next + 1;
 		pc = next;
@@ -575,7 +593,6 @@ static void
 client_run_script(Client *c, int s)
 {
 	BkScript   *script = c->scripts[s];
-	RunCommandStat *stats = c->command_stats + c->command_base[s];
 	int			pc = 0;
 
 	c->cur_script = s;
@@ -585,7 +602,6 @@ client_run_script(Client *c, int s)
 		BkCommand  *cmd = &script->commands[pc];
 		int			next = pc + 1;
 		int64		t0 = bk_now_ns();
-		int64		t1;
 
 		c->cur_command = pc;
 		switch (cmd->kind)
@@ -646,9 +662,7 @@ client_run_script(Client *c, int s)
 				else
 				{
 					/* a BEGIN that turns a pipeline's implicit transaction into a block */
-					client_xact_mode("transaction_isolation", cmd->xact_isolation);
-					client_xact_mode("transaction_read_only", cmd->xact_read_only);
-					client_xact_mode("transaction_deferrable", cmd->xact_deferrable);
+					client_begin_modes(cmd);
 				}
 				c->xact_open = c->in_block = true;
 				break;
@@ -680,12 +694,7 @@ client_run_script(Client *c, int s)
 				}
 				break;
 		}
-		t1 = bk_now_ns();
-		if (t0 >= c->sh->measure_ns)
-		{
-			stats[pc].count++;
-			stats[pc].sum_ns += t1 - t0;
-		}
+		client_count_command(c, pc, t0);
 		pc = next;
 	}
 	if (c->in_block)
@@ -1058,7 +1067,7 @@ client_setup(Client *c, MemoryContext cxt)
 		p = value + strlen(value) + 1;
 	}
 
-	bk_client_random_opt(sh->seed, sh->clients, c->index, !given[BK_VAR_DEFAULT_SEED], &c->rnd);
+	bk_client_random(sh->seed, sh->clients, c->index, !given[BK_VAR_DEFAULT_SEED], &c->rnd);
 	if (!given[BK_VAR_SCALE])
 	{
 		c->vars[BK_VAR_SCALE].kind = BK_VAL_INT;

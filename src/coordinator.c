@@ -681,8 +681,7 @@ coord_finish(Coord *co, CoordEnd why)
 	if (co->observing)
 		bk_obs_end(&co->obs, GetCurrentTimestamp(), (bk_now_ns() - sh->start_ns) / 1e9,
 				   coord_all_xacts(co));
-	bk_run_finish(sh->run_id, status, &sum, hist, code, message);
-	bk_run_finish_scripts(sh);
+	bk_run_finish(sh, status, &sum, hist, code, message);
 	coord_xact_commit();
 	strlcpy(sh->final_status, status, sizeof(sh->final_status));
 }
@@ -853,9 +852,8 @@ bench_run_coordinator_main(Datum main_arg)
 				coord_stop_clients(&co, 500);
 				coord_summary(&co, &sum, hist);
 				coord_xact_begin("pgbenchkit: recording the run's results");
-				bk_run_finish(sh->run_id, "failed", &sum, hist, sh->error.sqlerrcode,
+				bk_run_finish(sh, "failed", &sum, hist, sh->error.sqlerrcode,
 							  sh->error.message);
-				bk_run_finish_scripts(sh);
 				coord_xact_commit();
 				strlcpy(sh->final_status, "failed", sizeof(sh->final_status));
 			}

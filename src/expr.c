@@ -2269,7 +2269,7 @@ bk_value_truth(const BkScript *script, int cmdno, const BkValue *value)
  */
 
 /*
- * bk_client_random_opt
+ * bk_client_random
  *		The generators and :default_seed of client CLIENT (from 0) of
  *		NCLIENTS, as pgbench -c NCLIENTS -j NCLIENTS --random-seed=SEED
  *		gives them, thread i running client i.  pgbench seeds a sequence
@@ -2280,7 +2280,7 @@ bk_value_truth(const BkScript *script, int cmdno, const BkValue *value)
  *		sampling.
  */
 void
-bk_client_random_opt(uint64 seed, int nclients, int client,
+bk_client_random(uint64 seed, int nclients, int client,
 					 bool draw_default_seed, BkClientRandom *out)
 {
 	BkPrng		base;
@@ -2309,16 +2309,6 @@ bk_client_random_opt(uint64 seed, int nclients, int client,
 			bk_prng_seed(&out->throttle, throttle);
 		}
 	}
-}
-
-/*
- * bk_client_random
- *		bk_client_random_opt for a run that leaves :default_seed to pgbench.
- */
-void
-bk_client_random(uint64 seed, int nclients, int client, BkClientRandom *out)
-{
-	bk_client_random_opt(seed, nclients, client, true, out);
 }
 
 /*

@@ -151,27 +151,25 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 }
 
 /*
- * bk_run_finish_scripts
+ * run_finish_scripts
  *		What each script and each command of a run measured (its clients
- *		are done): bench.run_scripts and bench.command_latencies.
+ *		are done): bench.run_scripts and bench.command_latencies.  Runs as
+ *		the owner of schema bench (the caller switched).
  */
-void
-bk_run_finish_scripts(RunShared *sh)
+static void
+run_finish_scripts(RunShared *sh)
 {
-	BkOwnerSwitch sw;
 	BkWorkload *w = bk_run_shared_workload(sh);
 	BkScript  **scripts = bk_workload_parse(w, bk_vartable_create());
 	int			base = 0;
 
-	bk_become_owner(&sw);
 	for (int s = 0; s < w->nscripts; s++)
 	{
 		BkScript   *script = scripts[s];
 		RunScriptStat tot = {0, 0, 0, 0};
-		Oid			types[9] = {INT8OID, INT4OID, INT8OID, FLOAT8OID, INT8OID, INT8OID,
-			INT4OID, TEXTOID, INT8OID};
-		Datum		values[9];
-		char		nulls[9] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+		Oid			stypes[6] = {INT8OID, INT4OID, INT8OID, FLOAT8OID, INT8OID, INT8OID};
+		Datum		svalues[6];
+		char		snulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
 
 		for (int c = 0; c < sh->clients; c++)
 		{
@@ -182,19 +180,23 @@ bk_run_finish_scripts(RunShared *sh)
 			tot.failures += st->failures;
 			tot.skipped += st->skipped;
 		}
-		values[0] = Int64GetDatum(sh->run_id);
-		values[1] = Int32GetDatum(s + 1);
-		values[2] = Int64GetDatum((int64) tot.xacts);
-		set_float(values, nulls, 3, tot.xacts > 0 ? tot.lat_sum_ns / 1e6 / tot.xacts : -1);
-		values[4] = Int64GetDatum((int64) tot.failures);
-		values[5] = Int64GetDatum((int64) tot.skipped);
+		svalues[0] = Int64GetDatum(sh->run_id);
+		svalues[1] = Int32GetDatum(s + 1);
+		svalues[2] = Int64GetDatum((int64) tot.xacts);
+		set_float(svalues, snulls, 3, tot.xacts > 0 ? tot.lat_sum_ns / 1e6 / tot.xacts : -1);
+		svalues[4] = Int64GetDatum((int64) tot.failures);
+		svalues[5] = Int64GetDatum((int64) tot.skipped);
 		bk_spi_exec("UPDATE bench.run_scripts SET transactions = $3, latency_avg_ms = $4,"
 					" failures = $5, skipped = $6 WHERE run_id = $1 AND script_no = $2",
-					6, types, values, nulls, SPI_OK_UPDATE);
+					6, stypes, svalues, snulls, SPI_OK_UPDATE);
 
 		for (int i = 0; i < script->ncommands; i++)
 		{
 			RunCommandStat tc = {0, 0, 0, 0};
+			Oid			ctypes[9] = {INT8OID, INT4OID, INT4OID, INT4OID, TEXTOID, INT8OID,
+				FLOAT8OID, INT8OID, INT8OID};
+			Datum		cvalues[9];
+			char		cnulls[9] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
 
 			for (int c = 0; c < sh->clients; c++)
 			{
@@ -205,24 +207,22 @@ bk_run_finish_scripts(RunShared *sh)
 				tc.failures += st->failures;
 				tc.retries += st->retries;
 			}
-			nulls[3] = ' ';
-			values[2] = Int64GetDatum((int64) tc.count);
-			set_float(values, nulls, 3, tc.count > 0 ? tc.sum_ns / 1e6 / tc.count : -1);
-			values[4] = Int64GetDatum((int64) tc.failures);
-			values[5] = Int32GetDatum(i + 1);
-			types[5] = INT4OID;
-			values[6] = Int32GetDatum(script->commands[i].line);
-			values[7] = CStringGetTextDatum(script->commands[i].text ? script->commands[i].text : "");
-			values[8] = Int64GetDatum((int64) tc.retries);
+			cvalues[0] = Int64GetDatum(sh->run_id);
+			cvalues[1] = Int32GetDatum(s + 1);
+			cvalues[2] = Int32GetDatum(i + 1);
+			cvalues[3] = Int32GetDatum(script->commands[i].line);
+			cvalues[4] = CStringGetTextDatum(script->commands[i].text ? script->commands[i].text : "");
+			cvalues[5] = Int64GetDatum((int64) tc.count);
+			set_float(cvalues, cnulls, 6, tc.count > 0 ? tc.sum_ns / 1e6 / tc.count : -1);
+			cvalues[7] = Int64GetDatum((int64) tc.failures);
+			cvalues[8] = Int64GetDatum((int64) tc.retries);
 			bk_spi_exec("INSERT INTO bench.command_latencies (run_id, script_no, command_no, line,"
 						" command, executions, latency_avg_ms, failures, retries)"
-						" VALUES ($1, $2, $6, $7, $8, $3, $4, $5, $9)",
-						9, types, values, nulls, SPI_OK_INSERT);
-			types[5] = INT8OID;
+						" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+						9, ctypes, cvalues, cnulls, SPI_OK_INSERT);
 		}
 		base += script->ncommands;
 	}
-	bk_restore_user(&sw);
 }
 
 /*
@@ -283,12 +283,14 @@ bk_run_progress(int64 run_id, const RunInterval *iv)
 /*
  * bk_run_finish
  *		The final status of a run, its summary (NULL: nothing measured),
- *		its latency histogram (NULL: none) and its error, if any.
+ *		its latency histogram (NULL: none), its error, if any, and what its
+ *		scripts and their commands measured.
  */
 void
-bk_run_finish(int64 run_id, const char *status, const RunSummary *sum,
+bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 			  const BkHist *hist, int sqlerrcode, const char *error)
 {
+	int64		run_id = sh->run_id;
 	BkOwnerSwitch sw;
 	Oid			types[27];
 	Datum		values[27];
@@ -384,6 +386,7 @@ bk_run_finish(int64 run_id, const char *status, const RunSummary *sum,
 					" SELECT $1, l, u, c FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4)) AS h (l, u, c)",
 					4, htypes, hvalues, NULL, SPI_OK_INSERT);
 	}
+	run_finish_scripts(sh);
 	bk_restore_user(&sw);
 }
 

@@ -392,7 +392,7 @@ typedef struct RunArgs
  *		JSON null is NULL).
  */
 static void
-run_read_variables(const char *fn, Datum json, RunArgs *a)
+run_read_variables(Datum json, RunArgs *a)
 {
 	Oid			types[1] = {JSONBOID};
 	Datum		values[1] = {json};
@@ -440,7 +440,6 @@ run_read_variables(const char *fn, Datum json, RunArgs *a)
 			MemoryContextStrdup(cxt, SPI_getvalue(tup, desc, 3));
 	}
 	SPI_finish();
-	(void) fn;
 }
 
 /*
@@ -615,7 +614,7 @@ run_read_argv(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 
 	/* variables => '{"name": value, ...}', as pgbench -D name=value */
 	if (!n[15])
-		run_read_variables(fn, v[15], a);
+		run_read_variables(v[15], a);
 }
 
 /* the arguments of bench.run or bench.start, read from their call */
@@ -665,7 +664,7 @@ bk_run_shared_workload(const RunShared *sh)
  *		the number of commands of all its scripts.
  */
 static BkWorkload *
-run_workload(const char *fn, const RunArgs *a, int *ncommands)
+run_workload(const RunArgs *a, int *ncommands)
 {
 	BkWorkload *w = a->workload ? bk_workload_load(a->workload) : bk_workload_unnamed(a->script);
 	BkScript  **scripts = bk_workload_parse(w, bk_vartable_create());
@@ -674,7 +673,6 @@ run_workload(const char *fn, const RunArgs *a, int *ncommands)
 	for (int i = 0; i < w->nscripts; i++)
 		*ncommands += scripts[i]->ncommands;
 	bk_workload_check_protocol(scripts, w->nscripts, a->protocol == RUN_PROTO_SIMPLE);
-	(void) fn;
 	return w;
 }
 
@@ -697,7 +695,7 @@ bk_run_check_argv(const char *fn, const Datum *v, const bool *n, int extra_worke
 	int			ncommands;
 
 	run_read_argv(fn, v, n, &a);
-	w = run_workload(fn, &a, &ncommands);
+	w = run_workload(&a, &ncommands);
 	if (w->dataset != NULL)
 		(void) bk_find_dataset(w->name, w->dataset, &scale);
 	if (extra_workers < 0)
@@ -814,7 +812,7 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 	run_read_args(fcinfo, fn, &a);
 
 	/* the workload: its scripts (parsed, to refuse a broken one now) and dataset */
-	w = run_workload(fn, &a, &ncommands);
+	w = run_workload(&a, &ncommands);
 	if (w->dataset != NULL)
 	{
 		dataset_id = bk_find_dataset(w->name, w->dataset, &scale);

@@ -245,9 +245,8 @@ extern int64 bk_run_next_id(void);
 extern void bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at);
 extern void bk_run_set_started(int64 run_id, TimestampTz started_at);
 extern void bk_run_progress(int64 run_id, const RunInterval *iv);
-extern void bk_run_finish(int64 run_id, const char *status, const RunSummary *sum,
+extern void bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 						  const BkHist *hist, int sqlerrcode, const char *error);
-extern void bk_run_finish_scripts(RunShared *sh);
 extern void bk_recover_runs(void);
 
 /* run.c: the datasets of workloads */

@@ -1819,14 +1819,12 @@ bk_script_parse(const char *text, const char *name, BkVarTable *vt)
  *		references found at parse time.
  */
 char *
-bk_sql_substitute(const BkScript *script, const BkStatement *stmt,
-				  const BkValue *vars)
+bk_sql_substitute(const BkStatement *stmt, const BkValue *vars)
 {
 	const BkSqlSubst *subst = stmt->subst;
 	StringInfoData buf;
 	int			done = 0;
 
-	(void) script;
 	if (subst == NULL || subst->nrefs == 0)
 		return pstrdup(stmt->sql);
 

@@ -188,8 +188,7 @@ extern bool bk_valid_var_name(const char *name);
 extern BkScript *bk_script_parse(const char *text, const char *name, BkVarTable *vt);
 extern int64 bk_sleep_usec(const BkScript *script, const BkCommand *cmd,
 						   const BkValue *vars);
-extern char *bk_sql_substitute(const BkScript *script, const BkStatement *stmt,
-							   const BkValue *vars);
+extern char *bk_sql_substitute(const BkStatement *stmt, const BkValue *vars);
 extern void bk_var_assign(BkValue *var, const BkValue *value, MemoryContext cxt);
 extern void bk_var_set_string(BkValue *var, const char *text, MemoryContext cxt);
 
@@ -199,9 +198,7 @@ extern uint64 bk_prng_next(BkPrng *prng);
 extern double bk_prng_double(BkPrng *prng);
 extern int64 bk_random_uniform(BkPrng *prng, int64 min, int64 max);
 extern void bk_client_random(uint64 seed, int nclients, int client,
-							 BkClientRandom *out);
-extern void bk_client_random_opt(uint64 seed, int nclients, int client,
-								 bool draw_default_seed, BkClientRandom *out);
+							 bool draw_default_seed, BkClientRandom *out);
 extern uint64 bk_strong_seed(void);
 
 /* expr.c: expressions */

@@ -202,7 +202,7 @@ bk_workload_check_protocol(BkScript **scripts, int nscripts, bool simple)
  *		reads well in reports and file names), under 64 bytes.
  */
 static void
-workload_check_name(const char *fn, const char *name)
+workload_check_name(const char *name)
 {
 	bool		ok = name[0] != '\0' && name[0] != '.' && name[0] != '-' && strlen(name) < 64;
 
@@ -214,7 +214,6 @@ workload_check_name(const char *fn, const char *name)
 				(errcode(ERRCODE_INVALID_NAME),
 				 errmsg("invalid workload name \"%s\"", name),
 				 errhint("A workload name is 1 to 63 letters, digits, underscores, dots and dashes, and starts with a letter, a digit or an underscore.")));
-	(void) fn;
 }
 
 /*
@@ -257,7 +256,7 @@ workload_existing(const char *name, bool *builtin, char **defined_by)
  *		privileges (or a superuser's).
  */
 static void
-workload_check_owner(const char *fn, const char *name, bool builtin, const char *defined_by)
+workload_check_owner(const char *name, bool builtin, const char *defined_by)
 {
 	Oid			owner;
 
@@ -273,7 +272,6 @@ workload_check_owner(const char *fn, const char *name, bool builtin, const char 
 				 errmsg("permission denied for workload \"%s\"", name),
 				 errdetail("It was defined by role \"%s\".", defined_by),
 				 errhint("Only roles with the privileges of the role that defined it can change or drop it.")));
-	(void) fn;
 }
 
 /*
@@ -338,7 +336,7 @@ bench_define_workload(PG_FUNCTION_ARGS)
 	bk_arg_not_null(PG_ARGISNULL(1), fn, "scripts");
 	bk_arg_not_null(PG_ARGISNULL(5), fn, "replace");
 	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	workload_check_name(fn, name);
+	workload_check_name(name);
 	replace = PG_GETARG_BOOL(5);
 
 	/* the scripts */
@@ -431,7 +429,7 @@ bench_define_workload(PG_FUNCTION_ARGS)
 				 errhint("Pass replace => true to redefine it, or drop it first with bench.drop_workload('%s').", name)));
 	if (exists)
 	{
-		workload_check_owner(fn, name, builtin, defined_by);
+		workload_check_owner(name, builtin, defined_by);
 		workload_check_unscheduled(name, true);
 	}
 
@@ -507,7 +505,7 @@ bench_drop_workload(PG_FUNCTION_ARGS)
 				 errmsg("workload \"%s\" does not exist", name),
 				 errhint("bench.workloads lists the workloads; pass if_exists => true to ignore a missing one.")));
 	}
-	workload_check_owner(fn, name, builtin, defined_by);
+	workload_check_owner(name, builtin, defined_by);
 	workload_check_unscheduled(name, false);
 
 	bk_become_owner(&sw);
