@@ -199,9 +199,17 @@ obs_process_cpu_ns(void)
 	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-/* the first line of /proc/stat: busy and total seconds of all CPUs */
+/*
+ * The first line of /proc/stat: busy and total seconds of all CPUs.
+ *
+ * The kernel's documentation warns that iowait may decrease, and virtualized
+ * /proc files have counters that go back too; then a run's busy time could
+ * come out larger than its total.  With an observer, each counter is held at the
+ * largest value it has shown, so that over any two of its samples busy is at
+ * most total.
+ */
 static bool
-obs_host_cpu(double *busy_s, double *total_s)
+obs_host_cpu(BkObserver *o, double *busy_s, double *total_s)
 {
 	FILE	   *f = AllocateFile("/proc/stat", "r");
 	char		line[512];
@@ -216,10 +224,16 @@ obs_host_cpu(double *busy_s, double *total_s)
 			   &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) >= 4 && hz > 0)
 	{
 		/* user nice system idle iowait irq softirq steal */
-		unsigned long long busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+		uint64		busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+		uint64		idle = v[3] + v[4];
 
+		if (o != NULL)
+		{
+			o->host_busy_ticks = busy = Max(busy, o->host_busy_ticks);
+			o->host_idle_ticks = idle = Max(idle, o->host_idle_ticks);
+		}
 		*busy_s = (double) busy / hz;
-		*total_s = (double) (busy + v[3] + v[4]) / hz;
+		*total_s = (double) (busy + idle) / hz;
 		ok = true;
 	}
 	FreeFile(f);
@@ -310,7 +324,7 @@ obs_cpu_json(BkObserver *o)
 	appendStringInfoChar(&buf, '{');
 	if (obs_server_cpu(&server))
 		appendStringInfo(&buf, "\"server_s\": %.3f", server);
-	if (obs_host_cpu(&busy, &total))
+	if (obs_host_cpu(o, &busy, &total))
 		appendStringInfo(&buf, "%s\"host_busy_s\": %.3f, \"host_total_s\": %.3f",
 						 buf.len > 1 ? ", " : "", busy, total);
 	appendStringInfoChar(&buf, '}');
@@ -750,7 +764,7 @@ bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid)
 
 		if (!obs_server_cpu(&a))
 			obs_unavailable(o, "cpu", "/proc is not readable: the CPU time of the server's processes is unknown");
-		else if (!obs_host_cpu(&a, &b))
+		else if (!obs_host_cpu(NULL, &a, &b))
 			obs_unavailable(o, "host cpu", "/proc/stat is not readable");
 	}
 

@@ -27,6 +27,8 @@ typedef struct BkObserver
 	StringInfoData unavailable; /* jsonb object: source -> why */
 	bool		unavailable_changed;
 	char	   *prewarm_json;	/* jsonb array of what was prewarmed */
+	uint64		host_busy_ticks;	/* /proc/stat as last read, each held */
+	uint64		host_idle_ticks;	/* from going back (see obs_host_cpu) */
 } BkObserver;
 
 /* in a transaction, as the run's role */
