@@ -58,6 +58,35 @@ SELECT count(*), count(DISTINCT aid), sum(aid), sum(bid), min(aid), max(aid) FRO
 SELECT status, options->>'jobs' AS jobs FROM bench.datasets
  WHERE schema_name = 'opt' ORDER BY id;
 
+-- written through the page cache (pgbenchkit.init_direct_writes off) or
+-- around it (on, the default), the tables and keys hold the same rows in
+-- the same places, and the dataset records the setting
+CREATE TEMP TABLE layouts (direct_writes text, heap text, pages bigint, keyed bigint, key_pages bigint);
+-- the dataset as loaded: its rows and their places, and 300 of them looked up by key
+CREATE FUNCTION pg_temp.layout() RETURNS SETOF layouts LANGUAGE sql
+  SET enable_seqscan = off SET enable_bitmapscan = off AS $$
+SELECT (SELECT options->>'direct_writes' FROM bench.datasets WHERE schema_name = 'opt' AND status = 'ready'),
+       (SELECT md5(string_agg(ctid::text || aid || ',' || bid || ',' || abalance || filler, ';' ORDER BY aid))
+          FROM pgbench_accounts),
+       pg_relation_size('opt.pgbench_accounts') / 8192,
+       (SELECT count(*) FROM generate_series(7, 300000, 1000) g JOIN pgbench_accounts a ON a.aid = g),
+       pg_relation_size('opt.pgbench_accounts_pkey') / 8192 $$;
+SET pgbenchkit.init_direct_writes = off;
+SHOW pgbenchkit.init_direct_writes;
+SELECT rows_loaded FROM bench.init('tpcb', scale => 3, jobs => 2, force => true);
+INSERT INTO layouts SELECT * FROM pg_temp.layout();
+RESET pgbenchkit.init_direct_writes;
+SELECT rows_loaded FROM bench.init('tpcb', scale => 3, force => true);
+INSERT INTO layouts SELECT * FROM pg_temp.layout();
+SELECT direct_writes, pages, keyed, key_pages, heap = first_value(heap) OVER () AS same_rows
+  FROM layouts ORDER BY direct_writes;
+SET enable_seqscan = off;
+SET enable_bitmapscan = off;
+EXPLAIN (COSTS OFF) SELECT count(*) FROM generate_series(7, 300000, 1000) g JOIN pgbench_accounts a ON a.aid = g;
+RESET enable_seqscan;
+RESET enable_bitmapscan;
+SET pgbenchkit.init_direct_writes = maybe;
+
 -- pgbench's statements run against the result
 SELECT abalance FROM pgbench_accounts WHERE aid = 123456;
 UPDATE pgbench_accounts SET abalance = abalance + 5 WHERE aid = 123456;

@@ -14,6 +14,7 @@
 #include "funcapi.h"
 #include "miscadmin.h"
 #include "catalog/pg_namespace.h"
+#include "storage/bufmgr.h"
 #include "storage/proc.h"
 #include "storage/smgr.h"
 #include "utils/acl.h"
@@ -63,6 +64,32 @@
 #else
 #define BK_REL_LOCATOR(rel)		(&(rel)->rd_node)
 #define BK_SMGR_LOCATOR(smgr)	((smgr)->smgr_rnode)
+#endif
+
+/* The path of a fork's first segment, palloc'd: a struct from 18 on. */
+#if PG_VERSION_NUM >= 180000
+#define bk_relpath(rel, fork)	pstrdup(relpathperm(*BK_REL_LOCATOR(rel), (fork)).str)
+#else
+#define bk_relpath(rel, fork)	relpathperm(*BK_REL_LOCATOR(rel), (fork))
+#endif
+
+/* Reserving a prefix for an extension's settings: renamed in 15. */
+#if PG_VERSION_NUM < 150000
+#define MarkGUCPrefixReserved(prefix) EmitWarningsOnPlaceholders(prefix)
+#endif
+
+/* maintenance_io_concurrency's default: named in 18. */
+#ifndef DEFAULT_MAINTENANCE_IO_CONCURRENCY
+#ifdef USE_PREFETCH
+#define DEFAULT_MAINTENANCE_IO_CONCURRENCY 10
+#else
+#define DEFAULT_MAINTENANCE_IO_CONCURRENCY 0
+#endif
+#endif
+
+/* The alignment direct I/O needs: named in 16. */
+#ifndef PG_IO_ALIGN_SIZE
+#define PG_IO_ALIGN_SIZE 4096
 #endif
 
 /* RelationGetSmgr appeared in 15; 14 opens the smgr by hand. */

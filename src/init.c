@@ -55,6 +55,7 @@
 #include "pgstat.h"
 #include "portability/instr_time.h"
 #include "postmaster/bgworker.h"
+#include "storage/bufmgr.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "storage/lmgr.h"
@@ -69,6 +70,7 @@
 
 #include "catalog.h"
 #include "compat.h"
+#include "pagewriter.h"
 #include "run.h"
 #include "tpcb.h"
 #include "worker.h"
@@ -122,6 +124,7 @@ typedef struct InitShared
 	TpcbOptions opts;
 	bool		force;
 	int			jobs;
+	bool		direct_writes;	/* the caller's pgbenchkit.init_direct_writes */
 	int			caller_pid;
 
 	/* set by the coordinator */
@@ -462,13 +465,14 @@ bench_init(PG_FUNCTION_ARGS)
 	snprintf(sh->options_json, sizeof(sh->options_json),
 			 "{\"scale\": %d, \"fillfactor\": %d, \"partitions\": %d, "
 			 "\"partition_method\": %s%s%s, \"unlogged\": %s, \"foreign_keys\": %s, "
-			 "\"jobs\": %d, \"force\": %s}",
+			 "\"jobs\": %d, \"force\": %s, \"direct_writes\": %s}",
 			 opts.scale, opts.fillfactor, opts.partitions,
 			 method ? "\"" : "", method ? tpcb_part_method_name(opts.method) : "null",
 			 method ? "\"" : "",
 			 opts.unlogged ? "true" : "false", opts.foreign_keys ? "true" : "false",
-			 jobs, force ? "true" : "false");
+			 jobs, force ? "true" : "false", bk_init_direct_writes ? "true" : "false");
 	sh->opts = opts;
+	sh->direct_writes = bk_init_direct_writes;
 	sh->force = force;
 	sh->jobs = jobs;
 	sh->caller_pid = MyProcPid;
@@ -675,19 +679,30 @@ init_rename_staged(Oid nspid, const char *prefix)
 }
 
 /*
- * init_compress_wal
- *		Compress the page images this worker logs with lz4, when the server
- *		has lz4 and wal_compression is off.
+ * init_worker_settings
+ *		This worker's settings: the caller's pgbenchkit.init_direct_writes;
+ *		the page images it logs compressed with lz4, when the server has lz4
+ *		and wal_compression is off; deeper prefetching for ANALYZE, when
+ *		maintenance_io_concurrency is at its default.
  *
  * Nearly all of bench.init's WAL is whole pages of new rows (the loaders')
  * and of the new primary keys, and pgbench's rows are mostly blank
  * fillers: lz4 makes that WAL about six times smaller for little CPU, and
- * on most machines writing WAL is what loading waits for.  The setting is
- * this worker's own; a wal_compression the administrator chose is kept.
+ * on most machines writing WAL is what loading waits for.  Tables written
+ * around the page cache are not in it when VACUUM ANALYZE samples them (up
+ * to 30000 blocks, scattered): with 256 reads ahead instead of 10, that
+ * took 0.44 s instead of 0.73 s at scale 50.  The settings are this
+ * worker's own; values the administrator chose are kept.
  */
 static void
-init_compress_wal(void)
+init_worker_settings(InitShared *sh)
 {
+	SetConfigOption("pgbenchkit.init_direct_writes", sh->direct_writes ? "on" : "off",
+					PGC_USERSET, PGC_S_SESSION);
+#ifdef USE_PREFETCH
+	if (maintenance_io_concurrency == DEFAULT_MAINTENANCE_IO_CONCURRENCY)
+		SetConfigOption("maintenance_io_concurrency", "256", PGC_USERSET, PGC_S_SESSION);
+#endif
 #if PG_VERSION_NUM >= 150000 && defined(USE_LZ4)
 	if (wal_compression == WAL_COMPRESSION_NONE)
 		SetConfigOption("wal_compression", "lz4", PGC_SUSET, PGC_S_SESSION);
@@ -932,7 +947,7 @@ bench_init_coordinator_main(Datum main_arg)
 	sh->coordinator_pid = MyProcPid;
 	pqsignal(SIGTERM, init_sigterm);
 	bk_worker_connect(sh->dboid, sh->roleid, "pgbenchkit init");
-	init_compress_wal();
+	init_worker_settings(sh);
 
 	topcxt = AllocSetContextCreate(TopMemoryContext, "pgbenchkit init",
 								   ALLOCSET_DEFAULT_SIZES);
@@ -1004,7 +1019,7 @@ bench_init_loader_main(Datum main_arg)
 	sh = (InitShared *) dsm_segment_address(seg);
 	ld = &INIT_LOADERS(sh)[index];
 	bk_worker_connect(sh->dboid, sh->roleid, "pgbenchkit loader");
-	init_compress_wal();
+	init_worker_settings(sh);
 
 	PG_TRY();
 	{

@@ -14,8 +14,11 @@
 #include "storage/bufpage.h"
 #include "utils/relcache.h"
 
-/* whole pages per WAL record, as log_newpages batches them */
-#define BK_PW_MAX_BATCH 32
+/*
+ * Pages written at once: 1 MB, four WAL records of 32 whole pages
+ * (log_newpages), and one write of contiguous blocks around the page cache.
+ */
+#define BK_PW_MAX_BATCH 128
 
 typedef struct BkPageWriter
 {
@@ -26,9 +29,17 @@ typedef struct BkPageWriter
 	BlockNumber nblocks;		/* length of the fork so far */
 	int			capacity;		/* pages held before a write */
 	int			npending;
-	char	   *buf;			/* capacity pages */
+	char	   *buf;			/* capacity pages, aligned for direct I/O */
+	char	   *buf_alloc;
 	BlockNumber blknos[BK_PW_MAX_BATCH];
+	bool		direct;			/* write around the kernel's page cache */
+	int			dfd;			/* open for that: segment DSEG, or -1 */
+	BlockNumber dseg;
+	char	   *dpath;			/* the fork's file (segment 0) */
 } BkPageWriter;
+
+/* pgbenchkit.init_direct_writes */
+extern bool bk_init_direct_writes;
 
 extern void bk_pw_begin(BkPageWriter *pw, Relation rel, ForkNumber fork,
 						bool page_std, int capacity);
