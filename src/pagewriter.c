@@ -55,8 +55,9 @@ bool		bk_init_direct_writes = true;
 /*
  * bk_pw_begin
  *		Start writing FORK of REL (the fork exists), holding up to CAPACITY
- *		pages before each write (at most BK_PW_MAX_BATCH).  Blocks below the fork's current length are overwritten;
- *		blocks past it extend the fork, any gap filled with zero pages.
+ *		pages before each write (at most BK_PW_MAX_BATCH).  Blocks below the
+ *		fork's current length are overwritten; blocks past it extend the
+ *		fork, any gap filled with zero pages.
  */
 void
 bk_pw_begin(BkPageWriter *pw, Relation rel, ForkNumber fork, bool page_std,
@@ -105,13 +106,20 @@ bk_pw_write(BkPageWriter *pw, BlockNumber blkno, Page page)
 	memcpy(bk_pw_page(pw, blkno), page, BLCKSZ);
 }
 
+/* the path of segment SEG of the fork whose first segment is BASE */
+static char *
+segment_path(const char *base, BlockNumber seg)
+{
+	return seg == 0 ? pstrdup(base) : psprintf("%s.%u", base, seg);
+}
+
 /* the path of segment SEG of the writer's fork */
 static char *
 pw_segment_path(BkPageWriter *pw, BlockNumber seg)
 {
 	if (pw->dpath == NULL)
 		pw->dpath = bk_relpath(pw->rel, pw->fork);
-	return seg == 0 ? pstrdup(pw->dpath) : psprintf("%s.%u", pw->dpath, seg);
+	return segment_path(pw->dpath, seg);
 }
 
 /* close the writer's direct descriptor, if open */
@@ -195,8 +203,7 @@ pw_write_direct(BkPageWriter *pw, BlockNumber blkno, const char *buf, int n)
 	pgstat_report_wait_end();
 	return true;
 #else
-	pw->direct = false;
-	return false;
+	return false;				/* not reached: pw->direct is never set */
 #endif
 }
 
@@ -347,7 +354,7 @@ bk_preextend(Relation rel, BlockNumber nblocks)
 
 		for (BlockNumber seg = 0; seg <= (nblocks - 1) / RELSEG_SIZE; seg++)
 		{
-			char	   *path = seg == 0 ? pstrdup(base) : psprintf("%s.%u", base, seg);
+			char	   *path = segment_path(base, seg);
 			off_t		len = (off_t) Min(nblocks - seg * RELSEG_SIZE, RELSEG_SIZE) * BLCKSZ;
 			int			fd = OpenTransientFile(path, O_RDWR | PG_BINARY);
 			int			rc;
