@@ -51,12 +51,12 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	for j in "${JOBS_LIST[@]}"; do
 		settle
 		t0=$(now)
-		phases=$("${PSQL[@]}" -d bk_init_bench -At -F ' ' -c "SELECT create_s, load_s, vacuum_s, primary_keys_s
+		read -r -a phases < <("${PSQL[@]}" -d bk_init_bench -At -F ' ' -c "SELECT create_s, load_s, vacuum_s, primary_keys_s
 			FROM bench.init('tpcb', scale => $SCALE, jobs => $j, force => true)")
 		t=$(awk -v a="$(now)" -v b="$t0" 'BEGIN { print a - b }')
 		times[jobs$j]+="$t "
 		printf 'round %d  bench.init jobs => %d  %7.2f s   (create %s, load %s, vacuum %s, primary keys %s)\n' \
-			"$r" "$j" "$t" $phases
+			"$r" "$j" "$t" "${phases[@]}"
 	done
 done
 

