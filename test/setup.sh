@@ -24,40 +24,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# ---------------------------------------------------------------- TAP
-N=0
-FAILED=0
-pass() { N=$((N + 1)); echo "ok $N - $1"; }
-fail() {
-	N=$((N + 1)); FAILED=$((FAILED + 1))
-	echo "not ok $N - $1"
-	shift
-	local line
-	for line in "$@"; do printf '#   %s\n' "$line"; done
-}
-# check DESCRIPTION COMMAND...: passes when the command succeeds
-check() {
-	local what=$1
-	shift
-	if "$@"; then pass "$what"; else fail "$what" "failed: $*"; fi
-}
-# expect_eq DESCRIPTION GOT WANT
-expect_eq() {
-	if [[ $2 == "$3" ]]; then pass "$1"; else fail "$1" "got:  $2" "want: $3"; fi
-}
-# expect_in DESCRIPTION TEXT NEEDLE...: every needle occurs in the text
-expect_in() {
-	local what=$1 text=$2 needle missing=()
-	shift 2
-	for needle in "$@"; do
-		[[ $text == *"$needle"* ]] || missing+=("$needle")
-	done
-	if ((${#missing[@]} == 0)); then
-		pass "$what"
-	else
-		fail "$what" "missing: ${missing[*]}" "in output:" "${text//$'\n'/$'\n'#   }"
-	fi
-}
+# shellcheck source=test/tap.sh
+source "$REPO/test/tap.sh"
 
 # ---------------------------------------------------------------- stubs
 STUBS=$T/stubs
@@ -183,13 +151,13 @@ CORE15=(gcc libc6-dev make postgresql-15 postgresql-15-cron postgresql-contrib p
 # ---------------------------------------------------------------- a fresh machine
 reset_state
 out=$(lib_run 'deps_ensure core 15') && rc=0 || rc=$?
-expect_eq "fresh machine: the dependency step goes on after installing (exit 0)" "$rc" 0
-expect_in "fresh machine: it says what is missing and went on" "$out" \
+is "$rc" 0 "fresh machine: the dependency step goes on after installing (exit 0)"
+has "$out" "fresh machine: it says what is missing and went on" \
 	"missing Debian packages: ${CORE15[*]}" "WENT ON"
-expect_eq "fresh machine: apt-get update once, then install exactly the missing packages" \
-	"$(apt_calls_plain)" \
+is "$(apt_calls_plain)" \
 	"update -q
-install -y -q --no-install-recommends ${CORE15[*]}"
+install -y -q --no-install-recommends ${CORE15[*]}" \
+	"fresh machine: apt-get update once, then install exactly the missing packages"
 check "fresh machine: apt-get is told how long to wait for dpkg's lock (DPkg::Lock::Timeout)" \
 	grep -qE '^-o DPkg::Lock::Timeout=[0-9]+ update' "$STATE/apt-get.log"
 
@@ -198,29 +166,29 @@ check "fresh machine: apt-get is told how long to wait for dpkg's lock (DPkg::Lo
 reset_state
 touch "$STATE/stateless"
 out=$(lib_run 'deps_ensure core 15; deps_ensure core 15') && rc=0 || rc=$?
-expect_eq "stateless dpkg-query: goes on (exit 0)" "$rc" 0
-expect_eq "stateless dpkg-query: apt-get update runs once per script run, install each time it is needed" \
-	"$(apt_calls_plain)" \
+is "$rc" 0 "stateless dpkg-query: goes on (exit 0)"
+is "$(apt_calls_plain)" \
 	"update -q
 install -y -q --no-install-recommends ${CORE15[*]}
-install -y -q --no-install-recommends ${CORE15[*]}"
+install -y -q --no-install-recommends ${CORE15[*]}" \
+	"stateless dpkg-query: apt-get update runs once per script run, install each time it is needed"
 
 # ---------------------------------------------------------------- half installed
 reset_state gcc libc6-dev postgresql-15 postgresql-contrib postgresql-server-dev-15 \
 	"make deinstall ok config-files"
 out=$(lib_run 'deps_ensure core 15') && rc=0 || rc=$?
-expect_eq "some packages missing: exit 0" "$rc" 0
-expect_eq "some packages missing: apt-get installs exactly those (a removed one whose config files stay is missing)" \
-	"$(apt_calls_plain)" \
+is "$rc" 0 "some packages missing: exit 0"
+is "$(apt_calls_plain)" \
 	"update -q
-install -y -q --no-install-recommends make postgresql-15-cron"
+install -y -q --no-install-recommends make postgresql-15-cron" \
+	"some packages missing: apt-get installs exactly those (a removed one whose config files stay is missing)"
 
 # ---------------------------------------------------------------- everything there
 reset_state "${CORE15[@]}"
 out=$(lib_run 'deps_ensure core 15') && rc=0 || rc=$?
-expect_eq "everything installed: exit 0" "$rc" 0
+is "$rc" 0 "everything installed: exit 0"
 check "everything installed: apt-get is not called at all" test ! -e "$STATE/apt-get.log"
-expect_eq "everything installed: nothing said about packages" "$(grep -c 'Debian packages' <<<"$out" || true)" 0
+is "$(grep -c 'Debian packages' <<<"$out" || true)" 0 "everything installed: nothing said about packages"
 
 # ---------------------------------------------------------------- the test command's list
 reset_state
@@ -228,33 +196,33 @@ mapfile -t want < <(
 	{
 		printf '%s\n' "${CORE15[@]}" clang-14 python3 python3-pip
 		printf '%s\n' postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl libipc-run-perl postgresql-client-15 \
-			chromium fonts-dejavu-core python3-pil shellcheck git unzip perl debhelper dpkg-dev postgresql-server-dev-all
+			chromium fonts-dejavu-core python3-pil shellcheck git unzip perl build-essential debhelper dpkg-dev postgresql-server-dev-all
 	} | sort -u
 )
 out=$(lib_run 'PGBK_PG18_HOME=/nonexistent; pg18_ensure() { echo "pg18_ensure called"; }; deps_ensure all 15 18') &&
 	rc=0 || rc=$?
-expect_eq "test command, fresh machine: exit 0" "$rc" 0
-expect_eq "test command, fresh machine: one apt-get install for 15, 18 and the test tools, sorted and without repeats" \
-	"$(apt_calls_plain)" \
+is "$rc" 0 "test command, fresh machine: exit 0"
+is "$(apt_calls_plain)" \
 	"update -q
-install -y -q --no-install-recommends ${want[*]}"
-expect_in "test command, fresh machine: PostgreSQL 18 is fetched after the Debian packages" "$out" "pg18_ensure called"
+install -y -q --no-install-recommends ${want[*]}" \
+	"test command, fresh machine: one apt-get install for 15, 18 and the test tools, sorted and without repeats"
+has "$out" "test command, fresh machine: PostgreSQL 18 is fetched after the Debian packages" "pg18_ensure called"
 
 # ---------------------------------------------------------------- not root
 reset_state
 touch "$STATE/not-root"
 out=$(lib_run 'deps_ensure core 15') && rc=0 || rc=$?
-expect_eq "a user with sudo: exit 0" "$rc" 0
-expect_eq "a user with sudo: apt-get runs through sudo, update and install" \
-	"$(sed 's/Timeout=[0-9]*/Timeout=N/' "$STATE/sudo.log" 2>/dev/null)" \
+is "$rc" 0 "a user with sudo: exit 0"
+is "$(sed 's/Timeout=[0-9]*/Timeout=N/' "$STATE/sudo.log" 2>/dev/null)" \
 	"env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=N update -q
-env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=N install -y -q --no-install-recommends ${CORE15[*]}"
+env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=N install -y -q --no-install-recommends ${CORE15[*]}" \
+	"a user with sudo: apt-get runs through sudo, update and install"
 
 reset_state
 touch "$STATE/not-root"
 out=$(lib_run 'deps_ensure core 15' "$NOSUDO/stubs:$NOSUDO/bin") && rc=0 || rc=$?
 check "a user without sudo: fails (exit $rc)" test "$rc" -ne 0
-expect_in "a user without sudo: says root rights are needed and names the packages" "$out" \
+has "$out" "a user without sudo: says root rights are needed and names the packages" \
 	"needs root rights, and there is no sudo" "${CORE15[*]}"
 check "a user without sudo: apt-get is not called" test ! -e "$STATE/apt-get.log"
 
@@ -263,7 +231,7 @@ reset_state postgresql-15 postgresql-contrib
 echo update >"$STATE/fail"
 out=$(env PATH="$STUBS:$PATH" PGBENCHKIT_DEMO_PORT=5998 timeout 60 "$COPY/scripts/demo.sh" 2>&1) && rc=0 || rc=$?
 check "demo, apt-get update failing: exits non-zero (exit $rc)" test "$rc" -ne 0 -a "$rc" -ne 124
-expect_in "demo, apt-get update failing: apt's message, then an error naming the missing packages" "$out" \
+has "$out" "demo, apt-get update failing: apt's message, then an error naming the missing packages" \
 	"E: (stub) apt-get update refused" "ERROR: apt-get update failed (exit 100" \
 	"gcc libc6-dev make postgresql-15-cron postgresql-server-dev-15"
 check "demo, apt-get update failing: it stops there" test "$(grep -c -- '---- build' <<<"$out" || true)" -eq 0
@@ -272,7 +240,7 @@ reset_state
 echo install >"$STATE/fail"
 out=$(env PATH="$STUBS:$PATH" timeout 60 "$COPY/scripts/test.sh" --versions 15 --only regress 2>&1) && rc=0 || rc=$?
 check "test command, apt-get install failing: exits non-zero (exit $rc)" test "$rc" -ne 0 -a "$rc" -ne 124
-expect_in "test command, apt-get install failing: apt's message, then an error naming the packages" "$out" \
+has "$out" "test command, apt-get install failing: apt's message, then an error naming the packages" \
 	"E: (stub) apt-get install refused" "ERROR: apt-get install failed (exit 100" \
 	"postgresql-15-cron" "postgresql-15-pgtap" "shellcheck"
 
@@ -283,13 +251,13 @@ reset_state
 out=$(env PATH="$STUBS:$PATH" PGBENCHKIT_DEMO_PORT=5998 timeout 60 "$COPY/scripts/demo.sh" 2>&1) && rc=0 || rc=$?
 check "demo, fresh machine: goes on to the build after installing (exit $rc at the stubbed build)" \
 	test "$rc" -ne 0 -a "$rc" -ne 124
-expect_in "demo, fresh machine: installs the missing packages, builds, and a failed build prints its log" "$out" \
+has "$out" "demo, fresh machine: installs the missing packages, builds, and a failed build prints its log" \
 	"apt-get install ${CORE15[*]}" "---- build and install" "make (stub): refusing to build" "ERROR: the build failed"
 
 reset_state
 out=$(env PATH="$STUBS:$PATH" timeout 60 "$COPY/scripts/test.sh" --versions 15 --only regress 2>&1) && rc=0 || rc=$?
 check "test command, fresh machine: goes on to the build, fails there (exit $rc)" test "$rc" -ne 0 -a "$rc" -ne 124
-expect_in "test command, fresh machine: the failed build is printed and counted" "$out" \
+has "$out" "test command, fresh machine: the failed build is printed and counted" \
 	"[15] build and install" "make (stub): refusing to build" "[15] build FAILED" "0 passed, 1 failed"
 
 # ---------------------------------------------------------------- another package manager
@@ -315,15 +283,15 @@ reset_state
 : >"$T/dpkg-lock"
 if hold_lock "$T/dpkg-lock" 3; then
 	out=$(PGBENCHKIT_APT_LOCK_TIMEOUT=60 lib_run "PGBK_APT_LOCKS=('$T/dpkg-lock'); deps_ensure core 15") && rc=0 || rc=$?
-	expect_eq "dpkg lock held for 3 s: waits, then goes on (exit 0)" "$rc" 0
-	expect_in "dpkg lock held for 3 s: says who holds it, and when it is free" "$out" \
+	is "$rc" 0 "dpkg lock held for 3 s: waits, then goes on (exit 0)"
+	has "$out" "dpkg lock held for 3 s: says who holds it, and when it is free" \
 		"waiting for $T/dpkg-lock, held by process $HOLDER_PID" "lock is free: going on" "WENT ON"
-	expect_eq "dpkg lock held for 3 s: apt-get runs only after it is released" \
-		"$(apt_calls_plain)" \
+	is "$(apt_calls_plain)" \
 		"update -q
 lock was free
 install -y -q --no-install-recommends ${CORE15[*]}
-lock was free"
+lock was free" \
+		"dpkg lock held for 3 s: apt-get runs only after it is released"
 else
 	fail "could not take a lock for the lock tests"
 fi
@@ -335,7 +303,7 @@ if hold_lock "$T/dpkg-lock" 30; then
 	check "dpkg lock held past the bound: fails (exit $rc)" test "$rc" -ne 0
 	check "dpkg lock held past the bound: gives up while the lock is still held (the bound, 2 s, not the holder's 30 s)" \
 		kill -0 "$HOLDER_PID"
-	expect_in "dpkg lock held past the bound: says who holds it and how to wait longer" "$out" \
+	has "$out" "dpkg lock held past the bound: says who holds it and how to wait longer" \
 		"another package manager still holds $T/dpkg-lock after 2 s" "process $HOLDER_PID" "PGBENCHKIT_APT_LOCK_TIMEOUT"
 	check "dpkg lock held past the bound: apt-get is not called" test ! -e "$STATE/apt-get.log"
 else
@@ -345,44 +313,66 @@ kill "$HOLDER_PID" 2>/dev/null || true
 wait "$HOLDER_PID" 2>/dev/null || true
 HOLDER_PID=""
 
+# ---------------------------------------------------------------- a clone in /root
+# As root, the server-side steps run as postgres, which must reach the
+# clone: a private parent folder gets o+x, and says so.
+if [[ $(id -u) -eq 0 ]] && id postgres >/dev/null 2>&1; then
+	mkdir -p "$T/private/home/repo"
+	cp "$REPO/Makefile" "$T/private/home/repo/"
+	chmod 755 "$T/private/home/repo"
+	chmod 644 "$T/private/home/repo/Makefile"
+	chmod 700 "$T/private" "$T/private/home"
+	out=$(lib_run "PGBK_REPO='$T/private/home/repo'; ensure_pg_can_reach_repo") && rc=0 || rc=$?
+	is "$rc" 0 "a clone in a private folder, as root: the postgres user is let in (exit 0)"
+	has "$out" "a clone in a private folder, as root: each folder changed is named, with how to undo it" \
+		"chmod o+x $T/private/home (to take it back later: chmod o-x $T/private/home)" \
+		"chmod o+x $T/private (to take it back later"
+	check "a clone in a private folder, as root: postgres can read the Makefile now" \
+		runuser -u postgres -- test -r "$T/private/home/repo/Makefile"
+	is "$(stat -c %a "$T/private")" 701 "a clone in a private folder, as root: only search rights were added"
+	chmod 600 "$T/private/home/repo/Makefile"
+	out=$(lib_run "PGBK_REPO='$T/private/home/repo'; ensure_pg_can_reach_repo") && rc=0 || rc=$?
+	check "files unreadable to others (umask 077): fails (exit $rc)" test "$rc" -ne 0
+	has "$out" "files unreadable to others (umask 077): says how to fix it" "chmod -R o+rX $T/private/home/repo"
+fi
+
 # ---------------------------------------------------------------- no silent exit
 # shellcheck disable=SC2016  # code for the inner bash
 out=$(lib_run 'quiet() { local x; x=$(printf "no newline"); grep -q never-there /dev/null; }; quiet') && rc=0 || rc=$?
 check "a failing command ends the script with an error (exit $rc)" test "$rc" -ne 0
-expect_in "the error names the command, its exit status and where it failed" "$out" \
+has "$out" "the error names the command, its exit status and where it failed" \
 	"ERROR: command failed with exit status 1: grep -q never-there /dev/null" "(quiet)"
 
 out=$(lib_run 'check_version 17') && rc=0 || rc=$?
 check "die: exits non-zero (exit $rc)" test "$rc" -ne 0
-expect_in "die: says why" "$out" "ERROR: unsupported PostgreSQL version '17'"
+has "$out" "die: says why" "ERROR: unsupported PostgreSQL version '17'"
 
 out=$(env PATH="$PATH" "$COPY/scripts/demo.sh" frobnicate 2>&1) && rc=0 || rc=$?
 check "demo, unknown subcommand: exits non-zero (exit $rc)" test "$rc" -ne 0
-expect_in "demo, unknown subcommand: says so" "$out" "ERROR: unknown subcommand: frobnicate"
+has "$out" "demo, unknown subcommand: says so" "ERROR: unknown subcommand: frobnicate"
 out=$(env PATH="$PATH" "$COPY/scripts/test.sh" --only nonsense 2>&1) && rc=0 || rc=$?
 check "test command, unknown suite: exits non-zero (exit $rc)" test "$rc" -ne 0
-expect_in "test command, unknown suite: says so" "$out" "ERROR: unknown suite 'nonsense'"
+has "$out" "test command, unknown suite: says so" "ERROR: unknown suite 'nonsense'"
 out=$(PGBENCHKIT_APT_LOCK_TIMEOUT=soon lib_run 'true') && rc=0 || rc=$?
 check "a lock timeout that is not a number: exits non-zero (exit $rc)" test "$rc" -ne 0
-expect_in "a lock timeout that is not a number: says so" "$out" "PGBENCHKIT_APT_LOCK_TIMEOUT must be a number of seconds"
+has "$out" "a lock timeout that is not a number: says so" "PGBENCHKIT_APT_LOCK_TIMEOUT must be a number of seconds"
 
 # ---------------------------------------------------------------- shellcheck
 scripts=()
 while IFS= read -r f; do scripts+=("$f"); done < <(
 	cd "$REPO" && {
 		ls scripts/*.sh test/*.sh bench/*.sh .ci/run 2>/dev/null
-		grep -lE '^#!.*\b(ba)?sh\b' scripts/debian/* 2>/dev/null || true
+		grep -rlE '^#!.*\b(ba)?sh\b' scripts/debian 2>/dev/null || true
 	}
 )
 if command -v shellcheck >/dev/null; then
 	if sc=$(cd "$REPO" && shellcheck -x "${scripts[@]}" 2>&1); then
 		pass "shellcheck: no warnings in ${#scripts[@]} scripts (${scripts[*]})"
 	else
-		fail "shellcheck: warnings" "${sc//$'\n'/$'\n'#   }"
+		fail "shellcheck: warnings" "$sc"
 	fi
 else
 	fail "shellcheck is not installed (Debian package shellcheck)"
 fi
 
-echo "1..$N"
-((FAILED == 0))
+tap_plan
