@@ -315,7 +315,7 @@ suite_pgtap() {
 	local out="$vwork/pgtap.out" rc=0 rel=()
 	local f
 	for f in "${files[@]}"; do rel+=("pgtap/${f##*/}"); done
-	run_logged "$out" as_pg "${pgenv[@]}" pg_prove --psql-bin "$bin/psql" \
+	run_logged "$out" as_pg "${pgenv[@]}" pg_prove --psql-bin "$bin/psql" --failures \
 		${PGBENCHKIT_TEST_VERBOSE:+--verbose} "${rel[@]}" || rc=$?
 	local counts
 	counts=$(count_harness "$out" "$rc")
@@ -401,7 +401,7 @@ suite_tap() {
 	set_tap_env "$ver" "$src" "$testdir"
 	local out="$vwork/tap.out" rc=0 rel=() f
 	for f in "${files[@]}"; do rel+=("t/${f##*/}"); done
-	run_logged "$out" as_pg "${TAP_ENV[@]}" prove -I "$PGBK_PG15_PERL" \
+	run_logged "$out" as_pg "${TAP_ENV[@]}" prove -I "$PGBK_PG15_PERL" --failures \
 		${PGBENCHKIT_TEST_VERBOSE:+--verbose} "${rel[@]}" || rc=$?
 	local counts
 	counts=$(count_harness "$out" "$rc")
@@ -421,7 +421,9 @@ suite_scripts() {
 	local name=$1 label=$2
 	shift 2
 	local out="$WORK/$name.out" rc=0 counts
-	run_logged "$out" env -C "$PGBK_REPO" prove --exec bash ${PGBENCHKIT_TEST_VERBOSE:+--verbose} "$@" || rc=$?
+	# --failures --comments: a failed check prints with its diagnostics
+	run_logged "$out" env -C "$PGBK_REPO" prove --exec bash --failures --comments \
+		${PGBENCHKIT_TEST_VERBOSE:+--verbose} "$@" || rc=$?
 	counts=$(count_harness "$out" "$rc")
 	((rc == 0)) || log "$name FAILED (exit $rc): the failed checks and their output are above"
 	# shellcheck disable=SC2086

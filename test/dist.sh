@@ -145,6 +145,20 @@ meta-spec version 2.0.0|$m->{"meta-spec"}{version} = "2.0.0"|meta-spec.version
 tag with a slash|$m->{tags} = ["benchmark", "tpc/b"]|tags[1]
 EOF
 
+# ---------------------------------------------------------------- not git
+# A tree that is not a git checkout (an unpacked release): make dist cannot
+# run here, and must say so.
+if ! git -C "$REPO" rev-parse --git-dir >/dev/null 2>&1; then
+	rc=0
+	out=$("$REPO/scripts/dist.sh" --output "$TMP/refused" "$VERSION" 2>&1) || rc=$?
+	check_diag "outside a git checkout, scripts/dist.sh fails" "exit status $rc; $out" test "$rc" -ne 0
+	check_diag "... saying it is not a git checkout" "$out" line_with_all "$out" "not a git checkout"
+	skip "make dist, the zip unpacked and built" "$REPO is not a git checkout"
+	diag "$((SECONDS - START)) s"
+	tap_plan
+	exit
+fi
+
 # ---------------------------------------------------------------- 3. make dist
 OUT=$TMP/out
 mkdir -p "$OUT"
@@ -173,19 +187,19 @@ has_entry() {
 	return 1
 }
 missing=()
-for f in META.json Makefile README.md control/pgbenchkit.control "control/pgbenchkit--$VERSION.sql"; do
+for f in META.json Makefile README.md control/pgbenchkit.control; do
 	has_entry "$NAME/$f" || missing+=("$f")
 done
-check_diag "the zip has META.json, Makefile, README.md, control/pgbenchkit.control, control/pgbenchkit--$VERSION.sql" \
+check_diag "the zip has META.json, Makefile, README.md, control/pgbenchkit.control" \
 	"missing: ${missing[*]}" test "${#missing[@]}" -eq 0
 
-mapfile -t sources < <(cd "$REPO" && git ls-files 'src/*.c' 'src/*.h')
+mapfile -t sources < <(cd "$REPO" && git ls-files 'src/*.c' 'src/*.h' 'control/install/*.sql')
 missing=()
 for f in "${sources[@]}"; do
 	has_entry "$NAME/$f" || missing+=("$f")
 done
-check_diag "the zip has the ${#sources[@]} tracked files of src/*.c and src/*.h" "missing: ${missing[*]}" \
-	test "${#sources[@]}" -gt 0 -a "${#missing[@]}" -eq 0
+check_diag "the zip has the ${#sources[@]} tracked files of src/*.c, src/*.h and control/install/*.sql" \
+	"missing: ${missing[*]}" test "${#sources[@]}" -gt 0 -a "${#missing[@]}" -eq 0
 
 unwanted=()
 for e in "${entries[@]}"; do
@@ -220,6 +234,8 @@ else
 	make -C "$SRC" PG_CONFIG="$PG_CONFIG" -j"$(nproc)" >"$TMP/build.log" 2>&1 || rc=$?
 	check_diag "make PG_CONFIG=$PG_CONFIG in the unpacked zip builds pgbenchkit.so ($("$PG_CONFIG" --version))" \
 		"exit status $rc; $(tail_of "$TMP/build.log" 40)" test "$rc" -eq 0 -a -f "$SRC/pgbenchkit.so"
+	check_diag "... and the install script control/build/pgbenchkit--$VERSION.sql, from the pieces of control/install/" \
+		"$(ls -R "$SRC/control" 2>&1)" grep -q '^CREATE TABLE bench.runs ' "$SRC/control/build/pgbenchkit--$VERSION.sql"
 fi
 
 rc=0

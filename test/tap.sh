@@ -10,6 +10,7 @@
 #                                        it fails
 #   is GOT WANT DESCRIPTION              ok when GOT is WANT
 #   has TEXT DESCRIPTION NEEDLE...       ok when every NEEDLE is in TEXT
+#   skip DESCRIPTION REASON              ok N - DESCRIPTION # SKIP REASON
 #   diag TEXT...                         # lines (TEXT may hold newlines)
 #   tap_plan                             1..N, and a diagnostic with the
 #                                        count of failures; returns 1 if
@@ -70,6 +71,11 @@ has() {
 	else
 		fail "$what" "missing: ${missing[*]}" "in:" "$text"
 	fi
+}
+
+skip() {
+	TAP_N=$((TAP_N + 1))
+	printf 'ok %d - %s # SKIP %s\n' "$TAP_N" "$1" "$2"
 }
 
 tap_plan() {

@@ -1,0 +1,79 @@
+--
+-- bench.datasets: one row per dataset bench.init made or tried to make.
+--
+-- tables holds the pg_class OIDs of the tables the load created; with
+-- force => true, bench.init drops only tables listed in a 'ready' row.
+--
+CREATE TABLE bench.datasets (
+    id              bigserial PRIMARY KEY,
+    workload        text        NOT NULL,
+    scale           integer     NOT NULL,
+    options         jsonb       NOT NULL,
+    schema_name     name        NOT NULL,
+    tables          oid[],
+    status          text        NOT NULL
+                    CHECK (status IN ('loading', 'ready', 'failed', 'aborted', 'replaced')),
+    sqlstate        text,
+    error           text,
+    created_by      name        NOT NULL DEFAULT current_user,
+    started_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
+    finished_at     timestamptz,
+    server_version  text        NOT NULL DEFAULT current_setting('server_version'),
+    rows_loaded     bigint,
+    create_s        double precision,
+    load_s          double precision,
+    vacuum_s        double precision,
+    primary_keys_s  double precision,
+    foreign_keys_s  double precision,
+    worker_pid      integer
+);
+
+COMMENT ON TABLE bench.datasets IS
+    'Datasets loaded by bench.init: workload, scale, options, who and when, status and timings';
+
+-- results are user data: pg_dump keeps them
+SELECT pg_catalog.pg_extension_config_dump('bench.datasets', '');
+SELECT pg_catalog.pg_extension_config_dump('bench.datasets_id_seq', '');
+
+GRANT USAGE ON SCHEMA bench TO PUBLIC;
+GRANT SELECT ON bench.datasets TO PUBLIC;
+
+--
+-- The row bench.init returns.
+--
+CREATE TYPE bench.init_result AS (
+    dataset_id      bigint,
+    workload        text,
+    scale           integer,
+    rows_loaded     bigint,
+    create_s        double precision,
+    load_s          double precision,
+    vacuum_s        double precision,
+    primary_keys_s  double precision,
+    foreign_keys_s  double precision,
+    total_s         double precision
+);
+
+--
+-- bench.init: create and load a workload's dataset, as pgbench -i does.
+--
+CREATE FUNCTION bench.init(
+    workload         text,
+    scale            integer DEFAULT 1,
+    fillfactor       integer DEFAULT 100,
+    partitions       integer DEFAULT 0,
+    partition_method text    DEFAULT NULL,
+    unlogged         boolean DEFAULT false,
+    foreign_keys     boolean DEFAULT false,
+    jobs             integer DEFAULT 1,
+    force            boolean DEFAULT false)
+RETURNS bench.init_result
+LANGUAGE c VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'bench_init';
+
+COMMENT ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean) IS
+    'Create and load a workload''s dataset (tpcb: the tables pgbench -i makes), in background workers';
+
+-- starting workers and creating tables is for roles the administrator chose
+REVOKE ALL ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean) FROM PUBLIC;
+

@@ -1,0 +1,534 @@
+--
+-- Suites: many runs as one experiment (bench.sweep), and schedules of
+-- them (bench.schedule, with pg_cron).
+--
+
+--
+-- bench.suites: one row per sweep, scheduled or not.  Suite ids and run ids
+-- are drawn from one sequence, so an id names either a run or a suite.
+--
+CREATE TABLE bench.suites (
+    id              bigint      PRIMARY KEY DEFAULT pg_catalog.nextval('bench.runs_id_seq'),
+    workload        text        NOT NULL,
+    clients         integer[]   NOT NULL,
+    repeat          integer     NOT NULL,
+    run_order       text        NOT NULL CHECK (run_order IN ('interleaved', 'blocks')),
+    args            jsonb       NOT NULL,
+    search_path     text        NOT NULL,
+    tag             text,
+    schedule        text,
+    runs_planned    integer     NOT NULL,
+    status          text        NOT NULL
+                    CHECK (status IN ('running', 'done', 'canceled', 'failed', 'aborted', 'refused')),
+    sqlstate        text,
+    error           text,
+    created_by      name        NOT NULL,
+    server_version  text        NOT NULL DEFAULT current_setting('server_version'),
+    started_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
+    ended_at        timestamptz,
+    worker_pid      integer,
+    origin          jsonb
+);
+
+CREATE INDEX suites_schedule ON bench.suites (schedule, started_at) WHERE schedule IS NOT NULL;
+
+COMMENT ON TABLE bench.suites IS
+    'Sweeps: a workload run at several client counts, each repeated; one row per sweep with its status';
+
+ALTER TABLE bench.runs ADD FOREIGN KEY (suite_id) REFERENCES bench.suites (id);
+CREATE INDEX runs_suite ON bench.runs (suite_id) WHERE suite_id IS NOT NULL;
+
+SELECT pg_catalog.pg_extension_config_dump('bench.suites', '');
+GRANT SELECT ON bench.suites TO PUBLIC;
+
+--
+-- bench.suite_summary: per suite and client count, the median, min and max
+-- over the finished repeats.
+--
+CREATE VIEW bench.suite_summary AS
+SELECT s.id AS suite_id, c.clients, c.pos::integer AS position,
+       s.repeat AS runs_planned,
+       count(r.id)::integer AS runs_done,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY r.tps) AS tps_median,
+       min(r.tps) AS tps_min,
+       max(r.tps) AS tps_max,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_avg_ms) AS latency_avg_ms_median,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_p95_ms) AS latency_p95_ms_median,
+       min(r.latency_p95_ms) AS latency_p95_ms_min,
+       max(r.latency_p95_ms) AS latency_p95_ms_max,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_p99_ms) AS latency_p99_ms_median,
+       min(r.latency_p99_ms) AS latency_p99_ms_min,
+       max(r.latency_p99_ms) AS latency_p99_ms_max,
+       array_agg(r.id ORDER BY r.id) FILTER (WHERE r.id IS NOT NULL) AS run_ids
+  FROM bench.suites s
+ CROSS JOIN LATERAL pg_catalog.unnest(s.clients) WITH ORDINALITY AS c(clients, pos)
+  LEFT JOIN bench.runs r ON r.suite_id = s.id AND r.clients = c.clients AND r.status = 'done'
+ GROUP BY s.id, c.clients, c.pos, s.repeat;
+
+COMMENT ON VIEW bench.suite_summary IS
+    'Per suite and client count: runs done of planned, and median, min and max of tps and latency percentiles';
+GRANT SELECT ON bench.suite_summary TO PUBLIC;
+
+--
+-- bench.schedules: sweeps (or single runs) pg_cron starts.
+--
+CREATE TABLE bench.schedules (
+    name            text        PRIMARY KEY,
+    cron            text        NOT NULL,
+    workload        text        NOT NULL,
+    clients         integer[]   NOT NULL,
+    repeat          integer     NOT NULL,
+    run_order       text        NOT NULL,
+    args            jsonb       NOT NULL,
+    search_path     text        NOT NULL,
+    baseline_runs   integer     NOT NULL,
+    threshold       double precision NOT NULL,
+    cron_database   name        NOT NULL,
+    jobid           bigint,
+    created_by      name        NOT NULL DEFAULT current_user,
+    created_at      timestamptz NOT NULL DEFAULT clock_timestamp()
+);
+
+COMMENT ON TABLE bench.schedules IS
+    'Benchmarks pg_cron starts: when (cron), what (workload, client counts, repeats, run arguments) and how a regression is judged';
+
+SELECT pg_catalog.pg_extension_config_dump('bench.schedules', '');
+GRANT SELECT ON bench.schedules TO PUBLIC;
+
+--
+-- bench.schedule_results: every finished suite of a schedule, per client
+-- count, against its rolling baseline: the median tps of the same client
+-- count over the schedule's previous baseline_runs finished suites.
+--
+CREATE VIEW bench.schedule_results AS
+WITH per AS (
+    SELECT s.schedule, s.id AS suite_id, s.started_at, m.clients,
+           m.tps_median AS tps, m.latency_p99_ms_median AS latency_p99_ms
+      FROM bench.suites s
+      JOIN bench.suite_summary m ON m.suite_id = s.id
+     WHERE s.schedule IS NOT NULL AND s.status = 'done')
+SELECT p.schedule, p.suite_id, p.started_at, p.clients, p.tps, p.latency_p99_ms,
+       b.runs AS baseline_runs,
+       b.tps AS baseline_tps,
+       b.latency_p99_ms AS baseline_latency_p99_ms,
+       p.tps / NULLIF(b.tps, 0) AS tps_ratio,
+       p.latency_p99_ms / NULLIF(b.latency_p99_ms, 0) AS latency_p99_ratio,
+       COALESCE(sc.threshold, 0.05) AS threshold,
+       COALESCE(b.runs > 0 AND p.tps < b.tps * (1 - COALESCE(sc.threshold, 0.05)), false) AS regression
+  FROM per p
+  LEFT JOIN bench.schedules sc ON sc.name = p.schedule
+  LEFT JOIN LATERAL (
+       SELECT count(*)::integer AS runs,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY q.tps) AS tps,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY q.latency_p99_ms) AS latency_p99_ms
+         FROM (SELECT q.tps, q.latency_p99_ms
+                 FROM per q
+                WHERE q.schedule = p.schedule AND q.clients = p.clients
+                  AND q.started_at < p.started_at
+                ORDER BY q.started_at DESC
+                LIMIT COALESCE(sc.baseline_runs, 5)) q) b ON true;
+
+COMMENT ON VIEW bench.schedule_results IS
+    'Each finished scheduled suite per client count against the median of the schedule''s previous runs; regression when tps fell by more than the threshold';
+
+--
+-- bench.regressions: the scheduled results flagged as regressions.
+--
+CREATE VIEW bench.regressions AS
+SELECT * FROM bench.schedule_results WHERE regression;
+
+COMMENT ON VIEW bench.regressions IS
+    'Scheduled results whose tps fell below the rolling baseline by more than the schedule''s threshold';
+
+GRANT SELECT ON bench.schedule_results, bench.regressions TO PUBLIC;
+
+--
+-- bench.sweep and friends: suites of runs, each in a transaction of its own,
+-- carried out by a background worker.
+--
+CREATE FUNCTION bench.sweep(
+    workload     text,
+    clients      integer[] DEFAULT '{1}',
+    repeat       integer  DEFAULT 3,
+    duration     interval DEFAULT NULL,
+    transactions bigint   DEFAULT NULL,
+    protocol     text     DEFAULT 'prepared',
+    warmup       interval DEFAULT '0',
+    progress     interval DEFAULT '5 s',
+    max_tries    integer  DEFAULT 1,
+    tag          text     DEFAULT NULL,
+    prewarm      boolean  DEFAULT true,
+    sample_interval interval DEFAULT '1 s',
+    run_order    text     DEFAULT 'interleaved')
+RETURNS SETOF bench.suite_summary
+LANGUAGE c VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'bench_sweep';
+
+COMMENT ON FUNCTION bench.sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text) IS
+    'Run a workload at each client count, repeat times each, as one suite; wait for it and return its summary per client count';
+
+CREATE FUNCTION bench.start_sweep(
+    workload     text,
+    clients      integer[] DEFAULT '{1}',
+    repeat       integer  DEFAULT 3,
+    duration     interval DEFAULT NULL,
+    transactions bigint   DEFAULT NULL,
+    protocol     text     DEFAULT 'prepared',
+    warmup       interval DEFAULT '0',
+    progress     interval DEFAULT '5 s',
+    max_tries    integer  DEFAULT 1,
+    tag          text     DEFAULT NULL,
+    prewarm      boolean  DEFAULT true,
+    sample_interval interval DEFAULT '1 s',
+    run_order    text     DEFAULT 'interleaved')
+RETURNS bigint
+LANGUAGE c VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'bench_start_sweep';
+
+COMMENT ON FUNCTION bench.start_sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text) IS
+    'Start a sweep in the background and return its suite id at once';
+
+-- internal: the checked arguments of a sweep as jsonb (bench.schedule)
+CREATE FUNCTION bench._sweep_spec(
+    workload     text,
+    clients      integer[],
+    repeat       integer,
+    duration     interval,
+    transactions bigint,
+    protocol     text,
+    warmup       interval,
+    progress     interval,
+    max_tries    integer,
+    tag          text,
+    prewarm      boolean,
+    sample_interval interval,
+    run_order    text)
+RETURNS jsonb
+LANGUAGE c VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'bench_sweep_spec';
+
+COMMENT ON FUNCTION bench._sweep_spec(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text) IS
+    'Internal: check the arguments of a sweep and return them as jsonb';
+
+CREATE FUNCTION bench.wait_suite(suite_id bigint)
+RETURNS SETOF bench.suite_summary
+LANGUAGE c VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'bench_wait_suite';
+
+COMMENT ON FUNCTION bench.wait_suite(bigint) IS
+    'Wait for a suite to end, printing its runs as they go, and return its summary';
+
+CREATE FUNCTION bench.cancel_suite(suite_id bigint)
+RETURNS boolean
+LANGUAGE c VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'bench_cancel_suite';
+
+COMMENT ON FUNCTION bench.cancel_suite(bigint) IS
+    'Cancel a running suite: its current run is canceled, its finished runs are kept, its status becomes canceled';
+
+CREATE FUNCTION bench.run_schedule(name text)
+RETURNS SETOF bench.suite_summary
+LANGUAGE c VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'bench_run_schedule';
+
+COMMENT ON FUNCTION bench.run_schedule(text) IS
+    'One execution of a schedule (what its pg_cron job runs): a suite tagged with the schedule''s name, refused while another run or suite is running';
+
+-- internal: one of a few fixed pg_cron statements, in pg_cron's database
+CREATE FUNCTION bench._cron_call(database name, operation text, args text[] DEFAULT '{}')
+RETURNS text
+LANGUAGE c VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'bench_cron_call';
+
+COMMENT ON FUNCTION bench._cron_call(name, text, text[]) IS
+    'Internal: reach pg_cron in the database cron.database_name names, as the calling role';
+
+REVOKE ALL ON FUNCTION bench.sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.start_sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.wait_suite(bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.cancel_suite(bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.run_schedule(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench._cron_call(name, text, text[]) FROM PUBLIC;
+
+--
+-- bench._cron_check: why a cron expression is not one pg_cron takes, or
+-- NULL when it is.  pg_cron is the final judge (bench.schedule passes its
+-- error on); this gives the usual mistakes a clear message first.
+--
+CREATE FUNCTION bench._cron_check(expr text)
+RETURNS text
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $fn$
+DECLARE
+    fields text[];
+    names  text[] := ARRAY['minute', 'hour', 'day of month', 'month', 'day of week'];
+    lo     int[] := ARRAY[0, 0, 1, 1, 0];
+    hi     int[] := ARRAY[59, 23, 31, 12, 7];
+    f      text;
+    part   text;
+    m      text[];
+    mon    text[] := ARRAY['jan','feb','mar','apr','may','jun','jul','aug','sep','oct','nov','dec'];
+    dow    text[] := ARRAY['sun','mon','tue','wed','thu','fri','sat'];
+    a      numeric;
+    b      numeric;
+    i      int;
+    k      int;
+BEGIN
+    IF expr IS NULL OR btrim(expr) = '' THEN
+        RETURN 'it is empty';
+    END IF;
+    expr := lower(btrim(expr));
+    IF expr IN ('@reboot', '@yearly', '@annually', '@monthly', '@weekly', '@daily', '@midnight', '@hourly') THEN
+        RETURN NULL;
+    END IF;
+    IF expr LIKE '@%' THEN
+        RETURN 'the special schedules are @reboot, @yearly, @annually, @monthly, @weekly, @daily, @midnight and @hourly';
+    END IF;
+    IF expr ~ '^[0-9]+ *seconds?$' THEN
+        a := substring(expr from '^([0-9]+)')::numeric;
+        IF a BETWEEN 1 AND 59 THEN
+            RETURN NULL;
+        END IF;
+        RETURN 'an interval in seconds must be between 1 and 59 seconds';
+    END IF;
+    fields := regexp_split_to_array(expr, '\s+');
+    IF array_length(fields, 1) <> 5 THEN
+        RETURN format('it has %s fields, not 5 (minute, hour, day of month, month, day of week)',
+                      array_length(fields, 1));
+    END IF;
+    FOR i IN 1..5 LOOP
+        f := fields[i];
+        -- names of months and days of the week, as cron takes them
+        IF i = 4 THEN
+            FOR k IN 1..12 LOOP
+                f := regexp_replace(f, '\m' || mon[k] || '\M', k::text, 'g');
+            END LOOP;
+        ELSIF i = 5 THEN
+            FOR k IN 1..7 LOOP
+                f := regexp_replace(f, '\m' || dow[k] || '\M', (k - 1)::text, 'g');
+            END LOOP;
+        END IF;
+        FOREACH part IN ARRAY string_to_array(f, ',') LOOP
+            IF i = 3 AND part = '$' THEN
+                CONTINUE;
+            END IF;
+            m := regexp_match(part, '^(\*|[0-9]+(?:-[0-9]+)?)(?:/([0-9]+))?$');
+            IF m IS NULL THEN
+                RETURN format('the %s field "%s" is not a number, a range a-b, * or a list of them, each with an optional /step',
+                              names[i], fields[i]);
+            END IF;
+            IF m[2] IS NOT NULL AND m[2]::numeric NOT BETWEEN 1 AND hi[i] THEN
+                RETURN format('the step in the %s field "%s" must be between 1 and %s', names[i], fields[i], hi[i]);
+            END IF;
+            IF m[1] <> '*' THEN
+                a := split_part(m[1], '-', 1)::numeric;
+                b := COALESCE(NULLIF(split_part(m[1], '-', 2), ''), split_part(m[1], '-', 1))::numeric;
+                IF a NOT BETWEEN lo[i] AND hi[i] OR b NOT BETWEEN lo[i] AND hi[i] THEN
+                    RETURN format('the %s field "%s" must be within %s-%s', names[i], fields[i], lo[i], hi[i]);
+                END IF;
+                IF b < a THEN
+                    RETURN format('the range in the %s field "%s" runs backwards', names[i], fields[i]);
+                END IF;
+            END IF;
+        END LOOP;
+    END LOOP;
+    RETURN NULL;
+END
+$fn$;
+
+COMMENT ON FUNCTION bench._cron_check(text) IS
+    'Internal: why a cron expression is not one pg_cron takes, or NULL when it is';
+
+--
+-- bench.schedule: a sweep (or a single run: one client count, repeat 1)
+-- that pg_cron starts on a cron schedule.  Everything is checked first; the
+-- pg_cron job is created last, in pg_cron's database (cron.database_name),
+-- named 'pgbenchkit <database> <name>', running bench.run_schedule(name)
+-- as the calling role.
+--
+CREATE FUNCTION bench.schedule(
+    name         text,
+    schedule     text,
+    workload     text,
+    clients      integer[] DEFAULT '{1}',
+    repeat       integer  DEFAULT 1,
+    duration     interval DEFAULT NULL,
+    transactions bigint   DEFAULT NULL,
+    protocol     text     DEFAULT 'prepared',
+    warmup       interval DEFAULT '0',
+    progress     interval DEFAULT '5 s',
+    max_tries    integer  DEFAULT 1,
+    prewarm      boolean  DEFAULT true,
+    sample_interval interval DEFAULT '1 s',
+    run_order    text     DEFAULT 'interleaved',
+    baseline_runs integer DEFAULT 5,
+    threshold    double precision DEFAULT 0.05)
+RETURNS bench.schedules
+LANGUAGE plpgsql VOLATILE
+AS $fn$
+DECLARE
+    spec     jsonb;
+    why      text;
+    cron_db  name;
+    jobname  text;
+    command  text;
+    job_id   bigint;
+    result   bench.schedules;
+BEGIN
+    IF name IS NULL OR schedule IS NULL THEN
+        RAISE EXCEPTION 'argument "%" of bench.schedule must not be null',
+                        CASE WHEN name IS NULL THEN 'name' ELSE 'schedule' END
+              USING ERRCODE = 'null_value_not_allowed',
+                    HINT = 'Give the schedule a name and a cron expression, for example bench.schedule(''nightly'', ''0 3 * * *'', ''tpcb'', clients => ''{1,16,64}'').';
+    END IF;
+    IF name !~ '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}$' THEN
+        RAISE EXCEPTION 'invalid schedule name "%"', name
+              USING ERRCODE = 'invalid_parameter_value',
+                    HINT = 'A name is 1 to 63 letters, digits, "_", ".", ":" or "-", starting with a letter or digit; it tags the scheduled runs.';
+    END IF;
+    why := bench._cron_check(schedule);
+    IF why IS NOT NULL THEN
+        RAISE EXCEPTION 'invalid cron expression "%": %', schedule, why
+              USING ERRCODE = 'invalid_parameter_value',
+                    HINT = 'Five fields: minute hour day-of-month month day-of-week, as pg_cron takes them; for example ''0 3 * * *'' is every day at 03:00 (in cron.timezone), ''*/30 * * * *'' every half hour.';
+    END IF;
+    IF baseline_runs IS NULL OR baseline_runs NOT BETWEEN 1 AND 1000 THEN
+        RAISE EXCEPTION 'baseline_runs must be between 1 and 1000, not %', COALESCE(baseline_runs::text, 'null')
+              USING ERRCODE = 'invalid_parameter_value',
+                    HINT = 'baseline_runs is how many previous runs of the schedule the median baseline is taken over.';
+    END IF;
+    IF threshold IS NULL OR NOT (threshold > 0 AND threshold < 1) THEN
+        RAISE EXCEPTION 'threshold must be between 0 and 1 (exclusive), not %', COALESCE(threshold::text, 'null')
+              USING ERRCODE = 'invalid_parameter_value',
+                    HINT = 'threshold is the fall in tps below the baseline that counts as a regression: 0.05 is 5%.';
+    END IF;
+    IF EXISTS (SELECT 1 FROM bench.schedules s WHERE s.name = schedule.name) THEN
+        RAISE EXCEPTION 'schedule "%" already exists', name
+              USING ERRCODE = 'unique_violation',
+                    HINT = format('Remove it first with bench.unschedule(%L), or choose another name.', name);
+    END IF;
+
+    -- the sweep itself, checked as bench.sweep checks it
+    spec := bench._sweep_spec(workload, clients, repeat, duration, transactions, protocol,
+                              warmup, progress, max_tries, NULL, prewarm, sample_interval,
+                              run_order);
+
+    -- pg_cron: loaded, and its extension created where cron.database_name says
+    cron_db := current_setting('cron.database_name', true);
+    IF cron_db IS NULL THEN
+        RAISE EXCEPTION 'pg_cron is not installed'
+              USING ERRCODE = 'object_not_in_prerequisite_state',
+                    HINT = 'Add pg_cron to shared_preload_libraries, restart the server, and run CREATE EXTENSION pg_cron in the database cron.database_name names (postgres by default).';
+    END IF;
+    IF (CASE WHEN cron_db = current_database()
+             THEN (SELECT extversion FROM pg_extension WHERE extname = 'pg_cron')
+             ELSE bench._cron_call(cron_db, 'version') END) IS NULL THEN
+        RAISE EXCEPTION 'pg_cron is loaded but its extension does not exist in database "%"', cron_db
+              USING ERRCODE = 'object_not_in_prerequisite_state',
+                    HINT = format('Run CREATE EXTENSION pg_cron in database %I (cron.database_name).', cron_db);
+    END IF;
+
+    INSERT INTO bench.schedules (name, cron, workload, clients, repeat, run_order, args,
+                                 search_path, baseline_runs, threshold, cron_database)
+    VALUES (name, schedule, spec->>'workload',
+            ARRAY(SELECT e::integer FROM jsonb_array_elements_text(spec->'clients') WITH ORDINALITY AS x(e, pos) ORDER BY pos),
+            (spec->>'repeat')::integer, spec->>'run_order', spec->'args',
+            spec->>'search_path', baseline_runs, threshold, cron_db);
+
+    -- last: the job, which in another database commits on its own
+    jobname := format('pgbenchkit %s %s', current_database(), name);
+    command := format('SELECT * FROM bench.run_schedule(%L)', name);
+    IF cron_db = current_database() THEN
+        BEGIN
+            EXECUTE 'SELECT cron.schedule($1, $2, $3)' INTO job_id USING jobname, schedule, command;
+        EXCEPTION WHEN invalid_parameter_value OR internal_error OR data_exception THEN
+            RAISE EXCEPTION 'pg_cron refused the schedule "%": %', schedule, SQLERRM
+                  USING ERRCODE = 'invalid_parameter_value',
+                        HINT = 'Five fields: minute hour day-of-month month day-of-week, as pg_cron takes them.';
+        END;
+    ELSE
+        -- not in an exception block: that would be a subtransaction, and
+        -- the call must see whether the caller is in a transaction block
+        job_id := bench._cron_call(cron_db, 'schedule',
+                                   ARRAY[jobname, schedule, command, current_database()])::bigint;
+    END IF;
+    UPDATE bench.schedules s SET jobid = job_id WHERE s.name = schedule.name
+    RETURNING * INTO result;
+    RETURN result;
+END
+$fn$;
+
+COMMENT ON FUNCTION bench.schedule(text, text, text, integer[], integer, interval, bigint, text, interval, interval, integer, boolean, interval, text, integer, double precision) IS
+    'Have pg_cron run a sweep (or a single run) on a cron schedule; its runs are tagged with the schedule''s name and judged against a rolling baseline';
+
+--
+-- bench.unschedule: remove a schedule and its pg_cron job.  The suites it
+-- ran stay, with their schedule's name.
+--
+CREATE FUNCTION bench.unschedule(name text)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE
+AS $fn$
+DECLARE
+    s bench.schedules;
+BEGIN
+    IF name IS NULL THEN
+        RAISE EXCEPTION 'argument "name" of bench.unschedule must not be null'
+              USING ERRCODE = 'null_value_not_allowed',
+                    HINT = 'Pass the name of a schedule, as bench.schedules lists it.';
+    END IF;
+    DELETE FROM bench.schedules sc WHERE sc.name = unschedule.name RETURNING * INTO s;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'schedule "%" does not exist', name
+              USING ERRCODE = 'undefined_object',
+                    HINT = 'bench.schedules lists the schedules.';
+    END IF;
+    IF s.jobid IS NOT NULL AND s.cron_database <> current_database() THEN
+        IF bench._cron_call(s.cron_database, 'unschedule', ARRAY[s.jobid::text]) IS NULL THEN
+            RAISE NOTICE 'pg_cron job % of schedule "%" was not there to remove', s.jobid, name;
+        END IF;
+    ELSIF s.jobid IS NOT NULL THEN
+        BEGIN
+            EXECUTE 'SELECT cron.unschedule($1)' USING s.jobid;
+        EXCEPTION WHEN internal_error OR undefined_function OR invalid_schema_name THEN
+            -- the job was removed with cron.unschedule already, or pg_cron is gone
+            RAISE NOTICE 'pg_cron job % of schedule "%" was not there to remove: %', s.jobid, name, SQLERRM;
+        END;
+    END IF;
+    RETURN true;
+END
+$fn$;
+
+COMMENT ON FUNCTION bench.unschedule(text) IS
+    'Remove a schedule and its pg_cron job; the suites it ran are kept';
+
+REVOKE ALL ON FUNCTION bench.schedule(text, text, text, integer[], integer, interval, bigint, text, interval, interval, integer, boolean, interval, text, integer, double precision) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.unschedule(text) FROM PUBLIC;
+
+--
+-- bench.schedule_status: every schedule with its last suite and result.
+--
+CREATE VIEW bench.schedule_status AS
+SELECT sc.name, sc.cron, sc.workload, sc.clients, sc.repeat, sc.jobid, sc.cron_database,
+       sc.created_by,
+       (SELECT count(*) FROM bench.suites s WHERE s.schedule = sc.name) AS suites,
+       (SELECT count(*) FROM bench.suites s WHERE s.schedule = sc.name AND s.status = 'done') AS done,
+       (SELECT count(*) FROM bench.suites s WHERE s.schedule = sc.name AND s.status = 'refused') AS refused,
+       (SELECT count(*) FROM bench.suites s WHERE s.schedule = sc.name
+           AND s.status IN ('failed', 'canceled', 'aborted')) AS failed,
+       l.id AS last_suite_id,
+       l.status AS last_status,
+       l.started_at AS last_started_at,
+       l.ended_at AS last_ended_at,
+       l.error AS last_error,
+       (SELECT jsonb_object_agg(m.clients, round(m.tps_median::numeric, 1) ORDER BY m.position)
+          FROM bench.suite_summary m WHERE m.suite_id = l.id AND m.runs_done > 0) AS last_tps,
+       (SELECT bool_or(r.regression) FROM bench.schedule_results r WHERE r.suite_id = l.id) AS last_regression
+  FROM bench.schedules sc
+  LEFT JOIN LATERAL (SELECT s.* FROM bench.suites s WHERE s.schedule = sc.name
+                      ORDER BY s.started_at DESC, s.id DESC LIMIT 1) l ON true;
+
+COMMENT ON VIEW bench.schedule_status IS
+    'Every schedule with how often it ran, was refused or failed, and its last suite: status, tps per client count, regression';
+GRANT SELECT ON bench.schedule_status TO PUBLIC;
+
