@@ -11,9 +11,18 @@ MODULE_big   = pgbenchkit
 OBJS         = $(patsubst %.c,%.o,$(wildcard src/*.c))
 PG_CPPFLAGS  = -I$(srcdir)/src
 
-# control file and install scripts live in control/
+# The control file and install scripts live in control/.  The install
+# script of this version is built: a header, then the pieces of
+# control/install/ in the order of their names, one concern each (datasets,
+# workloads, runs, observability and report, suites and schedules, charts,
+# compare and export).  Upgrade scripts (control/pgbenchkit--A--B.sql) and
+# the frozen install scripts of released versions are installed as they are.
 MODULEDIR    = extension
+INSTALL_SQL  = control/build/pgbenchkit--$(EXTVERSION).sql
+SQL_PIECES   = $(sort $(wildcard $(srcdir)/control/install/*.sql))
 DATA         = control/pgbenchkit.control $(wildcard control/pgbenchkit--*.sql)
+DATA_built   = $(INSTALL_SQL)
+EXTRA_CLEAN  = control/build
 
 REGRESS      = init init_options init_errors run run_errors observe observe_errors suite schedule charts compare export workloads scripts
 REGRESS_OPTS = --inputdir=$(srcdir) --load-extension=pg_prewarm
@@ -30,6 +39,13 @@ endif
 PG_CONFIG   ?= pg_config
 PGXS        := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
+
+$(INSTALL_SQL): $(SQL_PIECES) Makefile
+	@mkdir -p $(dir $@)
+	{ printf '%s\n' '-- pgbenchkit $(EXTVERSION): the benchmark lab inside PostgreSQL' \
+	    '\echo Use "CREATE EXTENSION pgbenchkit CASCADE" to load this file. \quit' ''; \
+	  cat $(SQL_PIECES); } > $@.tmp
+	mv $@.tmp $@
 
 # PGXS does not track header dependencies: every object depends on every
 # header of src/ (a changed shared-memory struct must rebuild all its users)

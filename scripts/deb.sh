@@ -47,8 +47,8 @@ deb_version=$(sed -n '1s/^pgbenchkit (\([^)]*\)).*/\1/p' "$DEBIAN_SRC/changelog"
 [[ ${deb_version%-*} == "$mk_version" ]] ||
 	die "scripts/debian/changelog is at $deb_version, the extension at $mk_version: add a changelog entry for $mk_version"
 VERSION=$mk_version
-[[ -f $PGBK_REPO/control/pgbenchkit--$VERSION.sql ]] ||
-	die "no install script control/pgbenchkit--$VERSION.sql for version $VERSION"
+compgen -G "$PGBK_REPO/control/install/*.sql" >/dev/null ||
+	die "no pieces of the install script in control/install/ (the build makes control/build/pgbenchkit--$VERSION.sql of them)"
 
 # ---------------------------------------------------------------- dependencies
 apt_ensure "${BUILD_DEPS[@]}" ||

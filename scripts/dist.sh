@@ -8,8 +8,8 @@
 # export-ignore.  Before writing it, it checks the tree being archived: the
 # versions must agree (VERSION, the Makefile's EXTVERSION, default_version
 # of control/pgbenchkit.control, "version" and provides.pgbenchkit.version
-# of META.json), the install script control/pgbenchkit--VERSION.sql must
-# exist, and META.json must validate against the PGXN Meta Spec
+# of META.json), the pieces the build makes the install script of
+# (control/install/*.sql) must be there, and META.json must validate against the PGXN Meta Spec
 # (test/pgxn-meta.pl).  It refuses to make the zip otherwise.
 #
 #   VERSION         the release's version; `make dist` passes EXTVERSION
@@ -159,11 +159,9 @@ else
 	problem "there is no $control in $what"
 fi
 
-# the install script of that version
-if [[ ! -f $tree/control/$DIST--$version.sql ]]; then
-	mapfile -t scripts < <(cd "$tree" && find control -name "$DIST--*.sql" 2>/dev/null | sort)
-	problem "there is no install script control/$DIST--$version.sql for version $version in $what" \
-		"(there is: ${scripts[*]:-none})"
+# the pieces the build makes the install script of
+if ! compgen -G "$tree/control/install/*.sql" >/dev/null; then
+	problem "there are no pieces of the install script (control/install/*.sql) in $what"
 fi
 
 # META.json: name, version, provides.<name>.version

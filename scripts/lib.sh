@@ -367,7 +367,7 @@ stage_source() {
 	rm -rf "$dest"
 	mkdir -p "$dest"
 	tar -C "$PGBK_REPO" \
-		--exclude=./.git --exclude=./.deps --exclude=./.work --exclude=./.demo \
+		--exclude=./.git --exclude=./.deps --exclude=./.work --exclude=./.demo --exclude=./control/build \
 		--exclude='*.o' --exclude='*.so' --exclude='*.bc' \
 		--exclude=./results --exclude=./tmp_check --exclude=./log \
 		--exclude=./regression.diffs --exclude=./regression.out \
