@@ -212,18 +212,13 @@ static void
 coord_start_clients(Coord *co, dsm_segment *seg)
 {
 	RunShared  *sh = co->sh;
+	const char *needed_by = psprintf("A run with %d clients", sh->clients);
 
 	for (int i = 0; i < sh->clients; i++)
 	{
-		co->clients[i] = bk_register_worker(RUN_CLIENT_TYPE, "bench_run_client_main",
-											dsm_segment_handle(seg), i);
-		if (co->clients[i] == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-					 errmsg("could not start %d clients: no background worker slot was free after %d",
-							sh->clients, i),
-					 errhint("A run needs clients + 1 background workers (here %d); raise max_worker_processes (now %d) or use fewer clients.",
-							 sh->clients + 1, max_worker_processes)));
+		co->clients[i] = bk_start_worker(RUN_CLIENT_TYPE, "bench_run_client_main", seg, i,
+										 psprintf("client %d of %d", i + 1, sh->clients),
+										 needed_by, BK_RUN_WORKERS(sh->clients));
 		co->nstarted = i + 1;
 	}
 }

@@ -93,7 +93,6 @@ bench_cron_call(PG_FUNCTION_ARGS)
 	int			nargs_expected;
 	dsm_segment *seg;
 	CronShared *sh;
-	BackgroundWorkerHandle *handle;
 	Datum	   *elems = NULL;
 	bool	   *enulls = NULL;
 	int			nelems = 0;
@@ -158,19 +157,19 @@ bench_cron_call(PG_FUNCTION_ARGS)
 	}
 	pg_atomic_init_u32(&sh->done, 0);
 
-	handle = bk_register_worker(CRON_WORKER_TYPE, "bench_cron_worker_main", dsm_segment_handle(seg), 0);
-	if (handle == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-				 errmsg("could not start a worker to reach pg_cron in database \"%s\": no background worker slot is free",
-						dbname),
-				 errhint("Raise max_worker_processes (now %d) or wait for other workers to finish.",
-						 max_worker_processes)));
-	if (!bk_wait_worker(handle, cron_done, NULL, sh, 100L))
-		ereport(ERROR,
-				(errcode(ERRCODE_ADMIN_SHUTDOWN),
-				 errmsg("the worker reaching pg_cron in database \"%s\" stopped before it answered", dbname),
-				 errhint("The server log says more.")));
+	{
+		BkLaunch	launch = {
+			.type = CRON_WORKER_TYPE,
+			.function = "bench_cron_worker_main",
+			.what = psprintf("a worker to reach pg_cron in database \"%s\"", dbname),
+			.ready = cron_done,
+			.interval_ms = 100,
+			.stopped = psprintf("the worker reaching pg_cron in database \"%s\" stopped before it answered", dbname),
+			.stopped_hint = "The server log says more.",
+		};
+
+		(void) bk_launch(&launch, seg, sh, NULL, 0);
+	}
 	pg_read_barrier();
 	if (sh->error.set)
 		bk_error_raise(&sh->error);

@@ -320,6 +320,23 @@ init_result(FunctionCallInfo fcinfo, InitShared *sh, const char *workload)
 }
 
 /*
+ * The coordinator of a load, started by bench_init.  One that could not
+ * start, or was killed before it could say why, leaves staging tables that
+ * cannot be dropped here (the caller's transaction ends in the error); the
+ * next bench.init drops them (bk_recover_orphans).
+ */
+static const BkLaunch init_coordinator_launch = {
+	.type = INIT_COORDINATOR_TYPE,
+	.function = "bench_init_coordinator_main",
+	.what = "the init worker",
+	.ready = init_finished,
+	.cancel = init_request_cancel,
+	.interval_ms = 1000,
+	.stopped = "the init worker stopped before it finished",
+	.stopped_hint = "It may have been terminated; the server log says more. The tables it left under staging names are dropped by the next bench.init.",
+};
+
+/*
  * bench_init
  *		SQL function bench.init(workload, scale, fillfactor, partitions,
  *		partition_method, unlogged, foreign_keys, jobs, force).
@@ -337,7 +354,6 @@ bench_init(PG_FUNCTION_ARGS)
 	Oid			existing[TPCB_NTABLES];
 	dsm_segment *seg;
 	InitShared *sh;
-	BackgroundWorkerHandle *handle;
 
 	/* --- arguments, all before anything happens --- */
 	ARG_NOT_NULL(0, "workload");
@@ -413,11 +429,11 @@ bench_init(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("jobs must be at least 1, not %d", jobs),
 				 errhint("jobs is the number of background workers that load pgbench_accounts.")));
-	if (jobs > INIT_MAX_JOBS || (int64) jobs + 1 > max_worker_processes)
+	if (jobs > INIT_MAX_JOBS || BK_INIT_WORKERS(jobs) > max_worker_processes)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 				 errmsg("jobs => %d needs %lld background workers, but max_worker_processes is %d",
-						jobs, (long long) jobs + 1, max_worker_processes),
+						jobs, (long long) BK_INIT_WORKERS(jobs), max_worker_processes),
 				 errhint("Use at most %d jobs here, or raise max_worker_processes and restart the server.",
 						 Max(0, Min(INIT_MAX_JOBS, max_worker_processes - 1)))));
 	init_check_disk(&opts);
@@ -484,29 +500,8 @@ bench_init(PG_FUNCTION_ARGS)
 		pg_atomic_init_u32(&INIT_LOADERS(sh)[i].done, 0);
 	}
 
-	handle = bk_register_worker(INIT_COORDINATOR_TYPE, "bench_init_coordinator_main",
-								dsm_segment_handle(seg), 0);
-	if (handle == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-				 errmsg("could not start the init worker: no background worker slot is free"),
-				 errhint("bench.init with jobs => %d needs %d background workers; raise max_worker_processes (now %d) or wait for other workers to finish.",
-						 jobs, jobs + 1, max_worker_processes)));
-	PG_ENSURE_ERROR_CLEANUP(init_request_cancel, PointerGetDatum(sh));
-	{
-		/*
-		 * A coordinator that could not start, or was killed before it could
-		 * say why: its staging tables cannot be dropped here (this
-		 * transaction ends in the error below); the next bench.init drops
-		 * them (bk_recover_orphans).
-		 */
-		if (!bk_wait_worker(handle, init_finished, NULL, sh, 1000L))
-			ereport(ERROR,
-					(errcode(ERRCODE_ADMIN_SHUTDOWN),
-					 errmsg("the init worker stopped before it finished"),
-					 errhint("It may have been terminated; the server log says more. The tables it left under staging names are dropped by the next bench.init.")));
-	}
-	PG_END_ENSURE_ERROR_CLEANUP(init_request_cancel, PointerGetDatum(sh));
+	(void) bk_launch(&init_coordinator_launch, seg, sh,
+					 psprintf("bench.init with jobs => %d", jobs), BK_INIT_WORKERS(jobs));
 
 	if (pg_atomic_read_u32(&sh->state) == INIT_FAILED)
 		bk_error_raise(&sh->error);
@@ -724,6 +719,7 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 	Oid			existing[TPCB_NTABLES];
 	int			nexisting;
 	int64		small_rows;
+	char	   *needed_by;
 
 	/* one load per schema at a time; held until this worker exits */
 	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, 0x62656e63, sh->nspid, 2);
@@ -734,18 +730,11 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 				 errhint("Wait for it to finish, then try again.")));
 
 	/* reserve every loader before changing anything */
+	needed_by = psprintf("bench.init with jobs => %d", sh->jobs);
 	for (int i = 0; i < sh->jobs; i++)
-	{
-		loaders[i] = bk_register_worker(INIT_LOADER_TYPE, "bench_init_loader_main",
-										dsm_segment_handle(seg), i);
-		if (loaders[i] == NULL)
-			ereport(ERROR,
-					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-					 errmsg("could not start %d loader workers: only %d background worker slots are free",
-							sh->jobs, i),
-					 errhint("Lower jobs, or raise max_worker_processes (now %d) and restart the server.",
-							 max_worker_processes)));
-	}
+		loaders[i] = bk_start_worker(INIT_LOADER_TYPE, "bench_init_loader_main", seg, i,
+									 psprintf("loader %d of %d", i + 1, sh->jobs),
+									 needed_by, BK_INIT_WORKERS(sh->jobs));
 
 	/* 1. record the dataset and create its tables under staging names */
 	INSTR_TIME_SET_CURRENT(start);

@@ -701,21 +701,21 @@ bk_run_check_argv(const char *fn, const Datum *v, const bool *n, int extra_worke
 	if (extra_workers < 0)
 	{
 		/* a schedule: the workers must exist, for a run later */
-		if (a.clients + 2 > max_worker_processes)
+		if (BK_SUITE_WORKERS(a.clients) > max_worker_processes)
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-					 errmsg("%s with %d clients needs %d background workers, but max_worker_processes is %d",
-							fn, a.clients, a.clients + 2, max_worker_processes),
+					 errmsg("%s with %d clients needs %lld background workers, but max_worker_processes is %d",
+							fn, a.clients, (long long) BK_SUITE_WORKERS(a.clients), max_worker_processes),
 					 errdetail("One worker runs the suite, one coordinates each run and one plays each client."),
 					 errhint("Use fewer clients or raise max_worker_processes (this needs a restart).")));
 		return;
 	}
 	free_slots = run_free_worker_slots();
-	if (a.clients + 1 + extra_workers > free_slots)
+	if (BK_RUN_WORKERS(a.clients) + extra_workers > free_slots)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-				 errmsg("%s with %d clients needs %d background workers, but only %d are free",
-						fn, a.clients, a.clients + 1 + extra_workers, free_slots),
+				 errmsg("%s with %d clients needs %lld background workers, but only %d are free",
+						fn, a.clients, (long long) BK_RUN_WORKERS(a.clients) + extra_workers, free_slots),
 				 errdetail("One worker coordinates each run and one plays each client%s; max_worker_processes is %d.",
 						   extra_workers > 0 ? ", and one runs the suite" : "", max_worker_processes),
 				 errhint("Use fewer clients, wait for other background work to end, or raise max_worker_processes (this needs a restart).")));
@@ -786,6 +786,63 @@ run_ended(void *arg)
 }
 
 /*
+ * Where each part of a run's segment lies (offsets from its start) and its
+ * whole size: computed once, by run_layout, for the segment's size and for
+ * the offsets its header records.
+ */
+typedef struct RunLayout
+{
+	Size		scripts;
+	Size		variables;
+	Size		variables_json;
+	Size		tag;
+	Size		search_path;
+	Size		clients;
+	Size		hists;
+	Size		script_stats;
+	Size		command_stats;
+	Size		size;
+} RunLayout;
+
+/*
+ * run_layout
+ *		Lay out a run's segment: the header, then the texts (given in bytes
+ *		with their NULs), then the per-client arrays, each MAXALIGNed.
+ */
+static void
+run_layout(RunLayout *l, Size scripts_len, Size vars_len, Size json_len,
+		   Size tag_len, Size path_len, int clients, int nshards, int nscripts,
+		   int ncommands)
+{
+	Size		off = MAXALIGN(sizeof(RunShared));
+
+#define RUN_PLACE(field, bytes) (l->field = off, off += MAXALIGN(bytes))
+	RUN_PLACE(scripts, scripts_len);
+	RUN_PLACE(variables, vars_len);
+	RUN_PLACE(variables_json, json_len);
+	RUN_PLACE(tag, tag_len);
+	RUN_PLACE(search_path, path_len);
+	RUN_PLACE(clients, sizeof(RunClient) * clients);
+	RUN_PLACE(hists, sizeof(BkSharedHist) * 2 * nshards);
+	RUN_PLACE(script_stats, sizeof(RunScriptStat) * clients * nscripts);
+	RUN_PLACE(command_stats, sizeof(RunCommandStat) * clients * Max(ncommands, 1));
+#undef RUN_PLACE
+	l->size = off;
+}
+
+/* the coordinator, started by run_launch */
+static const BkLaunch run_coordinator_launch = {
+	.type = RUN_COORDINATOR_TYPE,
+	.function = "bench_run_coordinator_main",
+	.what = "the run's coordinator",
+	.ready = run_started,
+	.cancel = run_caller_cancel,
+	.interval_ms = 100,
+	.stopped = "the run's coordinator stopped before the run started",
+	.stopped_hint = "It could not start or was terminated; the server log says more.",
+};
+
+/*
  * run_launch
  *		Check everything, start the coordinator and wait until the run has
  *		its row and its clients go.  Returns the run's segment (attached).
@@ -801,8 +858,7 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 	int64		dataset_id = 0;
 	int			scale = 0;
 	const char *search_path;
-	Size		size;
-	Size		off;
+	RunLayout	lay;
 	dsm_segment *seg;
 	RunShared  *sh;
 	BackgroundWorkerHandle *handle;
@@ -824,11 +880,11 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 		vars_len += strlen(a.var_names[i]) + 3 + (a.var_values[i] ? strlen(a.var_values[i]) : 0);
 
 	free_slots = run_free_worker_slots();
-	if (a.clients + 1 > free_slots)
+	if (BK_RUN_WORKERS(a.clients) > free_slots)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-				 errmsg("a run with %d clients needs %d background workers, but only %d are free",
-						a.clients, a.clients + 1, free_slots),
+				 errmsg("a run with %d clients needs %lld background workers, but only %d are free",
+						a.clients, (long long) BK_RUN_WORKERS(a.clients), free_slots),
 				 errdetail("One worker coordinates the run and one plays each client; max_worker_processes is %d.",
 						   max_worker_processes),
 				 errhint("Use fewer clients, wait for other background work to end, or raise max_worker_processes (this needs a restart).")));
@@ -837,20 +893,14 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 	/* --- the run's shared memory --- */
 	search_path = GetConfigOption("search_path", false, false);
 	nshards = Min(a.clients, RUN_MAX_SHARDS);
-	size = MAXALIGN(sizeof(RunShared));
-	size += MAXALIGN(scripts_len);
-	size += MAXALIGN(vars_len + 1);
-	size += MAXALIGN(a.variables_json ? strlen(a.variables_json) + 1 : 1);
-	size += MAXALIGN(a.tag ? strlen(a.tag) + 1 : 1);
-	size += MAXALIGN(strlen(search_path) + 1);
-	size += MAXALIGN(sizeof(RunClient) * a.clients);
-	size += MAXALIGN(sizeof(BkSharedHist) * 2 * nshards);
-	size += MAXALIGN(sizeof(RunScriptStat) * a.clients * w->nscripts);
-	size += MAXALIGN(sizeof(RunCommandStat) * a.clients * Max(ncommands, 1));
+	run_layout(&lay, scripts_len, vars_len + 1,
+			   a.variables_json ? strlen(a.variables_json) + 1 : 1,
+			   a.tag ? strlen(a.tag) + 1 : 1, strlen(search_path) + 1,
+			   a.clients, nshards, w->nscripts, ncommands);
 
-	seg = dsm_create(size, 0);
+	seg = dsm_create(lay.size, 0);
 	sh = (RunShared *) dsm_segment_address(seg);
-	memset(sh, 0, size);
+	memset(sh, 0, lay.size);
 	sh->magic = RUN_MAGIC;
 	sh->dboid = MyDatabaseId;
 	sh->roleid = GetUserId();
@@ -886,10 +936,9 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 	for (int i = 0; i < w->nscripts; i++)
 		sh->weights[i] = w->weights[i];
 
-	off = MAXALIGN(sizeof(RunShared));
-	sh->scripts_off = off;
+	sh->scripts_off = lay.scripts;
 	{
-		char	   *p = RUN_TEXT(sh, off);
+		char	   *p = RUN_TEXT(sh, lay.scripts);
 
 		for (int i = 0; i < w->nscripts; i++)
 		{
@@ -897,11 +946,10 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 			p += strlen(w->scripts[i]) + 1;
 		}
 	}
-	off += MAXALIGN(scripts_len);
-	sh->variables_off = off;
+	sh->variables_off = lay.variables;
 	sh->nvariables = a.nvariables;
 	{
-		char	   *p = RUN_TEXT(sh, off);
+		char	   *p = RUN_TEXT(sh, lay.variables);
 
 		for (int i = 0; i < a.nvariables; i++)
 		{
@@ -912,29 +960,22 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 			p += strlen(p) + 1;
 		}
 	}
-	off += MAXALIGN(vars_len + 1);
 	if (a.variables_json)
 	{
-		sh->variables_json_off = off;
-		strcpy(RUN_TEXT(sh, off), a.variables_json);
+		sh->variables_json_off = lay.variables_json;
+		strcpy(RUN_TEXT(sh, lay.variables_json), a.variables_json);
 	}
-	off += MAXALIGN(a.variables_json ? strlen(a.variables_json) + 1 : 1);
 	if (a.tag)
 	{
-		sh->tag_off = off;
-		strcpy(RUN_TEXT(sh, off), a.tag);
+		sh->tag_off = lay.tag;
+		strcpy(RUN_TEXT(sh, lay.tag), a.tag);
 	}
-	off += MAXALIGN(a.tag ? strlen(a.tag) + 1 : 1);
-	sh->search_path_off = off;
-	strcpy(RUN_TEXT(sh, off), search_path);
-	off += MAXALIGN(strlen(search_path) + 1);
-	sh->clients_off = off;
-	off += MAXALIGN(sizeof(RunClient) * a.clients);
-	sh->hists_off = off;
-	off += MAXALIGN(sizeof(BkSharedHist) * 2 * nshards);
-	sh->script_stats_off = off;
-	off += MAXALIGN(sizeof(RunScriptStat) * a.clients * w->nscripts);
-	sh->command_stats_off = off;
+	sh->search_path_off = lay.search_path;
+	strcpy(RUN_TEXT(sh, lay.search_path), search_path);
+	sh->clients_off = lay.clients;
+	sh->hists_off = lay.hists;
+	sh->script_stats_off = lay.script_stats;
+	sh->command_stats_off = lay.command_stats;
 
 	pg_atomic_init_u32(&sh->state, RUN_STARTING);
 	pg_atomic_init_u32(&sh->go, 0);
@@ -966,23 +1007,8 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 				pg_atomic_init_u64(&RUN_HIST(sh, ph, s)->counts[b], 0);
 
 	/* --- the coordinator --- */
-	handle = bk_register_worker(RUN_COORDINATOR_TYPE, "bench_run_coordinator_main",
-								dsm_segment_handle(seg), 0);
-	if (handle == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-				 errmsg("could not start the run's coordinator: no background worker slot is free"),
-				 errhint("A run with %d clients needs %d background workers; raise max_worker_processes (now %d) or wait for other workers to finish.",
-						 a.clients, a.clients + 1, max_worker_processes)));
-	PG_ENSURE_ERROR_CLEANUP(run_caller_cancel, PointerGetDatum(sh));
-	{
-		if (!bk_wait_worker(handle, run_started, NULL, sh, 100L))
-			ereport(ERROR,
-					(errcode(ERRCODE_ADMIN_SHUTDOWN),
-					 errmsg("the run's coordinator stopped before the run started"),
-					 errhint("It could not start or was terminated; the server log says more.")));
-	}
-	PG_END_ENSURE_ERROR_CLEANUP(run_caller_cancel, PointerGetDatum(sh));
+	handle = bk_launch(&run_coordinator_launch, seg, sh,
+					   psprintf("A run with %d clients", a.clients), BK_RUN_WORKERS(a.clients));
 
 	if (pg_atomic_read_u32(&sh->state) == RUN_NOT_STARTED)
 	{

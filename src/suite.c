@@ -296,6 +296,18 @@ suite_started(void *arg)
 	return pg_atomic_read_u32(&((SuiteShared *) arg)->state) != SUITE_STARTING;
 }
 
+/* the suite's worker, started by suite_launch */
+static const BkLaunch suite_worker_launch = {
+	.type = SUITE_WORKER_TYPE,
+	.function = "bench_suite_worker_main",
+	.what = "the suite's worker",
+	.ready = suite_started,
+	.cancel = suite_caller_cancel,
+	.interval_ms = 100,
+	.stopped = "the suite's worker stopped before the suite started",
+	.stopped_hint = "It could not start or was terminated; the server log says more.",
+};
+
 /*
  * suite_launch
  *		Start the suite's worker and wait until the suite has its row.
@@ -318,23 +330,8 @@ suite_launch(const char *fn, const char *spec, BackgroundWorkerHandle **handle_o
 	strcpy(SUITE_SPEC(sh), spec);
 	pg_atomic_init_u32(&sh->state, SUITE_STARTING);
 
-	handle = bk_register_worker(SUITE_WORKER_TYPE, "bench_suite_worker_main",
-								dsm_segment_handle(seg), 0);
-	if (handle == NULL)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
-				 errmsg("%s could not start the suite's worker: no background worker slot is free", fn),
-				 errhint("Raise max_worker_processes (now %d) or wait for other workers to finish.",
-						 max_worker_processes)));
-	PG_ENSURE_ERROR_CLEANUP(suite_caller_cancel, PointerGetDatum(sh));
-	{
-		if (!bk_wait_worker(handle, suite_started, NULL, sh, 100L))
-			ereport(ERROR,
-					(errcode(ERRCODE_ADMIN_SHUTDOWN),
-					 errmsg("the suite's worker stopped before the suite started"),
-					 errhint("It could not start or was terminated; the server log says more.")));
-	}
-	PG_END_ENSURE_ERROR_CLEANUP(suite_caller_cancel, PointerGetDatum(sh));
+	/* the runs' workers were counted by bk_run_check_argv */
+	handle = bk_launch(&suite_worker_launch, seg, sh, NULL, 0);
 
 	if (pg_atomic_read_u32(&sh->state) == SUITE_NOT_STARTED)
 	{

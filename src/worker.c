@@ -96,10 +96,10 @@ bk_error_raise(const BkError *err)
  *		Register one dynamic background worker running FUNCTION of this
  *		library; this backend is told when it starts and stops.
  *
- * Returns NULL when no background worker slot is free: the caller decides
- * how to say so, since only it knows how many workers it needed.
+ * Returns NULL when no background worker slot is free: bk_start_worker
+ * says so.
  */
-BackgroundWorkerHandle *
+static BackgroundWorkerHandle *
 bk_register_worker(const char *type, const char *function,
 				   dsm_handle handle, int index)
 {
@@ -239,4 +239,71 @@ bk_wait_worker(BackgroundWorkerHandle *handle, bool (*done) (void *arg),
 		ResetLatch(MyLatch);
 		CHECK_FOR_INTERRUPTS();
 	}
+}
+
+/*
+ * bk_start_worker
+ *		Start one worker of this library for the segment SEG, or raise 53000
+ *		saying which one could not start and how many background workers
+ *		the whole call (NEEDED_BY, e.g. "A run with 8 clients") needs; with
+ *		NEEDED_BY NULL (a worker that is the whole call, or one whose later
+ *		needs were checked before) the hint says only to make room.
+ */
+BackgroundWorkerHandle *
+bk_start_worker(const char *type, const char *function, dsm_segment *seg, int index,
+				const char *what, const char *needed_by, int64 needed)
+{
+	BackgroundWorkerHandle *handle;
+
+	handle = bk_register_worker(type, function, dsm_segment_handle(seg), index);
+	if (handle == NULL && needed_by == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not start %s: no background worker slot is free", what),
+				 errhint("Raise max_worker_processes (now %d) or wait for other workers to finish.",
+						 max_worker_processes)));
+	if (handle == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not start %s: no background worker slot is free", what),
+				 errhint("%s needs %lld background workers at once; raise max_worker_processes (now %d) or wait for other workers to finish.",
+						 needed_by, (long long) needed, max_worker_processes)));
+	return handle;
+}
+
+/*
+ * bk_launch
+ *		Hand a call's work to a worker and wait, serving interrupts, until
+ *		LAUNCH->ready(ARG): the start-and-wait of every pgbenchkit function
+ *		that works in a worker.  No free slot raises 53000 (bk_start_worker);
+ *		a worker that stops before it is ready raises 57P01 with
+ *		LAUNCH->stopped.  An error or exit while waiting (a cancel) calls
+ *		LAUNCH->cancel, which tells the worker to stop; the worker keeps
+ *		the record of what it did.
+ */
+BackgroundWorkerHandle *
+bk_launch(const BkLaunch *launch, dsm_segment *seg, void *arg,
+		  const char *needed_by, int64 needed)
+{
+	BackgroundWorkerHandle *handle;
+	bool		ready;
+
+	handle = bk_start_worker(launch->type, launch->function, seg, 0,
+							 launch->what, needed_by, needed);
+	if (launch->cancel != NULL)
+	{
+		PG_ENSURE_ERROR_CLEANUP(launch->cancel, PointerGetDatum(arg));
+		{
+			ready = bk_wait_worker(handle, launch->ready, NULL, arg, launch->interval_ms);
+		}
+		PG_END_ENSURE_ERROR_CLEANUP(launch->cancel, PointerGetDatum(arg));
+	}
+	else
+		ready = bk_wait_worker(handle, launch->ready, NULL, arg, launch->interval_ms);
+	if (!ready)
+		ereport(ERROR,
+				(errcode(ERRCODE_ADMIN_SHUTDOWN),
+				 errmsg("%s", launch->stopped),
+				 errhint("%s", launch->stopped_hint)));
+	return handle;
 }

@@ -11,6 +11,7 @@
 
 #include "postmaster/bgworker.h"
 #include "storage/dsm.h"
+#include "storage/ipc.h"
 
 /*
  * An error raised in a worker, kept in shared memory so that the backend
@@ -27,15 +28,38 @@ typedef struct BkError
 	char		context[512];
 } BkError;
 
+/*
+ * Background workers one call needs at once: the formulas docs/install.md
+ * gives users, in one place.
+ */
+#define BK_RUN_WORKERS(clients)		((int64) (clients) + 1)	/* coordinator, one per client */
+#define BK_SUITE_WORKERS(clients)	(BK_RUN_WORKERS(clients) + 1)	/* the suite's, its largest run */
+#define BK_INIT_WORKERS(jobs)		((int64) (jobs) + 1)	/* coordinator, one per loader */
+
+/*
+ * How a call hands its work to a worker and waits for it (bk_launch): the
+ * worker's type and entry point, what it is called in messages, how many
+ * workers the whole call needs (for the hint when no slot is free), when
+ * the wait is over, what a cancel during the wait does, and what to say if
+ * the worker stops before the wait is over.
+ */
+typedef struct BkLaunch
+{
+	const char *type;			/* bgw_type, as pg_stat_activity shows it */
+	const char *function;		/* entry point in this library */
+	const char *what;			/* "the run's coordinator" */
+	bool		(*ready) (void *arg);	/* the wait is over */
+	pg_on_exit_callback cancel; /* on error or exit while waiting; or NULL */
+	long		interval_ms;	/* how often READY is asked */
+	const char *stopped;		/* message if it stops before READY */
+	const char *stopped_hint;
+} BkLaunch;
+
 extern void bk_error_capture(BkError *dst);
 extern void bk_error_set(BkError *dst, int sqlerrcode, const char *message,
 						 const char *hint);
 extern void bk_error_raise(const BkError *err);
 
-extern BackgroundWorkerHandle *bk_register_worker(const char *type,
-												  const char *function,
-												  dsm_handle handle,
-												  int index);
 extern bool bk_worker_alive(BackgroundWorkerHandle *handle);
 extern void bk_set_latch_of(int pid);
 extern dsm_segment *bk_worker_attach(Datum main_arg);
@@ -44,5 +68,11 @@ extern void bk_worker_connect(Oid dboid, Oid roleid, const char *appname);
 extern bool bk_postmaster_alive(void);
 extern bool bk_wait_worker(BackgroundWorkerHandle *handle, bool (*done) (void *arg),
 						   void (*each) (void *arg), void *arg, long interval_ms);
+extern BackgroundWorkerHandle *bk_start_worker(const char *type, const char *function,
+											   dsm_segment *seg, int index,
+											   const char *what, const char *needed_by,
+											   int64 needed);
+extern BackgroundWorkerHandle *bk_launch(const BkLaunch *launch, dsm_segment *seg,
+										 void *arg, const char *needed_by, int64 needed);
 
 #endif							/* PGBENCHKIT_WORKER_H */
