@@ -628,44 +628,95 @@ bench_prewarm(PG_FUNCTION_ARGS)
  */
 
 /*
+ * The sources one sample reads, one entry each, in the order of the
+ * sample's keys ($1 database, $2 the leaf tables, $3 CPU as jsonb text or
+ * NULL, $4 the clients' transactions so far, $5 the run's role).  A source
+ * that needs a statistics view is read only where the sampled server has
+ * that view (pg_stat_io from 16, pg_stat_checkpointer from 17): decided
+ * when the run starts, from what that server exposes, not from the version
+ * pgbenchkit was built for.  A new view joins with one entry here (and a
+ * view over bench.samples that reads its key).  pg_stat_statements, whose
+ * schema and privileges vary, is added by obs_sample_sql.
+ */
+typedef struct ObsSource
+{
+	const char *key;			/* its key in bench.samples.data */
+	const char *view;			/* the pg_catalog view it needs, or NULL */
+	const char *expr;			/* its value */
+} ObsSource;
+
+static const ObsSource obs_sources[] = {
+	{"transactions", NULL,
+		"$4::pg_catalog.int8"},
+	{"wal_insert_lsn", NULL,
+		"pg_catalog.pg_current_wal_insert_lsn() OPERATOR(pg_catalog.-) '0/0'::pg_catalog.pg_lsn"},
+	{"wal", "pg_stat_wal",
+		"(SELECT pg_catalog.to_jsonb(w) OPERATOR(pg_catalog.-) 'stats_reset'"
+		" FROM pg_catalog.pg_stat_wal w)"},
+	{"bgwriter", "pg_stat_bgwriter",
+		"(SELECT pg_catalog.to_jsonb(b) OPERATOR(pg_catalog.-) 'stats_reset'"
+		" FROM pg_catalog.pg_stat_bgwriter b)"},
+	{"checkpointer", "pg_stat_checkpointer",
+		"(SELECT pg_catalog.to_jsonb(c) OPERATOR(pg_catalog.-) 'stats_reset'"
+		" FROM pg_catalog.pg_stat_checkpointer c)"},
+	{"io", "pg_stat_io",
+		"(SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(i) OPERATOR(pg_catalog.-) 'stats_reset')"
+		" FROM pg_catalog.pg_stat_io i WHERE COALESCE(i.reads, 0) + COALESCE(i.writes, 0)"
+		" + COALESCE(i.extends, 0) + COALESCE(i.hits, 0) + COALESCE(i.evictions, 0)"
+		" + COALESCE(i.fsyncs, 0) OPERATOR(pg_catalog.>) 0)"},
+	{"database", NULL,
+		"(SELECT pg_catalog.to_jsonb(d) OPERATOR(pg_catalog.-) 'stats_reset'"
+		" FROM pg_catalog.pg_stat_database d WHERE d.datid = $1)"},
+	{"tables", NULL,
+		"(SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.||) pg_catalog.to_jsonb(io))"
+		" FROM pg_catalog.pg_stat_all_tables t"
+		" JOIN pg_catalog.pg_statio_all_tables io ON io.relid = t.relid"
+		" WHERE t.relid = ANY ($2))"},
+	{"indexes", NULL,
+		"(SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x) OPERATOR(pg_catalog.||) pg_catalog.to_jsonb(io))"
+		" FROM pg_catalog.pg_stat_all_indexes x"
+		" JOIN pg_catalog.pg_statio_all_indexes io ON io.indexrelid = x.indexrelid"
+		" WHERE x.relid = ANY ($2))"},
+	{"cpu", NULL,
+		"$3::pg_catalog.jsonb"},
+};
+
+#define OBS_NSOURCES lengthof(obs_sources)
+
+/*
+ * obs_view_exists
+ *		Whether the sampled server has the statistics view pg_catalog.NAME.
+ */
+static bool
+obs_view_exists(const char *name)
+{
+	return bk_spi_int64("SELECT count(*) FROM pg_catalog.pg_class c"
+						" JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+						" WHERE n.nspname = 'pg_catalog' AND c.relname = $1",
+						1, (Oid[]) {TEXTOID}, (Datum[]) {CStringGetTextDatum(name)}) > 0;
+}
+
+/*
  * obs_sample_sql
  *		The query that reads one sample, as a jsonb object with one key per
- *		source.  $1 database, $2 the leaf tables, $3 CPU (jsonb text or
- *		NULL), $4 the clients' transactions so far, $5 the run's role.
+ *		source that READ says to read (see obs_sources), then the
+ *		statements of pg_stat_statements in schema PGSS_SCHEMA, if given.
  */
 static char *
-obs_sample_sql(const char *pgss_schema, bool texts)
+obs_sample_sql(const bool *read, const char *pgss_schema, bool texts)
 {
 	StringInfoData q;
+	const char *sep = "";
 
 	initStringInfo(&q);
-	appendStringInfoString(&q,
-						   "SELECT pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object("
-						   "'transactions', $4::pg_catalog.int8,"
-						   " 'wal_insert_lsn', pg_catalog.pg_current_wal_insert_lsn() OPERATOR(pg_catalog.-) '0/0'::pg_catalog.pg_lsn,"
-						   " 'wal', (SELECT pg_catalog.to_jsonb(w) OPERATOR(pg_catalog.-) 'stats_reset' FROM pg_catalog.pg_stat_wal w),"
-						   " 'bgwriter', (SELECT pg_catalog.to_jsonb(b) OPERATOR(pg_catalog.-) 'stats_reset' FROM pg_catalog.pg_stat_bgwriter b),");
-#if PG_VERSION_NUM >= 170000
-	appendStringInfoString(&q,
-						   " 'checkpointer', (SELECT pg_catalog.to_jsonb(c) OPERATOR(pg_catalog.-) 'stats_reset' FROM pg_catalog.pg_stat_checkpointer c),");
-#endif
-#if PG_VERSION_NUM >= 160000
-	appendStringInfoString(&q,
-						   " 'io', (SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(i) OPERATOR(pg_catalog.-) 'stats_reset')"
-						   " FROM pg_catalog.pg_stat_io i WHERE COALESCE(i.reads, 0) + COALESCE(i.writes, 0)"
-						   " + COALESCE(i.extends, 0) + COALESCE(i.hits, 0) + COALESCE(i.evictions, 0)"
-						   " + COALESCE(i.fsyncs, 0) OPERATOR(pg_catalog.>) 0),");
-#endif
-	appendStringInfoString(&q,
-						   " 'database', (SELECT pg_catalog.to_jsonb(d) OPERATOR(pg_catalog.-) 'stats_reset'"
-						   " FROM pg_catalog.pg_stat_database d WHERE d.datid = $1),"
-						   " 'tables', (SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(t) OPERATOR(pg_catalog.||) pg_catalog.to_jsonb(io))"
-						   " FROM pg_catalog.pg_stat_all_tables t JOIN pg_catalog.pg_statio_all_tables io ON io.relid = t.relid"
-						   " WHERE t.relid = ANY ($2)),"
-						   " 'indexes', (SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(x) OPERATOR(pg_catalog.||) pg_catalog.to_jsonb(io))"
-						   " FROM pg_catalog.pg_stat_all_indexes x JOIN pg_catalog.pg_statio_all_indexes io ON io.indexrelid = x.indexrelid"
-						   " WHERE x.relid = ANY ($2)),"
-						   " 'cpu', $3::pg_catalog.jsonb");
+	appendStringInfoString(&q, "SELECT pg_catalog.jsonb_strip_nulls(pg_catalog.jsonb_build_object(");
+	for (int i = 0; i < OBS_NSOURCES; i++)
+	{
+		if (!read[i])
+			continue;
+		appendStringInfo(&q, "%s'%s', %s", sep, obs_sources[i].key, obs_sources[i].expr);
+		sep = ", ";
+	}
 	if (pgss_schema != NULL)
 		appendStringInfo(&q,
 						 ", 'statements', (SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(s) OPERATOR(pg_catalog.-) 'rank') FROM ("
@@ -720,6 +771,7 @@ bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid)
 	MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
 	char	   *pgss;
 	char	   *why = NULL;
+	bool		read[OBS_NSOURCES];
 
 	memset(o, 0, sizeof(*o));
 	o->run_id = run_id;
@@ -768,10 +820,12 @@ bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid)
 			obs_unavailable(o, "host cpu", "/proc/stat is not readable");
 	}
 
+	for (int i = 0; i < OBS_NSOURCES; i++)
+		read[i] = obs_sources[i].view == NULL || obs_view_exists(obs_sources[i].view);
 	for (int texts = 0; texts < 2; texts++)
 	{
 		Oid			types[5] = {OIDOID, OIDARRAYOID, TEXTOID, INT8OID, OIDOID};
-		char	   *sql = obs_sample_sql(pgss, texts == 1);
+		char	   *sql = obs_sample_sql(read, pgss, texts == 1);
 
 		SPI_connect();
 		o->sample_plan[texts] = SPI_prepare(sql, 5, types);
