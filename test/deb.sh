@@ -55,6 +55,9 @@ INSTALLED=0      # 1 while the package this test installed is installed
 source "$PGBK_REPO/test/tap.sh"
 DONE=0           # 1 once the last check ran (or a failure stopped the rest)
 
+# every file of pgbenchkit in PostgreSQL's folders, whoever put it there
+pgbenchkit_files() { find "$LIBDIR" "$EXTDIR" -name 'pgbenchkit*' 2>/dev/null || true; }
+
 # a file as TAP comments
 diag_file() { [[ -f $1 ]] && sed 's/^/# /' "$1"; return 0; }
 
@@ -193,7 +196,7 @@ if ((${#ours[@]})); then
 	diag "removing the copy of pgbenchkit that make install put into PostgreSQL $PG_VERSION:" "${ours[@]}"
 	as_root rm -rf "${ours[@]}" || true
 fi
-left=$(find "$LIBDIR" "$EXTDIR" -name 'pgbenchkit*' 2>/dev/null) || true
+left=$(pgbenchkit_files)
 if [[ -z $left ]]; then
 	pass "no other copy of pgbenchkit in PostgreSQL $PG_VERSION (${#ours[@]} files of make install removed)"
 else
@@ -288,7 +291,7 @@ else
 	diag_file "$LOGS/purge.log"
 fi
 if [[ ! -e $SO ]]; then pass "$SO is gone"; else fail "$SO is gone"; fi
-left=$(find "$LIBDIR" "$EXTDIR" -name 'pgbenchkit*' 2>/dev/null) || true
+left=$(pgbenchkit_files)
 if [[ -z $left ]]; then
 	pass "no file of pgbenchkit left in PostgreSQL $PG_VERSION"
 else
