@@ -9,7 +9,7 @@
 EXTVERSION   = 0.1.0
 MODULE_big   = pgbenchkit
 OBJS         = $(patsubst %.c,%.o,$(wildcard src/*.c))
-PG_CPPFLAGS  = -I$(srcdir)/src
+PG_CPPFLAGS  = -I$(srcdir)/src -DBK_VERSION='"$(EXTVERSION)"'
 
 # The control file and install scripts live in control/.  The install
 # script of this version is built: a header, then the pieces of
@@ -24,7 +24,7 @@ DATA         = control/pgbenchkit.control $(wildcard control/pgbenchkit--*.sql)
 DATA_built   = $(INSTALL_SQL)
 EXTRA_CLEAN  = control/build
 
-REGRESS      = init init_options init_errors run run_errors observe observe_errors suite schedule charts compare export workloads scripts
+REGRESS      = init init_options init_errors run run_errors observe observe_errors suite schedule charts compare export workloads scripts library_calls
 REGRESS_OPTS = --inputdir=$(srcdir) --load-extension=pg_prewarm
 
 # warnings are errors in development builds (scripts/test.sh sets WERROR=1)

@@ -1109,7 +1109,7 @@ bench_run_client_main(Datum main_arg)
 	if (seg == NULL)
 		return;					/* the run is over already */
 	sh = (RunShared *) dsm_segment_address(seg);
-	if (sh->magic != RUN_MAGIC)
+	if (!bk_segment_ours(seg, RUN_MAGIC, RUN_CLIENT_TYPE))
 		return;
 
 	memset(&c, 0, sizeof(c));

@@ -805,7 +805,7 @@ bench_run_coordinator_main(Datum main_arg)
 	if (seg == NULL)
 		return;					/* the caller is gone already */
 	sh = (RunShared *) dsm_segment_address(seg);
-	if (sh->magic != RUN_MAGIC)
+	if (!bk_segment_ours(seg, RUN_MAGIC, RUN_COORDINATOR_TYPE))
 		return;
 	sh->coordinator_pid = MyProcPid;
 	bk_worker_connect(sh->dboid, sh->roleid, "pgbenchkit run");

@@ -39,12 +39,13 @@
 
 #include "compat.h"
 #include "worker.h"
+#include "pgbenchkit.h"
 
 PG_FUNCTION_INFO_V1(bench_cron_call);
 
 PGDLLEXPORT void bench_cron_worker_main(Datum main_arg);
 
-#define CRON_MAGIC				0x424b4352
+#define CRON_MAGIC				BK_SEGMENT_MAGIC('C')
 #define CRON_WORKER_TYPE		"pgbenchkit cron"
 #define CRON_MAX_ARGS			4
 #define CRON_ARG_LEN			8192
@@ -98,6 +99,7 @@ bench_cron_call(PG_FUNCTION_ARGS)
 	int			nelems = 0;
 	Oid			dboid;
 
+	bk_check_call(fcinfo, 3, "bench._cron_call");
 	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
 		elog(ERROR, "bench._cron_call: database and operation must not be null");
 	dbname = NameStr(*PG_GETARG_NAME(0));
@@ -205,7 +207,7 @@ bench_cron_worker_main(Datum main_arg)
 	if (seg == NULL)
 		return;
 	sh = (CronShared *) dsm_segment_address(seg);
-	if (sh->magic != CRON_MAGIC)
+	if (!bk_segment_ours(seg, CRON_MAGIC, CRON_WORKER_TYPE))
 		return;
 	bk_worker_connect(sh->dboid, sh->roleid, CRON_WORKER_TYPE);
 

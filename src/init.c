@@ -74,6 +74,7 @@
 #include "run.h"
 #include "tpcb.h"
 #include "worker.h"
+#include "pgbenchkit.h"
 
 PG_FUNCTION_INFO_V1(bench_init);
 PGDLLEXPORT void bench_init_coordinator_main(Datum main_arg);
@@ -82,6 +83,7 @@ PGDLLEXPORT void bench_init_loader_main(Datum main_arg);
 /* bgw_type of the workers, as pg_stat_activity.backend_type shows them */
 #define INIT_COORDINATOR_TYPE	"pgbenchkit init"
 #define INIT_LOADER_TYPE		"pgbenchkit loader"
+#define INIT_MAGIC				BK_SEGMENT_MAGIC('I')
 
 /* upper bound of partitions: far beyond any useful benchmark */
 #define INIT_MAX_PARTITIONS		10000
@@ -114,6 +116,8 @@ typedef struct InitLoader
 /* the shared segment of one bench.init call */
 typedef struct InitShared
 {
+	uint32		magic;			/* INIT_MAGIC */
+
 	/* set by the caller */
 	Oid			dboid;
 	Oid			roleid;
@@ -355,6 +359,7 @@ bench_init(PG_FUNCTION_ARGS)
 	dsm_segment *seg;
 	InitShared *sh;
 
+	bk_check_call(fcinfo, 9, "bench.init");
 	/* --- arguments, all before anything happens --- */
 	ARG_NOT_NULL(0, "workload");
 	ARG_NOT_NULL(1, "scale");
@@ -473,6 +478,7 @@ bench_init(PG_FUNCTION_ARGS)
 	seg = dsm_create(init_shared_size(&opts, jobs), 0);
 	sh = (InitShared *) dsm_segment_address(seg);
 	memset(sh, 0, init_shared_size(&opts, jobs));
+	sh->magic = INIT_MAGIC;
 	sh->dboid = MyDatabaseId;
 	sh->roleid = GetUserId();
 	sh->nspid = nspid;
@@ -932,6 +938,8 @@ bench_init_coordinator_main(Datum main_arg)
 
 	if (seg == NULL)
 		return;					/* the caller is gone already */
+	if (!bk_segment_ours(seg, INIT_MAGIC, INIT_COORDINATOR_TYPE))
+		return;
 	sh = (InitShared *) dsm_segment_address(seg);
 	sh->coordinator_pid = MyProcPid;
 	pqsignal(SIGTERM, init_sigterm);
@@ -1003,7 +1011,7 @@ bench_init_loader_main(Datum main_arg)
 	InitLoader *ld;
 	int			index = bk_worker_index();
 
-	if (seg == NULL)
+	if (seg == NULL || !bk_segment_ours(seg, INIT_MAGIC, INIT_LOADER_TYPE))
 		return;
 	sh = (InitShared *) dsm_segment_address(seg);
 	ld = &INIT_LOADERS(sh)[index];

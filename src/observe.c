@@ -61,6 +61,7 @@
 #include "observe.h"
 #include "run.h"
 #include "workload.h"
+#include "pgbenchkit.h"
 
 PG_FUNCTION_INFO_V1(bench_prewarm);
 
@@ -582,6 +583,7 @@ bench_prewarm(PG_FUNCTION_ARGS)
 	ObsPrewarmed *done = NULL;
 	int			n = 0;
 
+	bk_check_call(fcinfo, 1, "bench.prewarm");
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),

@@ -11,8 +11,15 @@
  */
 #include "postgres.h"
 
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/pg_extension.h"
 #include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/guc.h"
+#include "utils/rel.h"
 
 #include "compat.h"
 #include "pagewriter.h"
@@ -37,4 +44,59 @@ _PG_init(void)
 							 0,
 							 NULL, NULL, NULL);
 	MarkGUCPrefixReserved("pgbenchkit");
+}
+
+/* the version of pgbenchkit's SQL objects in this database */
+static char *
+installed_version(void)
+{
+	Relation	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	char	   *version = "unknown";
+
+	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ,
+				CStringGetDatum("pgbenchkit"));
+	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		bool		isnull;
+		Datum		d = heap_getattr(tup, Anum_pg_extension_extversion,
+									 RelationGetDescr(rel), &isnull);
+
+		if (!isnull)
+			version = TextDatumGetCString(d);
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return version;
+}
+
+/*
+ * bk_check_call
+ *		First step of every SQL-callable function: refuse a call whose
+ *		argument count is not the one this library was built for.
+ *
+ * Between the install of a new library and ALTER EXTENSION ... UPDATE, the
+ * database's functions are still the old version's and call into the new
+ * library: an argument count that differs is such a call, and it gets a
+ * clear error naming the update to run rather than arguments read where
+ * there are none.
+ */
+void
+bk_check_call(FunctionCallInfo fcinfo, int nargs, const char *fn)
+{
+	char	   *installed;
+
+	if (PG_NARGS() == nargs)
+		return;
+	installed = installed_version();
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg("%s was called with %d arguments, but the pgbenchkit library of version %s takes %d",
+					fn, PG_NARGS(), BK_VERSION, nargs),
+			 errdetail("The SQL objects of pgbenchkit in this database are of version %s.", installed),
+			 errhint("Run ALTER EXTENSION pgbenchkit UPDATE to bring them to the library's version.")));
 }

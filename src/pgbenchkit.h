@@ -8,6 +8,14 @@
 #ifndef PGBENCHKIT_H
 #define PGBENCHKIT_H
 
+#include "fmgr.h"
+
+/* the library's version, the Makefile's EXTVERSION */
+#ifndef BK_VERSION
+#error "BK_VERSION must be defined (the Makefile passes EXTVERSION)"
+#endif
+
 extern void _PG_init(void);
+extern void bk_check_call(FunctionCallInfo fcinfo, int nargs, const char *fn);
 
 #endif							/* PGBENCHKIT_H */

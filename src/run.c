@@ -52,6 +52,7 @@
 #include "script.h"
 #include "worker.h"
 #include "workload.h"
+#include "pgbenchkit.h"
 
 PG_FUNCTION_INFO_V1(bench_run);
 PG_FUNCTION_INFO_V1(bench_start);
@@ -624,7 +625,7 @@ run_read_args(FunctionCallInfo fcinfo, const char *fn, RunArgs *a)
 	Datum		v[RUN_NARGS];
 	bool		n[RUN_NARGS];
 
-	Assert(PG_NARGS() == RUN_NARGS);
+	bk_check_call(fcinfo, RUN_NARGS, fn);
 	for (int i = 0; i < RUN_NARGS; i++)
 	{
 		n[i] = PG_ARGISNULL(i);
@@ -1102,6 +1103,7 @@ bench_wait(PG_FUNCTION_ARGS)
 	Datum		row;
 	bool		found;
 
+	bk_check_call(fcinfo, 1, "bench.wait");
 	RUN_ID_NOT_NULL("bench.wait");
 	run_id = PG_GETARG_INT64(0);
 	bk_run_check_caller("bench.wait");
@@ -1144,6 +1146,7 @@ bench_cancel(PG_FUNCTION_ARGS)
 	char	   *status;
 	Oid			owner;
 
+	bk_check_call(fcinfo, 1, "bench.cancel");
 	RUN_ID_NOT_NULL("bench.cancel");
 	run_id = PG_GETARG_INT64(0);
 	bk_recover_runs();

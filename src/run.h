@@ -27,7 +27,7 @@
 #include "histogram.h"
 #include "worker.h"
 
-#define RUN_MAGIC				0x424b5255
+#define RUN_MAGIC				BK_SEGMENT_MAGIC('R')
 
 /* bgw_type of the workers, as pg_stat_activity.backend_type shows them */
 #define RUN_COORDINATOR_TYPE	"pgbenchkit run"

@@ -61,6 +61,7 @@
 #include "compat.h"
 #include "run.h"
 #include "worker.h"
+#include "pgbenchkit.h"
 
 PG_FUNCTION_INFO_V1(bench_sweep);
 PG_FUNCTION_INFO_V1(bench_start_sweep);
@@ -71,7 +72,7 @@ PG_FUNCTION_INFO_V1(bench_run_schedule);
 
 PGDLLEXPORT void bench_suite_worker_main(Datum main_arg);
 
-#define SUITE_MAGIC				0x424b5355
+#define SUITE_MAGIC				BK_SEGMENT_MAGIC('S')
 
 /* the arguments of bench.sweep, bench.start_sweep and bench._sweep_spec */
 #define SWEEP_NARGS				13
@@ -149,6 +150,7 @@ sweep_spec(FunctionCallInfo fcinfo, const char *fn, bool now)
 		INT8OID, TEXTOID, INTERVALOID, INTERVALOID, INT4OID, TEXTOID, BOOLOID, INTERVALOID,
 	TEXTOID};
 
+	bk_check_call(fcinfo, SWEEP_NARGS, fn);
 	bk_arg_not_null(PG_ARGISNULL(0), fn, "workload");
 	bk_arg_not_null(PG_ARGISNULL(1), fn, "clients");
 	bk_arg_not_null(PG_ARGISNULL(2), fn, "repeat");
@@ -669,6 +671,7 @@ bench_wait_suite(PG_FUNCTION_ARGS)
 {
 	SuiteWatch	w;
 
+	bk_check_call(fcinfo, 1, "bench.wait_suite");
 	SUITE_ID_NOT_NULL("bench.wait_suite");
 	suite_result_cxt = CurrentMemoryContext;
 	memset(&w, 0, sizeof(w));
@@ -698,6 +701,7 @@ bench_cancel_suite(PG_FUNCTION_ARGS)
 	SuiteWatch	w;
 	Oid			owner;
 
+	bk_check_call(fcinfo, 1, "bench.cancel_suite");
 	SUITE_ID_NOT_NULL("bench.cancel_suite");
 	suite_result_cxt = CurrentMemoryContext;
 	memset(&w, 0, sizeof(w));
@@ -751,6 +755,7 @@ bench_run_schedule(PG_FUNCTION_ARGS)
 	char	   *name;
 	char	   *spec = NULL;
 
+	bk_check_call(fcinfo, 1, "bench.run_schedule");
 	if (PG_ARGISNULL(0))
 		ereport(ERROR,
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
@@ -1018,7 +1023,7 @@ bench_suite_worker_main(Datum main_arg)
 	if (seg == NULL)
 		return;					/* the caller is gone already */
 	sh = (SuiteShared *) dsm_segment_address(seg);
-	if (sh->magic != SUITE_MAGIC)
+	if (!bk_segment_ours(seg, SUITE_MAGIC, SUITE_WORKER_TYPE))
 		return;
 	sh->worker_pid = MyProcPid;
 	bk_worker_connect(sh->dboid, sh->roleid, "pgbenchkit suite");

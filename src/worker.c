@@ -171,6 +171,27 @@ bk_worker_attach(Datum main_arg)
 }
 
 /*
+ * bk_segment_ours
+ *		Whether the segment this worker attached has the first word MAGIC:
+ *		made by a caller of this build's layout (BK_SEGMENT_MAGIC).  One of
+ *		another version is left untouched, and the server log says why the
+ *		worker ends at once; the caller then learns that its worker stopped.
+ */
+bool
+bk_segment_ours(dsm_segment *seg, uint32 magic, const char *what)
+{
+	uint32		found = *(uint32 *) dsm_segment_address(seg);
+
+	if (found == magic)
+		return true;
+	ereport(LOG,
+			(errmsg("%s: the shared memory of this work was laid out by another version of the pgbenchkit library (%08x, this one reads %08x)",
+					what, found, magic),
+			 errhint("A new pgbenchkit library was installed while the work was starting; start it again.")));
+	return false;
+}
+
+/*
  * bk_worker_index
  *		The index the worker was registered with (bk_register_worker).
  */

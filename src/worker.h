@@ -29,6 +29,17 @@ typedef struct BkError
 } BkError;
 
 /*
+ * The first word of every segment a caller hands to a worker: which kind of
+ * segment it is and the version of its layout.  BK_LAYOUT_VERSION goes up
+ * with any change to a struct a segment holds, so that a worker of one
+ * build of the library never reads the segment of another (a library
+ * installed while a caller of the old one was starting work):
+ * bk_segment_ours refuses it.
+ */
+#define BK_LAYOUT_VERSION		1
+#define BK_SEGMENT_MAGIC(kind)	(0x424b0000u | ((uint32) (kind) << 8) | BK_LAYOUT_VERSION)
+
+/*
  * Background workers one call needs at once: the formulas docs/install.md
  * gives users, in one place.
  */
@@ -66,6 +77,7 @@ extern dsm_segment *bk_worker_attach(Datum main_arg);
 extern int	bk_worker_index(void);
 extern void bk_worker_connect(Oid dboid, Oid roleid, const char *appname);
 extern bool bk_postmaster_alive(void);
+extern bool bk_segment_ours(dsm_segment *seg, uint32 magic, const char *what);
 extern bool bk_wait_worker(BackgroundWorkerHandle *handle, bool (*done) (void *arg),
 						   void (*each) (void *arg), void *arg, long interval_ms);
 extern BackgroundWorkerHandle *bk_start_worker(const char *type, const char *function,

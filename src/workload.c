@@ -29,6 +29,7 @@
 
 #include "catalog.h"
 #include "workload.h"
+#include "pgbenchkit.h"
 
 PG_FUNCTION_INFO_V1(bench_define_workload);
 PG_FUNCTION_INFO_V1(bench_drop_workload);
@@ -332,6 +333,7 @@ bench_define_workload(PG_FUNCTION_ARGS)
 	TupleDesc	tupdesc;
 	Datum	   *wdatums;
 
+	bk_check_call(fcinfo, 6, "bench.define_workload");
 	bk_arg_not_null(PG_ARGISNULL(0), fn, "name");
 	bk_arg_not_null(PG_ARGISNULL(1), fn, "scripts");
 	bk_arg_not_null(PG_ARGISNULL(5), fn, "replace");
@@ -487,6 +489,7 @@ bench_drop_workload(PG_FUNCTION_ARGS)
 	Datum		values[1];
 	BkOwnerSwitch sw;
 
+	bk_check_call(fcinfo, 2, "bench.drop_workload");
 	bk_arg_not_null(PG_ARGISNULL(0), fn, "name");
 	bk_arg_not_null(PG_ARGISNULL(1), fn, "if_exists");
 	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
