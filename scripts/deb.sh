@@ -51,8 +51,8 @@ compgen -G "$PGBK_REPO/control/install/*.sql" >/dev/null ||
 	die "no pieces of the install script in control/install/ (the build makes control/build/pgbenchkit--$VERSION.sql of them)"
 
 # ---------------------------------------------------------------- dependencies
-apt_ensure "${BUILD_DEPS[@]}" ||
-	die "could not install the build dependencies (${BUILD_DEPS[*]}); installing them needs root rights (run as root or with sudo)"
+# (apt_ensure says itself what it could not install, and why)
+apt_ensure "${BUILD_DEPS[@]}"
 command -v dpkg-buildpackage >/dev/null || die "dpkg-buildpackage is missing (package dpkg-dev)"
 command -v pg_buildext >/dev/null || die "pg_buildext is missing (package postgresql-server-dev-all)"
 
@@ -74,8 +74,7 @@ mapfile -t PG_VERSIONS < <(cd "$STAGE" && pg_buildext supported-versions)
 	die "no PostgreSQL version both in scripts/debian/pgversions ($(grep -v '^#' "$DEBIAN_SRC/pgversions" | xargs)) and supported by postgresql-common here ($(/usr/share/postgresql-common/supported-versions | xargs))"
 dev_pkgs=()
 for v in "${PG_VERSIONS[@]}"; do dev_pkgs+=("postgresql-server-dev-$v"); done
-apt_ensure "${dev_pkgs[@]}" ||
-	die "could not install ${dev_pkgs[*]}; installing them needs root rights (run as root or with sudo)"
+apt_ensure "${dev_pkgs[@]}"
 
 # debian/control is generated from control.in (pg_buildext updatecontrol)
 # for the versions postgresql-common supports; the one in scripts/debian/ is
