@@ -25,7 +25,21 @@ DATA_built   = $(INSTALL_SQL)
 EXTRA_CLEAN  = control/build
 
 REGRESS      = init init_options init_errors run run_errors observe observe_errors suite schedule charts compare export workloads scripts library_calls
-REGRESS_OPTS = --inputdir=$(srcdir) --load-extension=pg_prewarm
+# `make installcheck` starts a throwaway instance of its own (tmp_check/),
+# with the settings the tests need (test/regress-NN.conf: worker slots,
+# pg_cron where the server has it), then runs the Perl TAP tests of t/ as
+# `make prove_installcheck` does, on servers built with TAP tests (Debian's
+# are; the PyPI build of 18 is not: scripts/test.sh runs t/ there itself).
+# Both run as a user that may run initdb (not root).
+TEST_CONF_VERSION = $(if $(wildcard $(srcdir)/test/regress-$(MAJORVERSION).conf),$(MAJORVERSION),18)
+REGRESS_OPTS = --inputdir=$(srcdir) --load-extension=pg_prewarm --no-locale --encoding=UTF8 \
+               --temp-instance=$(CURDIR)/tmp_check --temp-config=$(srcdir)/test/regress-$(TEST_CONF_VERSION).conf
+TAP_TESTS    = 1
+# what t/ reads: the settings of every node, the server's major version,
+# the source folder
+export TEMP_CONFIG         = $(abspath $(srcdir)/test/tap-$(TEST_CONF_VERSION).conf)
+export PGBENCHKIT_PG_MAJOR = $(MAJORVERSION)
+export PGBENCHKIT_SRC      = $(abspath $(srcdir))
 
 # warnings are errors in development builds (scripts/test.sh sets WERROR=1)
 ifdef WERROR

@@ -14,8 +14,8 @@
 #   1. copies the work tree to .work/test-<ver>/src and builds it there from
 #      clean with WERROR=1, then installs it into that version,
 #   2. runs the suites:
-#        regress  pg_regress over the Makefile's REGRESS (sql/*.sql) on a
-#                 temporary instance
+#        regress  make installcheck: pg_regress over the Makefile's REGRESS
+#                 (sql/*.sql) on a temporary instance
 #                 (server settings: test/regress-<ver>.conf)
 #        pgtap    pg_prove over pgtap/*.sql on a throwaway cluster with
 #                 CREATE EXTENSION pgtap; CREATE EXTENSION pgbenchkit CASCADE
@@ -218,19 +218,13 @@ suite_regress() {
 		return 0
 	fi
 	local out="$vwork/regress.out" rc=0
-	# make installcheck keeps the Makefile's REGRESS_OPTS (--load-extension
-	# ...); the temporary instance gets the version's settings and a fixed
-	# port; C locale and UTF8 so expected output does not depend on the
-	# machine's locale.
-	local opts=(
-		"--temp-instance=$vwork/tmp_check_$ver"
-		"--temp-config=$src/test/regress-$ver.conf"
-		"--port=$(regress_port "$ver")"
-		--no-locale --encoding=UTF8
-	)
+	# make installcheck as the Makefile sets it up (a temporary instance in
+	# tmp_check/ with the version's settings, C locale and UTF8 so that
+	# expected output does not depend on the machine), on a fixed port, and
+	# without the t/ tests (TAP_TESTS=), which the tap suite runs
 	run_logged "$out" as_pg env -C "$src" PATH="$(pg_path "$ver")" \
-		make installcheck PG_CONFIG="$(pg_config_path "$ver")" \
-		EXTRA_REGRESS_OPTS="${opts[*]}" || rc=$?
+		make installcheck PG_CONFIG="$(pg_config_path "$ver")" TAP_TESTS= \
+		EXTRA_REGRESS_OPTS="--port=$(regress_port "$ver")" || rc=$?
 	local counts
 	counts=$(count_regress "$out" "$rc" "${#tests[@]}")
 	if ((rc != 0)); then
