@@ -36,8 +36,8 @@ BUILD_DEPS=("${PGBK_APT_BUILD[@]}" "${PGBK_APT_PACKAGING[@]}")
 # ---------------------------------------------------------------- version
 # One version everywhere: the Makefile's EXTVERSION, the control file's
 # default_version and the upstream part of the Debian changelog's version.
-mk_version=$(sed -n 's/^EXTVERSION[[:space:]]*[:?]*=[[:space:]]*\([^[:space:]]*\).*/\1/p' "$PGBK_REPO/Makefile")
-ctl_version=$(sed -n "s/^default_version[[:space:]]*=[[:space:]]*'\([^']*\)'.*/\1/p" "$PGBK_REPO/control/pgbenchkit.control")
+mk_version=$(makefile_version "$PGBK_REPO/Makefile")
+ctl_version=$(control_version "$PGBK_REPO/control/pgbenchkit.control")
 deb_version=$(sed -n '1s/^pgbenchkit (\([^)]*\)).*/\1/p' "$DEBIAN_SRC/changelog")
 [[ -n $mk_version ]] || die "no EXTVERSION in $PGBK_REPO/Makefile"
 [[ -n $ctl_version ]] || die "no default_version in control/pgbenchkit.control"

@@ -136,7 +136,7 @@ problem() { problems+=("$*"); }
 
 # Makefile's EXTVERSION
 if [[ -f $tree/Makefile ]]; then
-	mk_version=$(sed -n 's/^EXTVERSION[[:space:]]*[:?]\{0,1\}=[[:space:]]*\([^[:space:]#]*\).*/\1/p' "$tree/Makefile" | head -n 1)
+	mk_version=$(makefile_version "$tree/Makefile")
 	if [[ -z $mk_version ]]; then
 		problem "Makefile sets no EXTVERSION"
 	elif [[ $mk_version != "$version" ]]; then
@@ -149,7 +149,7 @@ fi
 # control file's default_version
 control=control/$DIST.control
 if [[ -f $tree/$control ]]; then
-	ctl_version=$(sed -n "s/^[[:space:]]*default_version[[:space:]]*=[[:space:]]*'\{0,1\}\([^'[:space:]]*\).*/\1/p" "$tree/$control" | head -n 1)
+	ctl_version=$(control_version "$tree/$control")
 	if [[ -z $ctl_version ]]; then
 		problem "$control has no default_version"
 	elif [[ $ctl_version != "$version" ]]; then

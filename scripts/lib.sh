@@ -315,6 +315,16 @@ deps_ensure() {
 }
 
 # ---------------------------------------------------------------- versions
+# The extension's version as a Makefile sets it (EXTVERSION) and as a
+# control file installs it by default (default_version): read the same way
+# by every script that checks that they agree.
+makefile_version() {
+	sed -n 's/^EXTVERSION[[:space:]]*[:?]\{0,1\}=[[:space:]]*\([^[:space:]#]*\).*/\1/p;T;q' "$1"
+}
+control_version() {
+	sed -n "s/^[[:space:]]*default_version[[:space:]]*=[[:space:]]*'\{0,1\}\([^'[:space:]]*\).*/\1/p;T;q" "$1"
+}
+
 check_version() {
 	case $1 in
 	15 | 18) ;;

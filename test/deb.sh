@@ -33,7 +33,7 @@ PORT=${PGBENCHKIT_DEB_TEST_PORT:-55615}
 PKG=postgresql-$PG_VERSION-pgbenchkit
 # what the package must hold: the extension's version (the Makefile's
 # EXTVERSION) and the Debian version of the packaging's changelog
-EXT_VERSION=$(sed -n 's/^EXTVERSION[[:space:]]*[:?]*=[[:space:]]*\([^[:space:]]*\).*/\1/p' "$PGBK_REPO/Makefile")
+EXT_VERSION=$(makefile_version "$PGBK_REPO/Makefile")
 DEB_VERSION=$(sed -n '1s/^pgbenchkit (\([^)]*\)).*/\1/p' "$PGBK_REPO/scripts/debian/changelog")
 [[ -n $EXT_VERSION && -n $DEB_VERSION ]] ||
 	die "cannot read the versions (EXTVERSION in the Makefile: '$EXT_VERSION', scripts/debian/changelog: '$DEB_VERSION')"

@@ -29,6 +29,8 @@ START=$SECONDS
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/pgbk-dist-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
+# shellcheck source=scripts/lib.sh
+source "$REPO/scripts/lib.sh"
 # shellcheck source=test/tap.sh
 source "$REPO/test/tap.sh"
 
@@ -62,7 +64,7 @@ for tool in git perl unzip make; do
 	}
 done
 
-VERSION=$(sed -n 's/^EXTVERSION[[:space:]]*=[[:space:]]*\([^[:space:]]*\).*/\1/p' "$REPO/Makefile" | head -n 1)
+VERSION=$(makefile_version "$REPO/Makefile")
 if [[ -z $VERSION ]]; then
 	echo "Bail out! no EXTVERSION in $REPO/Makefile"
 	exit 1
