@@ -6,7 +6,7 @@
 #
 # The whole suite, on every supported server version, is scripts/test.sh.
 
-EXTVERSION   = 0.1.0
+EXTVERSION   = 0.2.0
 MODULE_big   = pgbenchkit
 OBJS         = $(patsubst %.c,%.o,$(wildcard src/*.c))
 PG_CPPFLAGS  = -I$(srcdir)/src -DBK_VERSION='"$(EXTVERSION)"'

@@ -161,11 +161,11 @@ SELECT is(
     'HASH (aid)', 'pgbench_accounts is the new, hash partitioned one');
 SELECT is(
     (SELECT tables FROM bench.datasets WHERE schema_name = 'pgbk_tap_existing' AND status = 'ready'),
-    ARRAY['pgbk_tap_existing.pgbench_history'::regclass::oid,
-          'pgbk_tap_existing.pgbench_tellers'::regclass::oid,
-          'pgbk_tap_existing.pgbench_accounts'::regclass::oid,
-          'pgbk_tap_existing.pgbench_branches'::regclass::oid],
-    'bench.datasets.tables lists the OIDs of the four tables');
+    ARRAY['pgbk_tap_existing.pgbench_history'::regclass,
+          'pgbk_tap_existing.pgbench_tellers'::regclass,
+          'pgbk_tap_existing.pgbench_accounts'::regclass,
+          'pgbk_tap_existing.pgbench_branches'::regclass],
+    'bench.datasets.tables lists the four tables');
 
 -- ---------------------------------------------------------------- another role's own dataset
 SET ROLE pgbk_tap_other;

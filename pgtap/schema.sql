@@ -18,7 +18,7 @@ SELECT has_extension('pgbenchkit', 'extension pgbenchkit is installed');
 SELECT has_extension('pg_prewarm', 'extension pg_prewarm (required) is installed');
 SELECT is(
     (SELECT extversion FROM pg_extension WHERE extname = 'pgbenchkit'),
-    '0.1.0', 'pgbenchkit is at version 0.1.0');
+    '0.2.0', 'pgbenchkit is at version 0.2.0');
 SELECT is(
     (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
       WHERE e.extname = 'pgbenchkit'),
@@ -57,7 +57,7 @@ SELECT col_type_is('bench', 'datasets', 'workload', 'text', 'bench.datasets.work
 SELECT col_type_is('bench', 'datasets', 'scale', 'integer', 'bench.datasets.scale is integer');
 SELECT col_type_is('bench', 'datasets', 'options', 'jsonb', 'bench.datasets.options is jsonb');
 SELECT col_type_is('bench', 'datasets', 'schema_name', 'name', 'bench.datasets.schema_name is name');
-SELECT col_type_is('bench', 'datasets', 'tables', 'oid[]', 'bench.datasets.tables is oid[]');
+SELECT col_type_is('bench', 'datasets', 'tables', 'regclass[]', 'bench.datasets.tables is regclass[]');
 SELECT col_type_is('bench', 'datasets', 'status', 'text', 'bench.datasets.status is text');
 SELECT col_type_is('bench', 'datasets', 'sqlstate', 'text', 'bench.datasets.sqlstate is text');
 SELECT col_type_is('bench', 'datasets', 'created_by', 'name', 'bench.datasets.created_by is name');

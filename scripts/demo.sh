@@ -139,7 +139,8 @@ ensure_database() {
 		log "creating database $DB"
 		as_owner createdb "$DB"
 	fi
-	# The version stays 0.1.0 while its install script changes: when the
+	# The version in development keeps its number while its install script
+	# changes (upgrade scripts lead only from released versions): when the
 	# script differs from the one the database got, drop the extension so
 	# that the demo shows the code just built (its bench tables go too), and
 	# the dataset the old one loaded, which the new one would not know as

@@ -206,7 +206,7 @@ bk_dataset_set_tables(int64 id, const Oid *relids, int n)
 	values[1] = oid_array(relids, n);
 
 	bk_become_owner(&sw);
-	bk_spi_exec("UPDATE bench.datasets SET tables = $2 WHERE id = $1",
+	bk_spi_exec("UPDATE bench.datasets SET tables = $2::pg_catalog.regclass[] WHERE id = $1",
 				2, types, values, NULL, SPI_OK_UPDATE);
 	bk_restore_user(&sw);
 }
@@ -276,7 +276,7 @@ bk_dataset_mark_replaced(const Oid *relids, int n)
 
 	bk_become_owner(&sw);
 	bk_spi_exec("UPDATE bench.datasets SET status = 'replaced'"
-				" WHERE status = 'ready' AND tables OPERATOR(pg_catalog.&&) $1",
+				" WHERE status = 'ready' AND tables::pg_catalog.oid[] OPERATOR(pg_catalog.&&) $1",
 				1, types, values, NULL, SPI_OK_UPDATE);
 	bk_restore_user(&sw);
 }
@@ -293,7 +293,7 @@ bk_dataset_owns_table(Oid relid)
 	Datum		values[1] = {ObjectIdGetDatum(relid)};
 
 	return bk_spi_int64("SELECT 1::int8 FROM bench.datasets"
-						" WHERE status = 'ready' AND $1 = ANY (tables) LIMIT 1",
+						" WHERE status = 'ready' AND $1 OPERATOR(pg_catalog.=) ANY (tables::pg_catalog.oid[]) LIMIT 1",
 						1, types, values) == 1;
 }
 

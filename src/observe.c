@@ -406,7 +406,7 @@ obs_dataset_tables(int64 dataset_id, Oid **tables, int *ntables)
 	if (dataset_id <= 0)
 		return;
 	SPI_connect();
-	if (SPI_execute_with_args("SELECT t FROM bench.datasets d, pg_catalog.unnest(d.tables) AS t"
+	if (SPI_execute_with_args("SELECT t::pg_catalog.oid FROM bench.datasets d, pg_catalog.unnest(d.tables) AS t"
 							  " WHERE d.id = $1",
 							  1, types, values, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read bench.datasets");

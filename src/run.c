@@ -143,7 +143,8 @@ bk_find_dataset(const char *workload, const char *dataset, int *scale)
 	values[1] = ObjectIdGetDatum(relid);
 	SPI_connect();
 	if (SPI_execute_with_args("SELECT id, scale FROM bench.datasets"
-							  " WHERE status = 'ready' AND workload = $1 AND $2 = ANY (tables)"
+							  " WHERE status = 'ready' AND workload = $1"
+							  "   AND $2 OPERATOR(pg_catalog.=) ANY (tables::pg_catalog.oid[])"
 							  " ORDER BY id DESC LIMIT 1",
 							  2, types, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read bench.datasets");

@@ -1,8 +1,9 @@
 --
 -- bench.datasets: one row per dataset bench.init made or tried to make.
 --
--- tables holds the pg_class OIDs of the tables the load created; with
--- force => true, bench.init drops only tables listed in a 'ready' row.
+-- tables holds the tables the load created (regclass: pg_dump writes their
+-- names, and a restore finds them again); with force => true, bench.init
+-- drops only tables listed in a 'ready' row.
 --
 CREATE TABLE bench.datasets (
     id              bigserial PRIMARY KEY,
@@ -10,7 +11,7 @@ CREATE TABLE bench.datasets (
     scale           integer     NOT NULL,
     options         jsonb       NOT NULL,
     schema_name     name        NOT NULL,
-    tables          oid[],
+    tables          regclass[],
     status          text        NOT NULL
                     CHECK (status IN ('loading', 'ready', 'failed', 'aborted', 'replaced')),
     sqlstate        text,

@@ -1,0 +1,251 @@
+# Upgrades keep results, and so does pg_dump.
+#
+#  1. In database lab, pgbenchkit is created at its first release, 0.1.0,
+#     and used: a dataset, runs (a workload, an unnamed script, a custom
+#     workload), a sweep, and, where the server has pg_cron, a schedule
+#     with one execution.
+#  2. ALTER EXTENSION pgbenchkit UPDATE takes it to the version the control
+#     file names.  Every row of every table of schema bench is still there,
+#     unchanged, and every function works on the old results and makes new
+#     ones (whose ids follow the old).
+#  3. The upgraded extension is the same as a fresh install of the new
+#     version in database fresh: the same functions (with the same
+#     definitions, owners' grants and comments), tables, columns in the
+#     same order, defaults, constraints, indexes, views, types and
+#     configuration tables.  An upgrade script that forgets something
+#     fails here.
+#  4. Every table and sequence of schema bench is one that pg_dump keeps
+#     (pg_extension_config_dump); pg_dump of lab restored into a new
+#     database gives back every row, and the restored database runs
+#     benchmarks on the restored dataset and replaces it with bench.init.
+#
+# Needs the server's bin directory first in PATH and pgbenchkit installed
+# into that server.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $sharedir = `pg_config --sharedir`;
+chomp $sharedir;
+my $has_cron = -e "$sharedir/extension/pg_cron.control";
+
+my $node = PostgreSQL::Test::Cluster->new('upgrade');
+$node->init;
+$node->append_conf('postgresql.conf', qq{
+max_worker_processes = 40
+autovacuum = off
+});
+$node->start;
+$node->safe_psql('postgres', 'CREATE EXTENSION pg_cron') if $has_cron;
+$node->safe_psql('postgres', 'CREATE DATABASE lab');
+$node->safe_psql('postgres', 'CREATE DATABASE fresh');
+
+sub lab { return $node->safe_psql('lab', $_[0]); }
+
+my $new_version = $node->safe_psql('postgres',
+	q{SELECT default_version FROM pg_available_extensions WHERE name = 'pgbenchkit'});
+isnt($new_version, '0.1.0', "the control file names a version after 0.1.0 ($new_version)");
+
+# ------------------------------------------------------------ 1. at 0.1.0
+lab(q{CREATE EXTENSION pgbenchkit VERSION '0.1.0' CASCADE});
+is(lab(q{SELECT extversion FROM pg_extension WHERE extname = 'pgbenchkit'}), '0.1.0',
+	'lab has pgbenchkit 0.1.0');
+
+lab(q{SELECT dataset_id FROM bench.init('tpcb', scale => 1)});
+my $run_tpcb = lab(q{SELECT id FROM bench.run('tpcb', clients => 2, transactions => 50,
+	progress => '0', tag => 'before')});
+my $run_script = lab(q{SELECT id FROM bench.run(script => $$\set n random(1, 10)
+SELECT :n;$$, transactions => 20, progress => '0', random_seed => 7,
+	variables => '{"label": "x"}')});
+lab(q{SELECT name FROM bench.define_workload('mine',
+	'\set aid random(1, 100000 * :scale)
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;', dataset => 'tpcb')});
+my $run_mine = lab(q{SELECT id FROM bench.run('mine', clients => 2, duration => '2 s',
+	progress => '1 s', sample_interval => '500 ms')});
+my $suite = lab(q{SELECT DISTINCT suite_id FROM bench.sweep('select-only', clients => '{1,2}',
+	repeat => 1, transactions => 30, progress => '0')});
+ok($run_tpcb && $run_script && $run_mine && $suite, 'runs and a sweep made at 0.1.0');
+if ($has_cron)
+{
+	lab(q{SELECT name FROM bench.schedule('nightly', '0 3 * * *', 'select-only',
+		clients => '{1,2}', transactions => 20, progress => '0')});
+	lab(q{SELECT * FROM bench.run_schedule('nightly')});
+	is(lab(q{SELECT count(*) FROM bench.suites WHERE schedule = 'nightly' AND status = 'done'}),
+		'1', 'a schedule and one execution of it at 0.1.0');
+}
+
+# every row of every table of schema bench, and where the sequences are
+# (bench.datasets.tables as OIDs, which an upgrade keeps, or as names,
+# which a restore keeps: TABLES_AS 'oid' or 'name'; after a restore, the
+# built-in workloads are the new extension's, defined when it was created)
+sub contents
+{
+	my ($db, $tables_as) = @_;
+	my %c;
+	for my $t (split /\n/, $node->safe_psql($db,
+		q{SELECT tablename FROM pg_tables WHERE schemaname = 'bench' ORDER BY 1}))
+	{
+		my $row =
+		    $t eq 'datasets' && $tables_as eq 'oid'
+		  ? q{to_jsonb(x) || jsonb_build_object('tables', x.tables::oid[])}
+		  : $t eq 'datasets' ? q{to_jsonb(x) || jsonb_build_object('tables', x.tables::regclass[]::text[])}
+		  # the built-in workloads are the extension's own, made again
+		  # when a restore creates it
+		  : $t eq 'workloads' && $tables_as eq 'name'
+		  ? q{to_jsonb(x) - CASE WHEN x.builtin THEN 'defined_at' ELSE '' END}
+		  : 'to_jsonb(x)';
+		$c{$t} = $node->safe_psql($db, qq{SELECT count(*) || ' rows, md5 '
+			|| md5(coalesce(string_agg(r::text, E'\\n' ORDER BY r::text), ''))
+			FROM (SELECT $row AS r FROM bench."$t" x) y});
+	}
+	for my $s (split /\n/, $node->safe_psql($db,
+		q{SELECT sequencename FROM pg_sequences WHERE schemaname = 'bench' ORDER BY 1}))
+	{
+		$c{"sequence $s"} = $node->safe_psql($db, qq{SELECT last_value FROM bench."$s"});
+	}
+	return \%c;
+}
+
+my $before = contents('lab', 'oid');
+ok(keys %$before >= 12, 'schema bench has its tables (' . join(', ', sort keys %$before) . ')');
+like($before->{runs}, qr/^(\d+) rows/, 'bench.runs has rows');
+my ($runs_before) = $before->{runs} =~ /^(\d+)/;
+cmp_ok($runs_before, '>=', 5, "runs before the update: $runs_before");
+
+# ------------------------------------------------------------ 2. the update
+lab('ALTER EXTENSION pgbenchkit UPDATE');
+is(lab(q{SELECT extversion FROM pg_extension WHERE extname = 'pgbenchkit'}), $new_version,
+	"ALTER EXTENSION pgbenchkit UPDATE takes lab to $new_version");
+is_deeply(contents('lab', 'oid'), $before, 'every row of every table of schema bench is kept, unchanged');
+
+# the old results, read by the new functions
+like(lab(qq{SELECT bench.report($run_tpcb)}), qr/number of transactions actually processed: 100\b/,
+	'bench.report reads a run of 0.1.0');
+like(lab(qq{SELECT bench.chart_run($run_mine)}), qr/^<svg/, 'bench.chart_run draws a run of 0.1.0');
+like(lab(qq{SELECT bench.chart_suite($suite)}), qr/^<svg/, 'bench.chart_suite draws a suite of 0.1.0');
+is(lab(qq{SELECT (bench.export($run_script))->'runs'->0->>'random_seed'}), '7',
+	'bench.export exports a run of 0.1.0');
+
+# new work next to it
+my $run_new = lab(q{SELECT id FROM bench.run('tpcb', clients => 2, transactions => 50,
+	progress => '0', tag => 'after')});
+cmp_ok($run_new, '>', $runs_before, "a new run gets an id after the old ones ($run_new)");
+is(lab(qq{SELECT status || ' ' || transactions FROM bench.runs WHERE id = $run_new}), 'done 100',
+	'the new run is done with its 100 transactions');
+is(lab(qq{SELECT count(*) > 0 FROM bench.compare($run_tpcb, $run_new)}), 't',
+	'bench.compare sets the old run beside the new one');
+my $suite_new = lab(q{SELECT DISTINCT suite_id FROM bench.sweep('mine', clients => '{1,2}',
+	repeat => 1, transactions => 20, progress => '0')});
+is(lab(qq{SELECT status || ' ' || runs_planned FROM bench.suites WHERE id = $suite_new}), 'done 2',
+	'a new sweep of the workload defined at 0.1.0');
+if ($has_cron)
+{
+	lab(q{SELECT * FROM bench.run_schedule('nightly')});
+	is(lab(q{SELECT suites || ' ' || done FROM bench.schedule_status WHERE name = 'nightly'}),
+		'2 2', 'the schedule made at 0.1.0 runs again, and its status counts both executions');
+}
+
+# ------------------------------------------------------------ 3. same as fresh
+$node->safe_psql('fresh', 'CREATE EXTENSION pgbenchkit CASCADE');
+
+# the extension's objects, one line each, as far as their definition goes
+my $describe = q{
+WITH ext AS (SELECT oid FROM pg_extension WHERE extname = 'pgbenchkit'),
+members AS (
+    SELECT d.classid, d.objid FROM pg_depend d, ext
+     WHERE d.refclassid = 'pg_extension'::regclass AND d.refobjid = ext.oid AND d.deptype = 'e'),
+rels AS (
+    SELECT c.* FROM pg_class c JOIN members m ON m.classid = 'pg_class'::regclass AND m.objid = c.oid
+    UNION
+    SELECT c.* FROM pg_type t JOIN members m ON m.classid = 'pg_type'::regclass AND m.objid = t.oid
+      JOIN pg_class c ON c.oid = t.typrelid)
+SELECT line FROM (
+    SELECT 'member ' || pg_describe_object(classid, objid, 0) FROM members
+    UNION ALL
+    SELECT 'function ' || p.oid::regprocedure || ' returns ' || pg_get_function_result(p.oid)
+           || ' args ' || pg_get_function_arguments(p.oid)
+           || ' definition md5 ' || md5(CASE WHEN p.prokind = 'a' THEN '' ELSE pg_get_functiondef(p.oid) END)
+           || ' acl ' || coalesce(p.proacl::text, '-')
+           || ' comment ' || coalesce(obj_description(p.oid, 'pg_proc'), '-')
+      FROM pg_proc p JOIN members m ON m.classid = 'pg_proc'::regclass AND m.objid = p.oid
+    UNION ALL
+    SELECT 'relation ' || c.oid::regclass || ' kind ' || c.relkind::text || ' persistence ' || c.relpersistence::text
+           || ' acl ' || coalesce(c.relacl::text, '-')
+           || ' comment ' || coalesce(obj_description(c.oid, 'pg_class'), '-')
+           || CASE WHEN c.relkind = 'v' THEN ' view md5 ' || md5(pg_get_viewdef(c.oid)) ELSE '' END
+      FROM rels c
+    UNION ALL
+    SELECT 'column ' || c.oid::regclass || ' #' || rank() OVER (PARTITION BY c.oid ORDER BY a.attnum)
+           || ' ' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
+           || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END
+           || coalesce(' default ' || pg_get_expr(ad.adbin, ad.adrelid), '')
+           || coalesce(' comment ' || col_description(c.oid, a.attnum), '')
+      FROM rels c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+      LEFT JOIN pg_attrdef ad ON ad.adrelid = c.oid AND ad.adnum = a.attnum
+    UNION ALL
+    SELECT 'constraint ' || c.oid::regclass || ' ' || k.conname || ' ' || pg_get_constraintdef(k.oid)
+      FROM rels c JOIN pg_constraint k ON k.conrelid = c.oid
+    UNION ALL
+    SELECT 'index ' || pg_get_indexdef(i.indexrelid)
+      FROM rels c JOIN pg_index i ON i.indrelid = c.oid
+    UNION ALL
+    SELECT 'trigger ' || pg_get_triggerdef(g.oid)
+      FROM rels c JOIN pg_trigger g ON g.tgrelid = c.oid AND NOT g.tgisinternal
+    UNION ALL
+    SELECT 'schema ' || n.nspname || ' acl ' || coalesce(n.nspacl::text, '-')
+      FROM pg_namespace n WHERE n.nspname = 'bench'
+    UNION ALL
+    SELECT 'dumped ' || cfg.rel::regclass || ' ' || coalesce(nullif(cfg.cond, ''), 'all rows')
+      FROM pg_extension e,
+           unnest(e.extconfig, e.extcondition) AS cfg(rel, cond)
+     WHERE e.extname = 'pgbenchkit'
+) x(line) ORDER BY line COLLATE "C"};
+
+my @upgraded = split /\n/, lab($describe);
+my @fresh = split /\n/, $node->safe_psql('fresh', $describe);
+cmp_ok(scalar @fresh, '>', 200, 'a fresh install has its objects described (' . scalar(@fresh) . ' lines)');
+my %in_fresh = map { $_ => 1 } @fresh;
+my %in_upgraded = map { $_ => 1 } @upgraded;
+my @missing = grep { !$in_upgraded{$_} } @fresh;
+my @extra = grep { !$in_fresh{$_} } @upgraded;
+ok(!@missing && !@extra, "the upgraded extension is the same as a fresh install of $new_version")
+  or diag join("\n", (map { "only in a fresh install: $_" } @missing),
+	(map { "only after the upgrade:  $_" } @extra));
+
+# ------------------------------------------------------------ 4. pg_dump
+is(lab(q{SELECT string_agg(c.relname, ', ' ORDER BY c.relname)
+           FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace,
+                pg_extension e
+          WHERE n.nspname = 'bench' AND c.relkind IN ('r', 'p', 'S')
+            AND e.extname = 'pgbenchkit' AND NOT c.oid = ANY (e.extconfig)}),
+	'', 'every table and sequence of schema bench is kept by pg_dump (pg_extension_config_dump)');
+
+my $dump = $node->basedir . '/lab.dump';
+$node->command_ok([ 'pg_dump', '-Fc', '-d', $node->connstr('lab'), '-f', $dump ], 'pg_dump of lab');
+$node->safe_psql('postgres', 'CREATE DATABASE restored');
+$node->command_ok([ 'pg_restore', '--exit-on-error', '-d', $node->connstr('restored'), $dump ],
+	'pg_restore into database restored');
+my $after = contents('lab', 'name');
+is_deeply(contents('restored', 'name'), $after, 'the restored database has every row of every table of schema bench');
+is($node->safe_psql('restored', q{SELECT extversion FROM pg_extension WHERE extname = 'pgbenchkit'}),
+	$new_version, "the restored extension is at $new_version");
+like($node->safe_psql('restored', qq{SELECT bench.report($run_tpcb)}),
+	qr/number of transactions actually processed: 100\b/, 'bench.report reads a restored run');
+
+# the restored dataset is the restored database's own: runs use it, and
+# bench.init may replace it
+my $run_restored = $node->safe_psql('restored', q{SELECT id FROM bench.run('tpcb', clients => 2,
+	transactions => 30, progress => '0')});
+is($node->safe_psql('restored', qq{SELECT status || ' ' || transactions || ' ' || (dataset_id IS NOT NULL)
+	FROM bench.runs WHERE id = $run_restored}), 'done 60 true',
+	'a run on the restored dataset');
+cmp_ok($run_restored, '>', $run_new, 'its id follows the restored ones');
+is($node->safe_psql('restored', q{SELECT workload || ' ' || scale FROM bench.init('tpcb', scale => 1, force => true)}),
+	'tpcb 1', 'bench.init replaces the restored dataset');
+is($node->safe_psql('restored', q{SELECT string_agg(status, ',' ORDER BY id) FROM bench.datasets}),
+	'replaced,ready', 'the restored dataset is marked replaced, the new one ready');
+
+done_testing();
