@@ -8,3 +8,203 @@
 -- OIDs of a restore are new ones)
 ALTER TABLE bench.datasets ALTER COLUMN tables TYPE pg_catalog.regclass[]
     USING tables::pg_catalog.regclass[];
+
+-- The run arguments come from one table, in the library: the functions
+-- that take them are made from it, and sweeps and schedules take all of
+-- them (script, rate, latency_limit, random_seed and variables too).
+-- bench.schedule is a C function now, which checks the sweep itself and
+-- calls bench._schedule.
+DROP FUNCTION bench.schedule(text, text, text, integer[], integer, interval, bigint, text,
+                             interval, interval, integer, boolean, interval, text, integer,
+                             double precision);
+
+--
+-- The run arguments: one table of them, in the library (src/runargs.c),
+-- which every function that starts runs takes them from.
+--
+CREATE FUNCTION bench._arguments_of(function text)
+RETURNS TABLE (argno integer, name text, type regtype, default_value text,
+               required boolean, description text)
+LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'bench_arguments_of';
+
+COMMENT ON FUNCTION bench._arguments_of(text) IS
+    'Internal: the arguments of bench.run, bench.start, bench.sweep, bench.start_sweep or bench.schedule, in the order of its signature, from the library''s table of run arguments';
+
+CREATE VIEW bench.run_arguments AS
+SELECT a.argno, a.name, a.type, a.default_value, a.description
+  FROM bench._arguments_of('bench.run') a;
+
+COMMENT ON VIEW bench.run_arguments IS
+    'The arguments every run takes (bench.run, bench.start, and the runs of sweeps and schedules): name, type, default and what it does';
+GRANT SELECT ON bench.run_arguments TO PUBLIC;
+
+--
+-- bench._create_run_function: (re)create one of the functions that take
+-- the run arguments, with the signature bench._arguments_of gives it, as
+-- a C function of the library (which reads its arguments by name).  The
+-- install script and every upgrade script that changes the run arguments
+-- call it; a signature of another version is dropped first.
+--
+CREATE FUNCTION bench._create_run_function(function text, returns text, symbol text,
+                                           comment text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    args text;
+    old  regprocedure;
+BEGIN
+    SELECT string_agg(format('%I %s', a.name, a.type)
+                      || CASE WHEN a.required THEN ''
+                              ELSE ' DEFAULT ' || coalesce(quote_literal(a.default_value) || '::' || a.type, 'NULL')
+                         END, ', ' ORDER BY a.argno)
+      INTO args
+      FROM bench._arguments_of(function) a;
+    FOR old IN SELECT p.oid::regprocedure FROM pg_proc p
+                WHERE p.pronamespace = 'bench'::regnamespace
+                  AND p.proname = split_part(function, '.', 2)
+    LOOP
+        EXECUTE format('DROP FUNCTION %s', old);
+    END LOOP;
+    EXECUTE format('CREATE FUNCTION %s(%s) RETURNS %s LANGUAGE c VOLATILE PARALLEL UNSAFE AS %L, %L',
+                   function, args, returns, 'MODULE_PATHNAME', symbol);
+    SELECT p.oid::regprocedure INTO old FROM pg_proc p
+     WHERE p.pronamespace = 'bench'::regnamespace AND p.proname = split_part(function, '.', 2);
+    EXECUTE format('COMMENT ON FUNCTION %s IS %L', old, comment);
+    EXECUTE format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', old);
+END
+$fn$;
+
+COMMENT ON FUNCTION bench._create_run_function(text, text, text, text) IS
+    'Internal: create a function that takes the run arguments, from the library''s table of them';
+REVOKE ALL ON FUNCTION bench._create_run_function(text, text, text, text) FROM PUBLIC;
+
+--
+-- bench.run and friends.
+--
+SELECT bench._create_run_function('bench.run', 'bench.runs', 'bench_run',
+    'Run a workload with background-worker clients; wait for it, print progress, return its row of bench.runs');
+SELECT bench._create_run_function('bench.start', 'bigint', 'bench_start',
+    'Start a run in the background and return its id at once');
+
+SELECT bench._create_run_function('bench.sweep', 'SETOF bench.suite_summary', 'bench_sweep',
+    'Run a workload at each client count, repeat times each, as one suite; wait for it and return its summary per client count');
+SELECT bench._create_run_function('bench.start_sweep', 'bigint', 'bench_start_sweep',
+    'Start a sweep in the background and return its suite id at once');
+SELECT bench._create_run_function('bench._sweep_spec', 'jsonb', 'bench_sweep_spec',
+    'Internal: check the arguments of a sweep and return them as jsonb');
+
+--
+-- bench.schedule: a sweep (or a single run: one client count, repeat 1)
+-- that pg_cron starts on a cron schedule.  Everything is checked first; the
+-- pg_cron job is created last, in pg_cron's database (cron.database_name),
+-- named 'pgbenchkit <database> <name>', running bench.run_schedule(name)
+-- as the calling role.  bench.schedule itself takes the run arguments: the
+-- library calls bench._schedule without a sweep (its own checks only),
+-- checks the sweep, SPEC, and calls bench._schedule again with it.
+--
+CREATE FUNCTION bench._schedule(name text, schedule text, spec jsonb,
+                                baseline_runs integer, threshold double precision)
+RETURNS bench.schedules
+LANGUAGE plpgsql VOLATILE
+AS $fn$
+DECLARE
+    why      text;
+    cron_db  name;
+    jobname  text;
+    command  text;
+    job_id   bigint;
+    result   bench.schedules;
+BEGIN
+    IF name IS NULL OR schedule IS NULL THEN
+        RAISE EXCEPTION 'argument "%" of bench.schedule must not be null',
+                        CASE WHEN name IS NULL THEN 'name' ELSE 'schedule' END
+              USING ERRCODE = 'null_value_not_allowed',
+                    HINT = 'Give the schedule a name and a cron expression, for example bench.schedule(''nightly'', ''0 3 * * *'', ''tpcb'', clients => ''{1,16,64}'').';
+    END IF;
+    IF name !~ '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}$' THEN
+        RAISE EXCEPTION 'invalid schedule name "%"', name
+              USING ERRCODE = 'invalid_parameter_value',
+                    HINT = 'A name is 1 to 63 letters, digits, "_", ".", ":" or "-", starting with a letter or digit; it tags the scheduled runs.';
+    END IF;
+    why := bench._cron_check(schedule);
+    IF why IS NOT NULL THEN
+        RAISE EXCEPTION 'invalid cron expression "%": %', schedule, why
+              USING ERRCODE = 'invalid_parameter_value',
+                    HINT = 'Five fields: minute hour day-of-month month day-of-week, as pg_cron takes them; for example ''0 3 * * *'' is every day at 03:00 (in cron.timezone), ''*/30 * * * *'' every half hour.';
+    END IF;
+    IF baseline_runs IS NULL OR baseline_runs NOT BETWEEN 1 AND 1000 THEN
+        RAISE EXCEPTION 'baseline_runs must be between 1 and 1000, not %', COALESCE(baseline_runs::text, 'null')
+              USING ERRCODE = 'invalid_parameter_value',
+                    HINT = 'baseline_runs is how many previous runs of the schedule the median baseline is taken over.';
+    END IF;
+    IF threshold IS NULL OR NOT (threshold > 0 AND threshold < 1) THEN
+        RAISE EXCEPTION 'threshold must be between 0 and 1 (exclusive), not %', COALESCE(threshold::text, 'null')
+              USING ERRCODE = 'invalid_parameter_value',
+                    HINT = 'threshold is the fall in tps below the baseline that counts as a regression: 0.05 is 5%.';
+    END IF;
+    IF EXISTS (SELECT 1 FROM bench.schedules s WHERE s.name = _schedule.name) THEN
+        RAISE EXCEPTION 'schedule "%" already exists', name
+              USING ERRCODE = 'unique_violation',
+                    HINT = format('Remove it first with bench.unschedule(%L), or choose another name.', name);
+    END IF;
+    -- without a sweep: the checks above only (bench.schedule makes them
+    -- before it checks the sweep)
+    IF spec IS NULL THEN
+        RETURN NULL;
+    END IF;
+
+    -- pg_cron: loaded, and its extension created where cron.database_name says
+    cron_db := current_setting('cron.database_name', true);
+    IF cron_db IS NULL THEN
+        RAISE EXCEPTION 'pg_cron is not installed'
+              USING ERRCODE = 'object_not_in_prerequisite_state',
+                    HINT = 'Add pg_cron to shared_preload_libraries, restart the server, and run CREATE EXTENSION pg_cron in the database cron.database_name names (postgres by default).';
+    END IF;
+    IF (CASE WHEN cron_db = current_database()
+             THEN (SELECT extversion FROM pg_extension WHERE extname = 'pg_cron')
+             ELSE bench._cron_call(cron_db, 'version') END) IS NULL THEN
+        RAISE EXCEPTION 'pg_cron is loaded but its extension does not exist in database "%"', cron_db
+              USING ERRCODE = 'object_not_in_prerequisite_state',
+                    HINT = format('Run CREATE EXTENSION pg_cron in database %I (cron.database_name).', cron_db);
+    END IF;
+
+    INSERT INTO bench.schedules (name, cron, workload, clients, repeat, run_order, args,
+                                 search_path, baseline_runs, threshold, cron_database)
+    VALUES (name, schedule, spec->>'workload',
+            ARRAY(SELECT e::integer FROM jsonb_array_elements_text(spec->'clients') WITH ORDINALITY AS x(e, pos) ORDER BY pos),
+            (spec->>'repeat')::integer, spec->>'run_order', spec->'args',
+            spec->>'search_path', baseline_runs, threshold, cron_db);
+
+    -- last: the job, which in another database commits on its own
+    jobname := format('pgbenchkit %s %s', current_database(), name);
+    command := format('SELECT * FROM bench.run_schedule(%L)', name);
+    IF cron_db = current_database() THEN
+        BEGIN
+            EXECUTE 'SELECT cron.schedule($1, $2, $3)' INTO job_id USING jobname, schedule, command;
+        EXCEPTION WHEN invalid_parameter_value OR internal_error OR data_exception THEN
+            RAISE EXCEPTION 'pg_cron refused the schedule "%": %', schedule, SQLERRM
+                  USING ERRCODE = 'invalid_parameter_value',
+                        HINT = 'Five fields: minute hour day-of-month month day-of-week, as pg_cron takes them.';
+        END;
+    ELSE
+        -- not in an exception block: that would be a subtransaction, and
+        -- the call must see whether the caller is in a transaction block
+        job_id := bench._cron_call(cron_db, 'schedule',
+                                   ARRAY[jobname, schedule, command, current_database()])::bigint;
+    END IF;
+    UPDATE bench.schedules s SET jobid = job_id WHERE s.name = _schedule.name
+    RETURNING * INTO result;
+    RETURN result;
+END
+$fn$;
+
+COMMENT ON FUNCTION bench._schedule(text, text, jsonb, integer, double precision) IS
+    'Internal: check a schedule''s name, cron expression and judgement, record it with its checked sweep and create its pg_cron job';
+
+SELECT bench._create_run_function('bench.schedule', 'bench.schedules', 'bench_schedule',
+    'Have pg_cron run a sweep (or a single run) on a cron schedule; its runs are tagged with the schedule''s name and judged against a rolling baseline');
+
+REVOKE ALL ON FUNCTION bench._schedule(text, text, jsonb, integer, double precision) FROM PUBLIC;

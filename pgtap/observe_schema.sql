@@ -42,7 +42,8 @@ SELECT table_privs_are('bench', 'relation_sizes', 'public', ARRAY['SELECT'], 'PU
 -- ---------------------------------------------------------------- views
 SELECT views_are('bench', ARRAY['runs_in_progress', 'sample_counters', 'interval_counters',
     'run_counters', 'run_statements', 'suite_summary', 'schedule_results', 'regressions',
-    'schedule_status', 'export_runs', 'export_progress', 'export_suites', 'workload_scripts'],
+    'schedule_status', 'export_runs', 'export_progress', 'export_suites', 'workload_scripts',
+    'run_arguments'],
     'schema bench has exactly the documented views');
 SELECT has_column('bench', 'run_counters', 'wal_bytes_per_tx', 'bench.run_counters has wal_bytes_per_tx');
 SELECT has_column('bench', 'run_counters', 'checkpoints_requested', 'bench.run_counters has checkpoints_requested');

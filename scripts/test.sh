@@ -39,6 +39,7 @@
 # Server-side steps run as the postgres OS user when run as root.
 # PGBENCHKIT_TEST_VERBOSE=1 makes prove and pg_prove print every assertion.
 # PGBENCHKIT_TAP_ONLY="t/008_schedule.pl ..." runs only those TAP files.
+# PGBENCHKIT_TEST_PORT_SHIFT=N adds N to the suites' fixed ports.
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -76,10 +77,13 @@ done
 want_suite() { [[ " ${SUITES[*]} " == *" $1 "* ]]; }
 
 # Fixed ports per version, away from 5432 and from the demo's 5499, so that
-# the suites never meet another server.  (TAP nodes take free ports of their
+# the suites never meet another server; PGBENCHKIT_TEST_PORT_SHIFT moves
+# them (two clones tested at once).  (TAP nodes take free ports of their
 # own, chosen by PostgreSQL::Test::Cluster.)
-regress_port() { echo $((55400 + $1)); } # 55415, 55418
-pgtap_port() { echo $((55500 + $1)); }   # 55515, 55518
+PORT_SHIFT=${PGBENCHKIT_TEST_PORT_SHIFT:-0}
+[[ $PORT_SHIFT =~ ^[0-9]{1,4}$ ]] || die "PGBENCHKIT_TEST_PORT_SHIFT must be a number from 0 to 9999, not '$PORT_SHIFT'"
+regress_port() { echo $((55400 + PORT_SHIFT + $1)); } # 55415, 55418
+pgtap_port() { echo $((55500 + PORT_SHIFT + $1)); }   # 55515, 55518
 
 WORK="$PGBK_REPO/.work"
 

@@ -55,7 +55,7 @@ SELECT id, workload, scale, options, schema_name, status, created_by = current_u
        server_version = current_setting('server_version') AS this_server,
        rows_loaded, finished_at >= started_at AS finished, worker_pid, sqlstate, error,
        tables = ARRAY['pgbench_history'::regclass, 'pgbench_tellers'::regclass,
-                      'pgbench_accounts'::regclass, 'pgbench_branches'::regclass]::oid[] AS its_tables
+                      'pgbench_accounts'::regclass, 'pgbench_branches'::regclass] AS its_tables
   FROM bench.datasets ORDER BY id;
 
 -- no staging table is left behind

@@ -57,3 +57,32 @@ EXCEPTION WHEN OTHERS THEN
     END;
 END
 $$;
+
+-- the functions that start runs read their arguments by name: SQL of an
+-- older version, without the newest arguments, still works (t/013 runs
+-- 0.1.0's); an argument the library does not know, or of another type, is
+-- refused with 55000 before anything starts
+CREATE FUNCTION pg_temp.run_with_target(workload text, clients integer, target text)
+RETURNS bench.runs AS '$libdir/pgbenchkit', 'bench_run' LANGUAGE c;
+CREATE FUNCTION pg_temp.run_with_text_clients(workload text, clients text)
+RETURNS bench.runs AS '$libdir/pgbenchkit', 'bench_run' LANGUAGE c;
+SELECT coalesce(max(id), 0) AS last_run FROM bench.runs \gset
+DO $$
+DECLARE m text; h text; st text;
+BEGIN
+    BEGIN
+        PERFORM pg_temp.run_with_target('tpcb', 1, 'aurora');
+    EXCEPTION WHEN OTHERS THEN
+        GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, m = MESSAGE_TEXT, h = PG_EXCEPTION_HINT;
+        RAISE NOTICE '% %', st, regexp_replace(m, 'version [0-9.]+', 'version N');
+        RAISE NOTICE '%', h;
+    END;
+    BEGIN
+        PERFORM pg_temp.run_with_text_clients('tpcb', '1');
+    EXCEPTION WHEN OTHERS THEN
+        GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, m = MESSAGE_TEXT;
+        RAISE NOTICE '% %', st, regexp_replace(m, 'version [0-9.]+', 'version N');
+    END;
+END
+$$;
+SELECT count(*) AS new_runs FROM bench.runs WHERE id > :last_run;

@@ -62,6 +62,21 @@ SELECT name, cron, suites, done, refused, failed, last_status, last_error,
        last_tps ? '1' AS last_tps_has_clients, last_regression IS NOT NULL AS judged
   FROM bench.schedule_status ORDER BY name;
 
+-- a schedule takes every run argument bench.run takes (its tag is its name)
+SELECT name, workload, args->>'script' IS NOT NULL AS has_script, args->'variables' AS variables,
+       args->'random_seed' AS seed, args->'rate' AS rate, args->>'latency_limit' AS latency_limit
+  FROM bench.schedule('scripted', '0 5 * * *', script => E'\\set n random(1, 10)\nSELECT :n::integer * :k::integer;',
+                      transactions => 5, progress => '0', variables => '{"k": 3}',
+                      random_seed => 11, rate => 500, latency_limit => '2 s');
+SET client_min_messages = warning;
+SELECT clients, runs_planned, runs_done FROM bench.run_schedule('scripted');
+RESET client_min_messages;
+SELECT r.workload, r.tag, r.transactions, r.random_seed, r.variables, r.rate, r.latency_limit, r.status
+  FROM bench.suites s JOIN bench.runs r ON r.suite_id = s.id
+ WHERE s.schedule = 'scripted';
+SELECT * FROM bench.schedule('bad', '0 5 * * *', script => 'SELECT 1;', tag => 'mine');
+SELECT bench.unschedule('scripted');
+
 -- bench.unschedule removes the schedule and its job; the suites stay
 SELECT bench.unschedule('nightly');
 SELECT bench.unschedule('quick');

@@ -100,6 +100,31 @@ SELECT status, sqlstate, error ~ '^run [0-9]+ failed: client 0: division by zero
   FROM bench.suites s WHERE id = (SELECT max(id) FROM bench.suites);
 SELECT bench.drop_workload('suite-divide');
 
+-- a sweep takes every run argument bench.run takes: an unnamed script with
+-- variables, a seed, a rate and a latency limit, which each of its runs gets
+SET client_min_messages = warning;
+SELECT clients, runs_planned, runs_done
+  FROM bench.sweep(script => E'\\set r random(1, 1000000)\nSELECT :r::integer + :base::integer;', clients => '{1,2}',
+                   repeat => 1, transactions => 5, progress => '0', random_seed => 42,
+                   variables => '{"base": 7}', rate => 1000, latency_limit => '1 s',
+                   tag => 'sweep of a script');
+RESET client_min_messages;
+SELECT s.workload, s.args->>'script' IS NOT NULL AS has_script, s.args->'variables' AS variables,
+       s.args->'random_seed' AS seed, s.args->'rate' AS rate, s.args->>'latency_limit' AS latency_limit
+  FROM bench.suites s WHERE s.tag = 'sweep of a script';
+SELECT r.clients, r.workload, r.transactions, r.random_seed, r.variables, r.rate,
+       r.latency_limit, r.status
+  FROM bench.runs r JOIN bench.suites s ON s.id = r.suite_id
+ WHERE s.tag = 'sweep of a script' ORDER BY r.id;
+
+-- the run arguments, as every function that starts runs takes them
+SELECT argno, name, type, default_value FROM bench.run_arguments ORDER BY argno;
+SELECT f, string_agg(name, ', ' ORDER BY argno) AS arguments
+  FROM unnest(ARRAY['bench.sweep', 'bench.schedule']) f, bench._arguments_of(f)
+ GROUP BY f ORDER BY f;
+SELECT * FROM bench._arguments_of('bench.init');
+SELECT * FROM bench._arguments_of(NULL);
+
 -- bad input: refused before anything starts
 SELECT max(id) AS last_suite FROM bench.suites \gset
 SELECT * FROM bench.sweep('tpcb', clients => '{}');
@@ -117,6 +142,10 @@ SELECT * FROM bench.sweep('tpcb', duration => '0 s');
 SELECT * FROM bench.sweep('tpcb', protocol => 'binary');
 SELECT * FROM bench.sweep('tpcc');
 SELECT * FROM bench.sweep(NULL);
+SELECT * FROM bench.sweep('tpcb', script => 'SELECT 1;');
+SELECT * FROM bench.sweep(script => 'SELECT 1;', rate => -1);
+SELECT * FROM bench.sweep(script => 'SELECT 1;', variables => '[1]');
+SELECT * FROM bench.sweep(script => '\set x', clients => '{1}');
 SELECT bench.start_sweep('tpcb', clients => '{}');
 SELECT * FROM bench.sweep('tpcb', clients => '{20000}');
 BEGIN;

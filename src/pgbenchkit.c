@@ -75,9 +75,35 @@ installed_version(void)
 }
 
 /*
+ * bk_refuse_call
+ *		Refuse a call of FN from SQL of another version with MESSAGE: 55000,
+ *		the version of the database's SQL objects, the update to run.
+ */
+void
+bk_refuse_call(const char *fn, const char *message)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg_internal("%s", message),
+			 errdetail("The SQL objects of pgbenchkit in this database are of version %s.",
+					   installed_version()),
+			 errhint("Run ALTER EXTENSION pgbenchkit UPDATE to bring them to the library's version.")));
+}
+
+/* refuse a call of FN with the wrong number of arguments: it takes NARGS */
+void
+bk_refuse_call_count(FunctionCallInfo fcinfo, int nargs, const char *fn)
+{
+	bk_refuse_call(fn, psprintf("%s was called with %d arguments, but the pgbenchkit library of version %s takes %d",
+								fn, PG_NARGS(), BK_VERSION, nargs));
+}
+
+/*
  * bk_check_call
- *		First step of every SQL-callable function: refuse a call whose
- *		argument count is not the one this library was built for.
+ *		First step of every SQL-callable function that reads its arguments
+ *		by position: refuse a call whose argument count is not the one this
+ *		library was built for.  (The functions that start runs read theirs
+ *		by name instead: bk_call_args, in runargs.c.)
  *
  * Between the install of a new library and ALTER EXTENSION ... UPDATE, the
  * database's functions are still the old version's and call into the new
@@ -88,15 +114,6 @@ installed_version(void)
 void
 bk_check_call(FunctionCallInfo fcinfo, int nargs, const char *fn)
 {
-	char	   *installed;
-
-	if (PG_NARGS() == nargs)
-		return;
-	installed = installed_version();
-	ereport(ERROR,
-			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-			 errmsg("%s was called with %d arguments, but the pgbenchkit library of version %s takes %d",
-					fn, PG_NARGS(), BK_VERSION, nargs),
-			 errdetail("The SQL objects of pgbenchkit in this database are of version %s.", installed),
-			 errhint("Run ALTER EXTENSION pgbenchkit UPDATE to bring them to the library's version.")));
+	if (PG_NARGS() != nargs)
+		bk_refuse_call_count(fcinfo, nargs, fn);
 }

@@ -17,5 +17,7 @@
 
 extern void _PG_init(void);
 extern void bk_check_call(FunctionCallInfo fcinfo, int nargs, const char *fn);
+extern void bk_refuse_call(const char *fn, const char *message);
+extern void bk_refuse_call_count(FunctionCallInfo fcinfo, int nargs, const char *fn);
 
 #endif							/* PGBENCHKIT_H */

@@ -49,6 +49,7 @@
 #include "catalog.h"
 #include "compat.h"
 #include "run.h"
+#include "runargs.h"
 #include "script.h"
 #include "worker.h"
 #include "workload.h"
@@ -62,11 +63,6 @@ PG_FUNCTION_INFO_V1(bench_cancel);
 /* the suite the runs this backend starts belong to (set by a suite's worker) */
 int64		bk_run_suite_id = 0;
 
-/* the longest run accepted: a year */
-#define RUN_MAX_NS		(INT64CONST(366) * 24 * 3600 * 1000000000)
-
-#define ARGV_NOT_NULL(fn, i, name)	bk_arg_not_null(n[i], (fn), (name))
-
 #define RUN_ID_NOT_NULL(fn) \
 	do { \
 		if (PG_ARGISNULL(0)) \
@@ -75,29 +71,6 @@ int64		bk_run_suite_id = 0;
 					 errmsg("argument \"run_id\" of %s must not be null", fn), \
 					 errhint("Pass the id of a run, as bench.start returned it or bench.runs lists it."))); \
 	} while (0)
-
-/*
- * interval_ns
- *		An interval in nanoseconds (a month is 30 days, a day 24 hours), or
- *		-1 when it is beyond RUN_MAX_NS either way.
- */
-static int64
-interval_ns(const Interval *iv, bool *too_big)
-{
-	double		us = (double) iv->time +
-		((double) iv->day + (double) iv->month * DAYS_PER_MONTH) * USECS_PER_DAY;
-
-	*too_big = fabs(us) * 1000.0 > (double) RUN_MAX_NS;
-	if (*too_big)
-		return us < 0 ? -1 : RUN_MAX_NS;
-	return (int64) (us * 1000.0);
-}
-
-static char *
-interval_text(Interval *iv)
-{
-	return DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(iv)));
-}
 
 /*
  * run_free_worker_slots
@@ -354,285 +327,15 @@ run_status(int64 run_id, int *coordinator_pid, char **created_by)
  * ------------------------------------------------------------------------
  */
 
-/* the arguments of bench.run and bench.start, checked */
-typedef struct RunArgs
-{
-	char	   *workload;		/* NULL with script */
-	char	   *script;			/* an unnamed script, or NULL */
-	int			clients;
-	Interval	duration;
-	bool		duration_set;
-	int64		duration_ns;
-	int64		transactions;
-	int			protocol;
-	char	   *protocol_name;
-	Interval	warmup;
-	int64		warmup_ns;
-	Interval	progress;
-	int64		progress_ns;
-	int			max_tries;
-	char	   *tag;
-	bool		prewarm;
-	Interval	sample_interval;
-	int64		sample_ns;
-	double		rate;			/* 0: none */
-	Interval	latency_limit;
-	int64		latency_limit_ns;	/* 0: none */
-	bool		seed_given;
-	uint64		seed;
-	char	   *variables_json; /* NULL: none */
-	int			nvariables;
-	char	  **var_names;
-	char	  **var_values;		/* NULL: the variable is NULL */
-} RunArgs;
-
-/*
- * run_read_variables
- *		The run's variables, a jsonb object of scalars: each becomes a
- *		variable of every client, as pgbench -D name=value sets one (a
- *		string, read as a number or a boolean where an expression needs one;
- *		JSON null is NULL).
- */
-static void
-run_read_variables(Datum json, RunArgs *a)
-{
-	Oid			types[1] = {JSONBOID};
-	Datum		values[1] = {json};
-	MemoryContext cxt = CurrentMemoryContext;
-
-	SPI_connect();
-	if (SPI_execute_with_args("SELECT pg_catalog.jsonb_typeof($1), $1::text", 1, types, values,
-							  NULL, true, 1) != SPI_OK_SELECT)
-		elog(ERROR, "could not read variables");
-	if (strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1), "object") != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("variables must be a JSON object, not %s",
-						SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1)),
-				 errhint("For example variables => '{\"nrows\": 1000, \"label\": \"a\"}', as pgbench -D nrows=1000 -D label=a.")));
-	a->variables_json = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[0],
-															  SPI_tuptable->tupdesc, 2));
-	if (SPI_execute_with_args("SELECT key, pg_catalog.jsonb_typeof(value), value #>> '{}'"
-							  " FROM pg_catalog.jsonb_each($1) ORDER BY key",
-							  1, types, values, NULL, true, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not read variables");
-	a->nvariables = (int) SPI_processed;
-	a->var_names = MemoryContextAlloc(cxt, sizeof(char *) * Max(a->nvariables, 1));
-	a->var_values = MemoryContextAlloc(cxt, sizeof(char *) * Max(a->nvariables, 1));
-	for (int i = 0; i < a->nvariables; i++)
-	{
-		HeapTuple	tup = SPI_tuptable->vals[i];
-		TupleDesc	desc = SPI_tuptable->tupdesc;
-		char	   *name = SPI_getvalue(tup, desc, 1);
-		char	   *type = SPI_getvalue(tup, desc, 2);
-
-		if (!bk_valid_var_name(name))
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("invalid variable name \"%s\" in variables", name),
-					 errhint("A variable name is made of letters, digits and underscores, and does not start with a digit.")));
-		if (strcmp(type, "object") == 0 || strcmp(type, "array") == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("variable \"%s\" must be a string, a number, a boolean or null, not an %s",
-							name, type),
-					 errhint("A script variable holds one value, as pgbench -D name=value.")));
-		a->var_names[i] = MemoryContextStrdup(cxt, name);
-		a->var_values[i] = strcmp(type, "null") == 0 ? NULL :
-			MemoryContextStrdup(cxt, SPI_getvalue(tup, desc, 3));
-	}
-	SPI_finish();
-}
-
-/*
- * run_read_args
- *		The arguments, each checked, in the order of the signature.
- */
-static void
-run_read_argv(const char *fn, const Datum *v, const bool *n, RunArgs *a)
-{
-	bool		too_big;
-
-	ARGV_NOT_NULL(fn, 1, "clients");
-	ARGV_NOT_NULL(fn, 4, "protocol");
-	ARGV_NOT_NULL(fn, 5, "warmup");
-	ARGV_NOT_NULL(fn, 6, "progress");
-	ARGV_NOT_NULL(fn, 7, "max_tries");
-	ARGV_NOT_NULL(fn, 9, "prewarm");
-	ARGV_NOT_NULL(fn, 10, "sample_interval");
-
-	memset(a, 0, sizeof(*a));
-	if (n[0] == n[11])
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg(n[0] ? "%s needs a workload or a script" :
-						"%s takes a workload or a script, not both", fn),
-				 errhint("Name a workload of bench.workloads, or pass the text of a script in pgbench's script language as script => $$...$$.")));
-	if (!n[0])
-		a->workload = text_to_cstring(DatumGetTextPP(v[0]));
-	else
-		a->script = text_to_cstring(DatumGetTextPP(v[11]));
-	a->clients = DatumGetInt32(v[1]);
-	if (a->clients < 1 || a->clients > RUN_MAX_CLIENTS)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("clients must be between 1 and %d, not %d", RUN_MAX_CLIENTS, a->clients),
-				 errhint("clients is the number of concurrent sessions, as pgbench -c.")));
-
-	if (!n[2] && !n[3])
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("duration and transactions cannot both be given"),
-				 errhint("A run lasts either a duration (pgbench -T) or a number of transactions per client (pgbench -t).")));
-	if (!n[3])
-	{
-		a->transactions = DatumGetInt64(v[3]);
-		if (a->transactions < 1)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("transactions must be at least 1, not %lld", (long long) a->transactions),
-					 errhint("transactions is the number of transactions each client runs, as pgbench -t.")));
-	}
-	else
-	{
-		if (n[2])
-			a->duration = *DatumGetIntervalP(DirectFunctionCall3(interval_in,
-																 CStringGetDatum("60 s"),
-																 ObjectIdGetDatum(InvalidOid),
-																 Int32GetDatum(-1)));
-		else
-			a->duration = *DatumGetIntervalP(v[2]);
-		a->duration_set = true;
-		a->duration_ns = interval_ns(&a->duration, &too_big);
-		if (a->duration_ns <= 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("duration must be positive, not %s", interval_text(&a->duration)),
-					 errhint("For example duration => '60 s'.")));
-		if (too_big)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("duration must be at most a year, not %s", interval_text(&a->duration)),
-					 errhint("Schedule repeated runs instead of one endless run.")));
-	}
-
-	a->protocol_name = text_to_cstring(DatumGetTextPP(v[4]));
-	if (strcmp(a->protocol_name, "simple") == 0)
-		a->protocol = RUN_PROTO_SIMPLE;
-	else if (strcmp(a->protocol_name, "extended") == 0)
-		a->protocol = RUN_PROTO_EXTENDED;
-	else if (strcmp(a->protocol_name, "prepared") == 0)
-		a->protocol = RUN_PROTO_PREPARED;
-	else
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown protocol \"%s\"", a->protocol_name),
-				 errhint("Use \"simple\", \"extended\" or \"prepared\", as pgbench -M.")));
-
-	a->warmup = *DatumGetIntervalP(v[5]);
-	a->warmup_ns = interval_ns(&a->warmup, &too_big);
-	if (a->warmup_ns < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("warmup must not be negative, not %s", interval_text(&a->warmup)),
-				 errhint("warmup is the time at the start of the run left out of the summary; '0' for none.")));
-	if (a->duration_set && a->warmup_ns >= a->duration_ns)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("warmup (%s) must be shorter than duration (%s)",
-						interval_text(&a->warmup), interval_text(&a->duration)),
-				 errhint("The warm-up is part of the duration; what remains of it is measured.")));
-	if (too_big)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("warmup must be at most a year, not %s", interval_text(&a->warmup))));
-
-	a->progress = *DatumGetIntervalP(v[6]);
-	a->progress_ns = interval_ns(&a->progress, &too_big);
-	if (a->progress_ns < 0 || (a->progress_ns > 0 && a->progress_ns < 100 * INT64CONST(1000000)))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("progress must be 0 or at least 100 ms, not %s", interval_text(&a->progress)),
-				 errhint("progress is how often a progress line is printed and a progress row kept; '0' prints none (rows are kept every 5 s).")));
-
-	a->max_tries = DatumGetInt32(v[7]);
-	if (a->max_tries < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("max_tries must not be negative, not %d", a->max_tries),
-				 errhint("max_tries is how often a transaction that hit a serialization failure or deadlock is tried, as pgbench --max-tries; 0 means no limit.")));
-
-	a->tag = n[8] ? NULL : text_to_cstring(DatumGetTextPP(v[8]));
-
-	a->prewarm = DatumGetBool(v[9]);
-	a->sample_interval = *DatumGetIntervalP(v[10]);
-	a->sample_ns = interval_ns(&a->sample_interval, &too_big);
-	if (a->sample_ns < 0 || (a->sample_ns > 0 && a->sample_ns < 100 * INT64CONST(1000000)) || too_big)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("sample_interval must be 0 or between 100 ms and a year, not %s",
-						interval_text(&a->sample_interval)),
-				 errhint("sample_interval is how often the server's counters are sampled while the run goes; '0' samples only before and after.")));
-
-	/* rate => tps, as pgbench -R: all clients together */
-	if (!n[12])
-	{
-		a->rate = DatumGetFloat8(v[12]);
-		if (!(a->rate > 0) || isinf(a->rate) || a->rate > 1e6 * a->clients)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("rate must be positive and at most 1000000 transactions per second per client, not %.15g",
-							a->rate),
-					 a->rate > 0 ? errdetail("%d client%s can be asked for at most %.0f.", a->clients,
-											 a->clients == 1 ? "" : "s", 1e6 * a->clients) : 0,
-					 errhint("rate is the target throughput of all clients together, as pgbench -R, whose schedule counts in microseconds; leave it null for no limit.")));
-	}
-
-	/* latency_limit => interval, as pgbench -L */
-	if (!n[13])
-	{
-		a->latency_limit = *DatumGetIntervalP(v[13]);
-		a->latency_limit_ns = interval_ns(&a->latency_limit, &too_big);
-		if (a->latency_limit_ns <= 0 || too_big)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("latency_limit must be positive and at most a year, not %s",
-							interval_text(&a->latency_limit)),
-					 errhint("latency_limit counts the transactions that take longer (and, with rate, skips those already that late), as pgbench -L; for example latency_limit => '10 ms'.")));
-	}
-
-	if (a->max_tries == 0 && !a->duration_set && a->latency_limit_ns == 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("max_tries => 0 (no limit) needs a duration or a latency_limit"),
-				 errhint("Without a limit on tries, only the run's duration or the latency limit ends a transaction that keeps failing.")));
-
-	/* random_seed => n, as pgbench --random-seed=n */
-	if (!n[14])
-	{
-		a->seed_given = true;
-		a->seed = (uint64) DatumGetInt64(v[14]);
-	}
-
-	/* variables => '{"name": value, ...}', as pgbench -D name=value */
-	if (!n[15])
-		run_read_variables(v[15], a);
-}
-
 /* the arguments of bench.run or bench.start, read from their call */
 static void
-run_read_args(FunctionCallInfo fcinfo, const char *fn, RunArgs *a)
+run_read_args(FunctionCallInfo fcinfo, const BkArgFunction *f, RunArgs *a)
 {
 	Datum		v[RUN_NARGS];
 	bool		n[RUN_NARGS];
 
-	bk_check_call(fcinfo, RUN_NARGS, fn);
-	for (int i = 0; i < RUN_NARGS; i++)
-	{
-		n[i] = PG_ARGISNULL(i);
-		v[i] = n[i] ? (Datum) 0 : PG_GETARG_DATUM(i);
-	}
-	run_read_argv(fn, v, n, a);
+	bk_call_args(fcinfo, f, v, n);
+	bk_run_args_read(f->name, v, n, a);
 }
 
 /*
@@ -685,7 +388,7 @@ run_workload(const RunArgs *a, int *ncommands)
  *		the server has background workers for it plus EXTRA_WORKERS more,
  *		free now and for a caller that may start it now; with EXTRA_WORKERS
  *		-1 (a schedule), only that max_worker_processes is large enough.
- *		V and N are in the order of bench.run's signature (RUN_NARGS).
+ *		V and N are in the order of the table of run arguments (runargs.h).
  */
 void
 bk_run_check_argv(const char *fn, const Datum *v, const bool *n, int extra_workers)
@@ -696,7 +399,7 @@ bk_run_check_argv(const char *fn, const Datum *v, const bool *n, int extra_worke
 	int			free_slots;
 	int			ncommands;
 
-	run_read_argv(fn, v, n, &a);
+	bk_run_args_read(fn, v, n, &a);
 	w = run_workload(&a, &ncommands);
 	if (w->dataset != NULL)
 		(void) bk_find_dataset(w->name, w->dataset, &scale);
@@ -850,8 +553,9 @@ static const BkLaunch run_coordinator_launch = {
  *		its row and its clients go.  Returns the run's segment (attached).
  */
 static dsm_segment *
-run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **handle_out)
+run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHandle **handle_out)
 {
+	const char *fn = f->name;
 	RunArgs		a;
 	BkWorkload *w;
 	int			ncommands;
@@ -867,7 +571,7 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 	int			nshards;
 	int			free_slots;
 
-	run_read_args(fcinfo, fn, &a);
+	run_read_args(fcinfo, f, &a);
 
 	/* the workload: its scripts (parsed, to refuse a broken one now) and dataset */
 	w = run_workload(&a, &ncommands);
@@ -1023,14 +727,13 @@ run_launch(FunctionCallInfo fcinfo, const char *fn, BackgroundWorkerHandle **han
 
 /*
  * bench_run
- *		SQL function bench.run(workload, clients, duration, transactions,
- *		protocol, warmup, progress, max_tries, tag) returns bench.runs.
+ *		SQL function bench.run(<the run arguments>) returns bench.runs.
  */
 Datum
 bench_run(PG_FUNCTION_ARGS)
 {
 	BackgroundWorkerHandle *handle;
-	dsm_segment *seg = run_launch(fcinfo, "bench.run", &handle);
+	dsm_segment *seg = run_launch(fcinfo, &bk_fn_run, &handle);
 	RunShared  *sh = (RunShared *) dsm_segment_address(seg);
 	int64		run_id = sh->run_id;
 	Datum		row;
@@ -1082,7 +785,7 @@ Datum
 bench_start(PG_FUNCTION_ARGS)
 {
 	BackgroundWorkerHandle *handle;
-	dsm_segment *seg = run_launch(fcinfo, "bench.start", &handle);
+	dsm_segment *seg = run_launch(fcinfo, &bk_fn_start, &handle);
 	RunShared  *sh = (RunShared *) dsm_segment_address(seg);
 	int64		run_id = sh->run_id;
 

@@ -34,11 +34,6 @@
 #define RUN_CLIENT_TYPE			"pgbenchkit client"
 
 #define RUN_MAX_CLIENTS			10000
-/* the arguments of bench.run and bench.start */
-#define RUN_NARGS				16
-/* the first of them, which suites pass on (the others are null there) */
-#define RUN_NARGS_SUITE			11
-
 /* pgbench's limit on the scripts of one run (-f, -b) */
 #define RUN_MAX_SCRIPTS			128
 

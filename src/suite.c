@@ -60,12 +60,15 @@
 #include "catalog.h"
 #include "compat.h"
 #include "run.h"
+#include "runargs.h"
 #include "worker.h"
+#include "workload.h"
 #include "pgbenchkit.h"
 
 PG_FUNCTION_INFO_V1(bench_sweep);
 PG_FUNCTION_INFO_V1(bench_start_sweep);
 PG_FUNCTION_INFO_V1(bench_sweep_spec);
+PG_FUNCTION_INFO_V1(bench_schedule);
 PG_FUNCTION_INFO_V1(bench_wait_suite);
 PG_FUNCTION_INFO_V1(bench_cancel_suite);
 PG_FUNCTION_INFO_V1(bench_run_schedule);
@@ -74,8 +77,6 @@ PGDLLEXPORT void bench_suite_worker_main(Datum main_arg);
 
 #define SUITE_MAGIC				BK_SEGMENT_MAGIC('S')
 
-/* the arguments of bench.sweep, bench.start_sweep and bench._sweep_spec */
-#define SWEEP_NARGS				13
 #define SWEEP_MAX_CLIENT_COUNTS	1000
 #define SWEEP_MAX_REPEAT		1000
 #define SWEEP_MAX_RUNS			100000
@@ -116,6 +117,9 @@ static volatile sig_atomic_t suite_terminated = false;
 /* in the worker: the client count of each step, in the suite's order */
 static int *suite_steps = NULL;
 
+/* in the worker: the query that runs a step (suite_step_sql) */
+static char *suite_run_sql = NULL;
+
 /* ------------------------------------------------------------------------
  * Checking a suite's arguments
  * ------------------------------------------------------------------------
@@ -123,14 +127,17 @@ static int *suite_steps = NULL;
 
 /*
  * sweep_spec
- *		Check the arguments of bench.sweep (and its siblings) as fully as a
- *		single run's, before anything starts, and return the suite as jsonb
- *		text: workload, clients, repeat, run_order, tag and the run arguments
- *		each run gets.  NOW: the workers must be free now (a sweep about to
- *		start), rather than merely exist (a schedule).
+ *		Check the arguments V and N of F (bench.sweep, or one of its
+ *		siblings: slots as runargs.h has them) as fully as a single run's,
+ *		before anything starts, and return the suite as jsonb text:
+ *		workload, clients, repeat, run_order, tag and the run arguments
+ *		each run gets ("args", keyed by the names of the table of run
+ *		arguments).  FN names the function in messages.  NOW: the workers
+ *		must be free now (a sweep about to start), rather than merely exist
+ *		(a schedule).
  */
 static char *
-sweep_spec(FunctionCallInfo fcinfo, const char *fn, bool now)
+sweep_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool *n, bool now)
 {
 	ArrayType  *arr;
 	Datum	   *elems;
@@ -139,25 +146,23 @@ sweep_spec(FunctionCallInfo fcinfo, const char *fn, bool now)
 	int			repeat;
 	int			maxclients = 0;
 	char	   *run_order;
-	Datum		v[RUN_NARGS];
-	bool		n[RUN_NARGS];
-	Oid			types[SWEEP_NARGS];
-	Datum		values[SWEEP_NARGS];
-	char		nulls[SWEEP_NARGS];
+	Datum		rv[RUN_NARGS];
+	bool		rn[RUN_NARGS];
+	Oid			types[4 + RUN_NARGS];
+	Datum		values[4 + RUN_NARGS];
+	char		nulls[4 + RUN_NARGS];
+	int			nparams = 0;
+	StringInfoData sql;
 	char	   *spec;
 	MemoryContext callercxt = CurrentMemoryContext;
-	static const Oid argtypes[SWEEP_NARGS] = {TEXTOID, INT4ARRAYOID, INT4OID, INTERVALOID,
-		INT8OID, TEXTOID, INTERVALOID, INTERVALOID, INT4OID, TEXTOID, BOOLOID, INTERVALOID,
-	TEXTOID};
 
-	bk_check_call(fcinfo, SWEEP_NARGS, fn);
-	bk_arg_not_null(PG_ARGISNULL(0), fn, "workload");
-	bk_arg_not_null(PG_ARGISNULL(1), fn, "clients");
-	bk_arg_not_null(PG_ARGISNULL(2), fn, "repeat");
-	bk_arg_not_null(PG_ARGISNULL(12), fn, "run_order");
+	bk_arg_not_null(n[BK_RUN_SLOT(f, RA_WORKLOAD)] && n[BK_RUN_SLOT(f, RA_SCRIPT)], fn, "workload");
+	bk_arg_not_null(n[SWEEP_CLIENTS], fn, "clients");
+	bk_arg_not_null(n[SWEEP_REPEAT], fn, "repeat");
+	bk_arg_not_null(n[SWEEP_RUN_ORDER], fn, "run_order");
 
 	/* clients: a non-empty list of distinct counts, each as bench.run takes */
-	arr = PG_GETARG_ARRAYTYPE_P(1);
+	arr = DatumGetArrayTypeP(v[SWEEP_CLIENTS]);
 	if (ARR_NDIM(arr) > 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -199,7 +204,7 @@ sweep_spec(FunctionCallInfo fcinfo, const char *fn, bool now)
 		maxclients = Max(maxclients, c);
 	}
 
-	repeat = PG_GETARG_INT32(2);
+	repeat = DatumGetInt32(v[SWEEP_REPEAT]);
 	if (repeat < 1 || repeat > SWEEP_MAX_REPEAT)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -211,7 +216,7 @@ sweep_spec(FunctionCallInfo fcinfo, const char *fn, bool now)
 				 errmsg("a suite may have at most %d runs, not %lld",
 						SWEEP_MAX_RUNS, (long long) repeat * nclients)));
 
-	run_order = text_to_cstring(PG_GETARG_TEXT_PP(12));
+	run_order = TextDatumGetCString(v[SWEEP_RUN_ORDER]);
 	if (strcmp(run_order, "interleaved") != 0 && strcmp(run_order, "blocks") != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -219,39 +224,49 @@ sweep_spec(FunctionCallInfo fcinfo, const char *fn, bool now)
 				 errhint("Use \"interleaved\" (every client count once, then again: drift spreads over all of them) or \"blocks\" (all repeats of one client count, then the next).")));
 
 	/* the run arguments, checked as bench.run checks them, at the largest count */
-	v[0] = PG_GETARG_DATUM(0);
-	n[0] = false;
-	v[1] = Int32GetDatum(maxclients);
-	n[1] = false;
-	for (int i = 2; i < RUN_NARGS_SUITE; i++)
+	for (int ra = 0; ra < RUN_NARGS; ra++)
 	{
-		n[i] = PG_ARGISNULL(i + 1);
-		v[i] = n[i] ? (Datum) 0 : PG_GETARG_DATUM(i + 1);
+		rv[ra] = v[BK_RUN_SLOT(f, ra)];
+		rn[ra] = n[BK_RUN_SLOT(f, ra)];
 	}
-	for (int i = RUN_NARGS_SUITE; i < RUN_NARGS; i++)
-	{
-		n[i] = true;
-		v[i] = (Datum) 0;
-	}
-	bk_run_check_argv(fn, v, n, now ? 1 : -1);
+	rv[RA_CLIENTS] = Int32GetDatum(maxclients);
+	rn[RA_CLIENTS] = false;
+	bk_run_check_argv(fn, rv, rn, now ? 1 : -1);
 
-	/* the suite as jsonb, built by the server's own jsonb functions */
-	for (int i = 0; i < SWEEP_NARGS; i++)
+	/*
+	 * The suite as jsonb, built by the server's own jsonb functions: every
+	 * run argument but workload, clients and tag goes into "args".
+	 */
+#define SPEC_PARAM(type_, value_, null_) \
+	(types[nparams] = (type_), values[nparams] = (null_) ? (Datum) 0 : (value_), \
+	 nulls[nparams] = (null_) ? 'n' : ' ', ++nparams)
+	SPEC_PARAM(TEXTOID, rn[RA_WORKLOAD] ? CStringGetTextDatum(BK_UNNAMED_WORKLOAD) : rv[RA_WORKLOAD],
+			   false);
+	SPEC_PARAM(INT4ARRAYOID, v[SWEEP_CLIENTS], false);
+	SPEC_PARAM(INT4OID, v[SWEEP_REPEAT], false);
+	SPEC_PARAM(TEXTOID, v[SWEEP_RUN_ORDER], false);
+	SPEC_PARAM(TEXTOID, rv[RA_TAG], rn[RA_TAG]);
+	initStringInfo(&sql);
+	appendStringInfoString(&sql,
+						   "SELECT pg_catalog.jsonb_build_object("
+						   "  'workload', $1, 'clients', pg_catalog.to_jsonb($2),"
+						   "  'repeat', $3, 'run_order', $4, 'tag', $5,"
+						   "  'search_path', pg_catalog.current_setting('search_path'),"
+						   "  'args', pg_catalog.jsonb_build_object(");
+	for (int ra = 0, first = 1; ra < RUN_NARGS; ra++)
 	{
-		types[i] = argtypes[i];
-		values[i] = PG_ARGISNULL(i) ? (Datum) 0 : PG_GETARG_DATUM(i);
-		nulls[i] = PG_ARGISNULL(i) ? 'n' : ' ';
+		if (ra == RA_WORKLOAD || ra == RA_CLIENTS || ra == RA_TAG)
+			continue;
+		SPEC_PARAM(bk_run_args[ra].type, rv[ra], rn[ra]);
+		appendStringInfo(&sql, "%s%s, $%d", first ? "" : ", ",
+						 quote_literal_cstr(bk_run_args[ra].name), nparams);
+		first = 0;
 	}
+#undef SPEC_PARAM
+	appendStringInfoString(&sql, "))::text");
+
 	SPI_connect();
-	if (SPI_execute_with_args("SELECT pg_catalog.jsonb_build_object("
-							  "  'workload', $1, 'clients', pg_catalog.to_jsonb($2),"
-							  "  'repeat', $3, 'run_order', $13, 'tag', $10,"
-							  "  'search_path', pg_catalog.current_setting('search_path'),"
-							  "  'args', pg_catalog.jsonb_build_object("
-							  "     'duration', $4, 'transactions', $5, 'protocol', $6,"
-							  "     'warmup', $7, 'progress', $8, 'max_tries', $9,"
-							  "     'prewarm', $11, 'sample_interval', $12))::text",
-							  SWEEP_NARGS, types, values, nulls, true, 1) != SPI_OK_SELECT ||
+	if (SPI_execute_with_args(sql.data, nparams, types, values, nulls, true, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
 		elog(ERROR, "could not build the suite's arguments");
 	spec = MemoryContextStrdup(callercxt,
@@ -595,15 +610,19 @@ suite_run(FunctionCallInfo fcinfo, const char *fn, const char *spec)
 
 /*
  * bench_sweep
- *		SQL function bench.sweep(workload, clients, repeat, duration, ...,
- *		run_order) returns setof bench.suite_summary: every client count,
- *		repeat times, as one suite; waits for it.
+ *		SQL function bench.sweep(workload, clients, repeat, <the other run
+ *		arguments>, run_order) returns setof bench.suite_summary: every
+ *		client count, repeat times, as one suite; waits for it.
  */
 Datum
 bench_sweep(PG_FUNCTION_ARGS)
 {
-	char	   *spec = sweep_spec(fcinfo, "bench.sweep", true);
+	Datum		v[BK_MAX_ARG_SLOTS];
+	bool		n[BK_MAX_ARG_SLOTS];
+	char	   *spec;
 
+	bk_call_args(fcinfo, &bk_fn_sweep, v, n);
+	spec = sweep_spec("bench.sweep", &bk_fn_sweep, v, n, true);
 	return suite_run(fcinfo, "bench.sweep", spec);
 }
 
@@ -615,12 +634,21 @@ bench_sweep(PG_FUNCTION_ARGS)
 Datum
 bench_start_sweep(PG_FUNCTION_ARGS)
 {
-	char	   *spec = sweep_spec(fcinfo, "bench.start_sweep", true);
+	Datum		v[BK_MAX_ARG_SLOTS];
+	bool		n[BK_MAX_ARG_SLOTS];
+	char	   *spec;
 	BackgroundWorkerHandle *handle;
-	dsm_segment *seg = suite_launch("bench.start_sweep", spec, &handle);
-	SuiteShared *sh = (SuiteShared *) dsm_segment_address(seg);
-	int64		suite_id = sh->suite_id;
-	bool		refused = pg_atomic_read_u32(&sh->state) == SUITE_ENDED &&
+	dsm_segment *seg;
+	SuiteShared *sh;
+	int64		suite_id;
+	bool		refused;
+
+	bk_call_args(fcinfo, &bk_fn_start_sweep, v, n);
+	spec = sweep_spec("bench.start_sweep", &bk_fn_start_sweep, v, n, true);
+	seg = suite_launch("bench.start_sweep", spec, &handle);
+	sh = (SuiteShared *) dsm_segment_address(seg);
+	suite_id = sh->suite_id;
+	refused = pg_atomic_read_u32(&sh->state) == SUITE_ENDED &&
 		strcmp(sh->final_status, "refused") == 0;
 
 	dsm_detach(seg);
@@ -638,15 +666,82 @@ bench_start_sweep(PG_FUNCTION_ARGS)
 }
 
 /*
+ * schedule_call
+ *		bench._schedule(name, schedule, SPEC, baseline_runs, threshold) with
+ *		the arguments V and N of bench.schedule: its row, or with SPEC NULL
+ *		(the schedule's own checks only) NULL.
+ */
+static Datum
+schedule_call(const Datum *v, const bool *n, const char *spec, bool *isnull)
+{
+	Oid			types[5] = {TEXTOID, TEXTOID, TEXTOID, INT4OID, FLOAT8OID};
+	static const int slots[5] = {SCHEDULE_NAME, SCHEDULE_SCHEDULE, -1,
+	SCHEDULE_BASELINE_RUNS, SCHEDULE_THRESHOLD};
+	Datum		values[5];
+	char		nulls[5];
+	Datum		row;
+
+	for (int i = 0; i < 5; i++)
+	{
+		bool		null = slots[i] < 0 ? spec == NULL : n[slots[i]];
+
+		values[i] = null ? (Datum) 0 : slots[i] < 0 ? CStringGetTextDatum(spec) : v[slots[i]];
+		nulls[i] = null ? 'n' : ' ';
+	}
+	SPI_connect();
+	if (SPI_execute_with_args("SELECT s FROM bench._schedule($1, $2, $3::pg_catalog.jsonb, $4, $5) s",
+							  5, types, values, nulls, false, 1) != SPI_OK_SELECT ||
+		SPI_processed != 1)
+		elog(ERROR, "could not create the schedule");
+	row = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, isnull);
+	if (!*isnull)
+		row = SPI_datumTransfer(row, false, -1);
+	SPI_finish();
+	return row;
+}
+
+/*
+ * bench_schedule
+ *		SQL function bench.schedule(name, schedule, workload, clients,
+ *		repeat, <the other run arguments but tag>, run_order,
+ *		baseline_runs, threshold) returns bench.schedules: the schedule's
+ *		own arguments checked by bench._schedule, then the sweep here (its
+ *		workers need only exist), then the row and pg_cron's job by
+ *		bench._schedule.
+ */
+Datum
+bench_schedule(PG_FUNCTION_ARGS)
+{
+	Datum		v[BK_MAX_ARG_SLOTS];
+	bool		n[BK_MAX_ARG_SLOTS];
+	char	   *spec;
+	Datum		row;
+	bool		isnull;
+
+	bk_call_args(fcinfo, &bk_fn_schedule, v, n);
+	(void) schedule_call(v, n, NULL, &isnull);
+	spec = sweep_spec("bench.schedule", &bk_fn_schedule, v, n, false);
+	row = schedule_call(v, n, spec, &isnull);
+	if (isnull)
+		elog(ERROR, "bench._schedule returned no schedule");
+	PG_RETURN_DATUM(row);
+}
+
+/*
  * bench_sweep_spec
- *		SQL function bench._sweep_spec(...): the checked arguments of a
- *		sweep as jsonb, for bench.schedule.  The workers need only exist.
+ *		SQL function bench._sweep_spec(<bench.sweep's arguments>): the
+ *		checked arguments of a sweep that is to run later, as jsonb; its
+ *		workers need only exist.  (The bench.schedule of 0.1.0 calls it.)
  */
 Datum
 bench_sweep_spec(PG_FUNCTION_ARGS)
 {
-	char	   *spec = sweep_spec(fcinfo, "bench.schedule", false);
+	Datum		v[BK_MAX_ARG_SLOTS];
+	bool		n[BK_MAX_ARG_SLOTS];
+	char	   *spec;
 
+	bk_call_args(fcinfo, &bk_fn_sweep_spec, v, n);
+	spec = sweep_spec("bench.schedule", &bk_fn_sweep, v, n, false);
 	PG_RETURN_DATUM(DirectFunctionCall1(jsonb_in, CStringGetDatum(spec)));
 }
 
@@ -931,6 +1026,52 @@ suite_begin(SuiteShared *sh, int **steps)
 }
 
 /*
+ * suite_step_sql
+ *		The query that runs one step of the suite: bench.run with the
+ *		suite's run arguments, each one its "args" has (a suite recorded by
+ *		an older version lacks the newer ones, which take bench.run's
+ *		defaults), the step's client count ($2) and the suite's tag or
+ *		schedule.  Made once, in the worker's first transaction.
+ */
+static char *
+suite_step_sql(int64 suite_id)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(suite_id)};
+	StringInfoData sql;
+
+	initStringInfo(&sql);
+	appendStringInfoString(&sql,
+						   "SELECT (bench.run(clients => $2, tag => COALESCE(s.tag, s.schedule),"
+						   " workload => CASE WHEN s.args OPERATOR(pg_catalog.->>) 'script' IS NULL"
+						   " THEN s.workload END");
+	if (SPI_execute_with_args("SELECT k FROM bench.suites s, pg_catalog.jsonb_object_keys(s.args) k"
+							  " WHERE s.id = $1 ORDER BY k",
+							  1, types, values, NULL, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the run arguments of suite %lld", (long long) suite_id);
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		char	   *key = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+		int			ra = -1;
+
+		for (int j = 0; j < RUN_NARGS; j++)
+			if (strcmp(bk_run_args[j].name, key) == 0 &&
+				j != RA_WORKLOAD && j != RA_CLIENTS && j != RA_TAG)
+				ra = j;
+		if (ra < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("suite %lld has a run argument \"%s\" that the pgbenchkit library of version %s does not know",
+							(long long) suite_id, key, BK_VERSION)));
+		appendStringInfo(&sql, ", %s => (s.args OPERATOR(pg_catalog.->>) %s)::%s",
+						 quote_identifier(key), quote_literal_cstr(key),
+						 format_type_be_qualified(bk_run_args[ra].type));
+	}
+	appendStringInfoString(&sql, ")).id FROM bench.suites s WHERE s.id = $1");
+	return MemoryContextStrdup(TopMemoryContext, sql.data);
+}
+
+/*
  * suite_step
  *		One run of the suite, by bench.run itself as the calling role; the
  *		run's row carries the suite's id.
@@ -945,15 +1086,10 @@ suite_step(SuiteShared *sh, int step, int clients)
 	snprintf(activity, sizeof(activity), "pgbenchkit: suite %lld, run %d of %d (%d clients)",
 			 (long long) sh->suite_id, step + 1, sh->runs_planned, clients);
 	suite_xact_begin(activity);
+	if (suite_run_sql == NULL)
+		suite_run_sql = suite_step_sql(sh->suite_id);
 	bk_run_suite_id = sh->suite_id;
-	if (SPI_execute_with_args("SELECT (bench.run(s.workload, $2,"
-							  "   (s.args->>'duration')::interval, (s.args->>'transactions')::bigint,"
-							  "   s.args->>'protocol', (s.args->>'warmup')::interval,"
-							  "   (s.args->>'progress')::interval, (s.args->>'max_tries')::integer,"
-							  "   COALESCE(s.tag, s.schedule), (s.args->>'prewarm')::boolean,"
-							  "   (s.args->>'sample_interval')::interval)).id"
-							  "  FROM bench.suites s WHERE s.id = $1",
-							  2, types, values, NULL, false, 1) != SPI_OK_SELECT)
+	if (SPI_execute_with_args(suite_run_sql, 2, types, values, NULL, false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not run step %d of suite %lld", step + 1, (long long) sh->suite_id);
 	bk_run_suite_id = 0;
 	suite_xact_end();

@@ -279,7 +279,7 @@ sub compare_with_pgbench
 	is($rows, $naccounts + 11 * $scale, "$label: bench.init($args) reports its rows");
 	is( $node->safe_psql('bk', qq{
 			SELECT status || ' ' || (tables = ARRAY['pgbench_history'::regclass, 'pgbench_tellers'::regclass,
-			                                       'pgbench_accounts'::regclass, 'pgbench_branches'::regclass]::oid[])
+			                                       'pgbench_accounts'::regclass, 'pgbench_branches'::regclass])
 			  FROM bench.datasets WHERE id = $id}),
 		'ready true',
 		"$label: the dataset is ready and bench.datasets lists its tables");

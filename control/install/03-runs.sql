@@ -180,55 +180,75 @@ COMMENT ON VIEW bench.runs_in_progress IS
 GRANT SELECT ON bench.runs_in_progress TO PUBLIC;
 
 --
+-- The run arguments: one table of them, in the library (src/runargs.c),
+-- which every function that starts runs takes them from.
+--
+CREATE FUNCTION bench._arguments_of(function text)
+RETURNS TABLE (argno integer, name text, type regtype, default_value text,
+               required boolean, description text)
+LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'bench_arguments_of';
+
+COMMENT ON FUNCTION bench._arguments_of(text) IS
+    'Internal: the arguments of bench.run, bench.start, bench.sweep, bench.start_sweep or bench.schedule, in the order of its signature, from the library''s table of run arguments';
+
+CREATE VIEW bench.run_arguments AS
+SELECT a.argno, a.name, a.type, a.default_value, a.description
+  FROM bench._arguments_of('bench.run') a;
+
+COMMENT ON VIEW bench.run_arguments IS
+    'The arguments every run takes (bench.run, bench.start, and the runs of sweeps and schedules): name, type, default and what it does';
+GRANT SELECT ON bench.run_arguments TO PUBLIC;
+
+--
+-- bench._create_run_function: (re)create one of the functions that take
+-- the run arguments, with the signature bench._arguments_of gives it, as
+-- a C function of the library (which reads its arguments by name).  The
+-- install script and every upgrade script that changes the run arguments
+-- call it; a signature of another version is dropped first.
+--
+CREATE FUNCTION bench._create_run_function(function text, returns text, symbol text,
+                                           comment text)
+RETURNS void
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    args text;
+    old  regprocedure;
+BEGIN
+    SELECT string_agg(format('%I %s', a.name, a.type)
+                      || CASE WHEN a.required THEN ''
+                              ELSE ' DEFAULT ' || coalesce(quote_literal(a.default_value) || '::' || a.type, 'NULL')
+                         END, ', ' ORDER BY a.argno)
+      INTO args
+      FROM bench._arguments_of(function) a;
+    FOR old IN SELECT p.oid::regprocedure FROM pg_proc p
+                WHERE p.pronamespace = 'bench'::regnamespace
+                  AND p.proname = split_part(function, '.', 2)
+    LOOP
+        EXECUTE format('DROP FUNCTION %s', old);
+    END LOOP;
+    EXECUTE format('CREATE FUNCTION %s(%s) RETURNS %s LANGUAGE c VOLATILE PARALLEL UNSAFE AS %L, %L',
+                   function, args, returns, 'MODULE_PATHNAME', symbol);
+    SELECT p.oid::regprocedure INTO old FROM pg_proc p
+     WHERE p.pronamespace = 'bench'::regnamespace AND p.proname = split_part(function, '.', 2);
+    EXECUTE format('COMMENT ON FUNCTION %s IS %L', old, comment);
+    EXECUTE format('REVOKE ALL ON FUNCTION %s FROM PUBLIC', old);
+END
+$fn$;
+
+COMMENT ON FUNCTION bench._create_run_function(text, text, text, text) IS
+    'Internal: create a function that takes the run arguments, from the library''s table of them';
+REVOKE ALL ON FUNCTION bench._create_run_function(text, text, text, text) FROM PUBLIC;
+
+--
 -- bench.run and friends.
 --
-CREATE FUNCTION bench.run(
-    workload     text     DEFAULT NULL,
-    clients      integer  DEFAULT 1,
-    duration     interval DEFAULT NULL,
-    transactions bigint   DEFAULT NULL,
-    protocol     text     DEFAULT 'prepared',
-    warmup       interval DEFAULT '0',
-    progress     interval DEFAULT '5 s',
-    max_tries    integer  DEFAULT 1,
-    tag          text     DEFAULT NULL,
-    prewarm      boolean  DEFAULT true,
-    sample_interval interval DEFAULT '1 s',
-    script       text     DEFAULT NULL,
-    rate         double precision DEFAULT NULL,
-    latency_limit interval DEFAULT NULL,
-    random_seed  bigint   DEFAULT NULL,
-    variables    jsonb    DEFAULT NULL)
-RETURNS bench.runs
-LANGUAGE c VOLATILE PARALLEL UNSAFE
-AS 'MODULE_PATHNAME', 'bench_run';
-
-COMMENT ON FUNCTION bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb) IS
-    'Run a workload with background-worker clients; wait for it, print progress, return its row of bench.runs';
-
-CREATE FUNCTION bench.start(
-    workload     text     DEFAULT NULL,
-    clients      integer  DEFAULT 1,
-    duration     interval DEFAULT NULL,
-    transactions bigint   DEFAULT NULL,
-    protocol     text     DEFAULT 'prepared',
-    warmup       interval DEFAULT '0',
-    progress     interval DEFAULT '5 s',
-    max_tries    integer  DEFAULT 1,
-    tag          text     DEFAULT NULL,
-    prewarm      boolean  DEFAULT true,
-    sample_interval interval DEFAULT '1 s',
-    script       text     DEFAULT NULL,
-    rate         double precision DEFAULT NULL,
-    latency_limit interval DEFAULT NULL,
-    random_seed  bigint   DEFAULT NULL,
-    variables    jsonb    DEFAULT NULL)
-RETURNS bigint
-LANGUAGE c VOLATILE PARALLEL UNSAFE
-AS 'MODULE_PATHNAME', 'bench_start';
-
-COMMENT ON FUNCTION bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb) IS
-    'Start a run in the background and return its id at once';
+SELECT bench._create_run_function('bench.run', 'bench.runs', 'bench_run',
+    'Run a workload with background-worker clients; wait for it, print progress, return its row of bench.runs');
+SELECT bench._create_run_function('bench.start', 'bigint', 'bench_start',
+    'Start a run in the background and return its id at once');
 
 CREATE FUNCTION bench.wait(run_id bigint)
 RETURNS bench.runs
@@ -246,8 +266,6 @@ AS 'MODULE_PATHNAME', 'bench_cancel';
 COMMENT ON FUNCTION bench.cancel(bigint) IS
     'Cancel a running run: its clients stop, what it measured is kept, its status becomes canceled';
 
-REVOKE ALL ON FUNCTION bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb) FROM PUBLIC;
-REVOKE ALL ON FUNCTION bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench.wait(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench.cancel(bigint) FROM PUBLIC;
 

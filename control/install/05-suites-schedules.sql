@@ -146,69 +146,12 @@ GRANT SELECT ON bench.schedule_results, bench.regressions TO PUBLIC;
 -- bench.sweep and friends: suites of runs, each in a transaction of its own,
 -- carried out by a background worker.
 --
-CREATE FUNCTION bench.sweep(
-    workload     text,
-    clients      integer[] DEFAULT '{1}',
-    repeat       integer  DEFAULT 3,
-    duration     interval DEFAULT NULL,
-    transactions bigint   DEFAULT NULL,
-    protocol     text     DEFAULT 'prepared',
-    warmup       interval DEFAULT '0',
-    progress     interval DEFAULT '5 s',
-    max_tries    integer  DEFAULT 1,
-    tag          text     DEFAULT NULL,
-    prewarm      boolean  DEFAULT true,
-    sample_interval interval DEFAULT '1 s',
-    run_order    text     DEFAULT 'interleaved')
-RETURNS SETOF bench.suite_summary
-LANGUAGE c VOLATILE PARALLEL UNSAFE
-AS 'MODULE_PATHNAME', 'bench_sweep';
-
-COMMENT ON FUNCTION bench.sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text) IS
-    'Run a workload at each client count, repeat times each, as one suite; wait for it and return its summary per client count';
-
-CREATE FUNCTION bench.start_sweep(
-    workload     text,
-    clients      integer[] DEFAULT '{1}',
-    repeat       integer  DEFAULT 3,
-    duration     interval DEFAULT NULL,
-    transactions bigint   DEFAULT NULL,
-    protocol     text     DEFAULT 'prepared',
-    warmup       interval DEFAULT '0',
-    progress     interval DEFAULT '5 s',
-    max_tries    integer  DEFAULT 1,
-    tag          text     DEFAULT NULL,
-    prewarm      boolean  DEFAULT true,
-    sample_interval interval DEFAULT '1 s',
-    run_order    text     DEFAULT 'interleaved')
-RETURNS bigint
-LANGUAGE c VOLATILE PARALLEL UNSAFE
-AS 'MODULE_PATHNAME', 'bench_start_sweep';
-
-COMMENT ON FUNCTION bench.start_sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text) IS
-    'Start a sweep in the background and return its suite id at once';
-
--- internal: the checked arguments of a sweep as jsonb (bench.schedule)
-CREATE FUNCTION bench._sweep_spec(
-    workload     text,
-    clients      integer[],
-    repeat       integer,
-    duration     interval,
-    transactions bigint,
-    protocol     text,
-    warmup       interval,
-    progress     interval,
-    max_tries    integer,
-    tag          text,
-    prewarm      boolean,
-    sample_interval interval,
-    run_order    text)
-RETURNS jsonb
-LANGUAGE c VOLATILE PARALLEL UNSAFE
-AS 'MODULE_PATHNAME', 'bench_sweep_spec';
-
-COMMENT ON FUNCTION bench._sweep_spec(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text) IS
-    'Internal: check the arguments of a sweep and return them as jsonb';
+SELECT bench._create_run_function('bench.sweep', 'SETOF bench.suite_summary', 'bench_sweep',
+    'Run a workload at each client count, repeat times each, as one suite; wait for it and return its summary per client count');
+SELECT bench._create_run_function('bench.start_sweep', 'bigint', 'bench_start_sweep',
+    'Start a sweep in the background and return its suite id at once');
+SELECT bench._create_run_function('bench._sweep_spec', 'jsonb', 'bench_sweep_spec',
+    'Internal: check the arguments of a sweep and return them as jsonb');
 
 CREATE FUNCTION bench.wait_suite(suite_id bigint)
 RETURNS SETOF bench.suite_summary
@@ -243,8 +186,6 @@ AS 'MODULE_PATHNAME', 'bench_cron_call';
 COMMENT ON FUNCTION bench._cron_call(name, text, text[]) IS
     'Internal: reach pg_cron in the database cron.database_name names, as the calling role';
 
-REVOKE ALL ON FUNCTION bench.sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text) FROM PUBLIC;
-REVOKE ALL ON FUNCTION bench.start_sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench.wait_suite(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench.cancel_suite(bigint) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench.run_schedule(text) FROM PUBLIC;
@@ -344,30 +285,16 @@ COMMENT ON FUNCTION bench._cron_check(text) IS
 -- that pg_cron starts on a cron schedule.  Everything is checked first; the
 -- pg_cron job is created last, in pg_cron's database (cron.database_name),
 -- named 'pgbenchkit <database> <name>', running bench.run_schedule(name)
--- as the calling role.
+-- as the calling role.  bench.schedule itself takes the run arguments: the
+-- library calls bench._schedule without a sweep (its own checks only),
+-- checks the sweep, SPEC, and calls bench._schedule again with it.
 --
-CREATE FUNCTION bench.schedule(
-    name         text,
-    schedule     text,
-    workload     text,
-    clients      integer[] DEFAULT '{1}',
-    repeat       integer  DEFAULT 1,
-    duration     interval DEFAULT NULL,
-    transactions bigint   DEFAULT NULL,
-    protocol     text     DEFAULT 'prepared',
-    warmup       interval DEFAULT '0',
-    progress     interval DEFAULT '5 s',
-    max_tries    integer  DEFAULT 1,
-    prewarm      boolean  DEFAULT true,
-    sample_interval interval DEFAULT '1 s',
-    run_order    text     DEFAULT 'interleaved',
-    baseline_runs integer DEFAULT 5,
-    threshold    double precision DEFAULT 0.05)
+CREATE FUNCTION bench._schedule(name text, schedule text, spec jsonb,
+                                baseline_runs integer, threshold double precision)
 RETURNS bench.schedules
 LANGUAGE plpgsql VOLATILE
 AS $fn$
 DECLARE
-    spec     jsonb;
     why      text;
     cron_db  name;
     jobname  text;
@@ -402,16 +329,16 @@ BEGIN
               USING ERRCODE = 'invalid_parameter_value',
                     HINT = 'threshold is the fall in tps below the baseline that counts as a regression: 0.05 is 5%.';
     END IF;
-    IF EXISTS (SELECT 1 FROM bench.schedules s WHERE s.name = schedule.name) THEN
+    IF EXISTS (SELECT 1 FROM bench.schedules s WHERE s.name = _schedule.name) THEN
         RAISE EXCEPTION 'schedule "%" already exists', name
               USING ERRCODE = 'unique_violation',
                     HINT = format('Remove it first with bench.unschedule(%L), or choose another name.', name);
     END IF;
-
-    -- the sweep itself, checked as bench.sweep checks it
-    spec := bench._sweep_spec(workload, clients, repeat, duration, transactions, protocol,
-                              warmup, progress, max_tries, NULL, prewarm, sample_interval,
-                              run_order);
+    -- without a sweep: the checks above only (bench.schedule makes them
+    -- before it checks the sweep)
+    IF spec IS NULL THEN
+        RETURN NULL;
+    END IF;
 
     -- pg_cron: loaded, and its extension created where cron.database_name says
     cron_db := current_setting('cron.database_name', true);
@@ -452,14 +379,17 @@ BEGIN
         job_id := bench._cron_call(cron_db, 'schedule',
                                    ARRAY[jobname, schedule, command, current_database()])::bigint;
     END IF;
-    UPDATE bench.schedules s SET jobid = job_id WHERE s.name = schedule.name
+    UPDATE bench.schedules s SET jobid = job_id WHERE s.name = _schedule.name
     RETURNING * INTO result;
     RETURN result;
 END
 $fn$;
 
-COMMENT ON FUNCTION bench.schedule(text, text, text, integer[], integer, interval, bigint, text, interval, interval, integer, boolean, interval, text, integer, double precision) IS
-    'Have pg_cron run a sweep (or a single run) on a cron schedule; its runs are tagged with the schedule''s name and judged against a rolling baseline';
+COMMENT ON FUNCTION bench._schedule(text, text, jsonb, integer, double precision) IS
+    'Internal: check a schedule''s name, cron expression and judgement, record it with its checked sweep and create its pg_cron job';
+
+SELECT bench._create_run_function('bench.schedule', 'bench.schedules', 'bench_schedule',
+    'Have pg_cron run a sweep (or a single run) on a cron schedule; its runs are tagged with the schedule''s name and judged against a rolling baseline');
 
 --
 -- bench.unschedule: remove a schedule and its pg_cron job.  The suites it
@@ -502,7 +432,7 @@ $fn$;
 COMMENT ON FUNCTION bench.unschedule(text) IS
     'Remove a schedule and its pg_cron job; the suites it ran are kept';
 
-REVOKE ALL ON FUNCTION bench.schedule(text, text, text, integer[], integer, interval, bigint, text, interval, interval, integer, boolean, interval, text, integer, double precision) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench._schedule(text, text, jsonb, integer, double precision) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench.unschedule(text) FROM PUBLIC;
 
 --
