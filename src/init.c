@@ -3,6 +3,10 @@
  * init.c
  *		bench.init: create and load a workload's dataset inside the server.
  *
+ * This is the machinery every kind of dataset shares (dataset.h); what is
+ * pgbench's own (its tables, options and loader) is in tpcb.c.  The steps
+ * below name pgbench's tables for the example.
+ *
  * The calling backend checks every argument, privilege and precondition,
  * then hands the work to an init coordinator (a dynamic background worker
  * connected as the calling role) and waits for it.  The coordinator:
@@ -72,7 +76,7 @@
 #include "compat.h"
 #include "pagewriter.h"
 #include "run.h"
-#include "tpcb.h"
+#include "dataset.h"
 #include "worker.h"
 #include "pgbenchkit.h"
 
@@ -84,9 +88,6 @@ PGDLLEXPORT void bench_init_loader_main(Datum main_arg);
 #define INIT_COORDINATOR_TYPE	"pgbenchkit init"
 #define INIT_LOADER_TYPE		"pgbenchkit loader"
 #define INIT_MAGIC				BK_SEGMENT_MAGIC('I')
-
-/* upper bound of partitions: far beyond any useful benchmark */
-#define INIT_MAX_PARTITIONS		10000
 
 /* upper bound of jobs, whatever max_worker_processes allows */
 #define INIT_MAX_JOBS			64
@@ -105,7 +106,7 @@ PGDLLEXPORT void bench_init_loader_main(Datum main_arg);
 #define INIT_DONE		2
 #define INIT_FAILED		3
 
-/* one loader worker's share of pgbench_accounts */
+/* one loader worker's share of the main table (pgbench_accounts) */
 typedef struct InitLoader
 {
 	pg_atomic_uint64 rows;
@@ -113,19 +114,27 @@ typedef struct InitLoader
 	BkError		error;
 } InitLoader;
 
+/* the kinds of dataset bench.init loads */
+static const BkDatasetKind *const dataset_kinds[] = {&bk_dataset_tpcb};
+
 /* the shared segment of one bench.init call */
 typedef struct InitShared
 {
 	uint32		magic;			/* INIT_MAGIC */
 
 	/* set by the caller */
+	char		kind[NAMEDATALEN];	/* BkDatasetKind.name */
+	union
+	{
+		char		bytes[BK_DATASET_OPTIONS_SIZE];
+		int64		align;
+	}			opts;			/* the kind's options */
 	Oid			dboid;
 	Oid			roleid;
 	Oid			nspid;
 	char		nspname[NAMEDATALEN];
 	char		rolename[NAMEDATALEN];
 	char		options_json[512];
-	TpcbOptions opts;
 	bool		force;
 	int			jobs;
 	bool		direct_writes;	/* the caller's pgbenchkit.init_direct_writes */
@@ -139,10 +148,12 @@ typedef struct InitShared
 	int64		rows_loaded;
 	double		secs[PH_COUNT];
 	BkError		error;
-	Oid			leaves[FLEXIBLE_ARRAY_MEMBER];	/* accounts, or its partitions */
+	int			nleaves;
+	Oid			leaves[FLEXIBLE_ARRAY_MEMBER];	/* what the loaders fill */
 } InitShared;
 
-#define INIT_NLEAVES(sh) tpcb_nleaves(&(sh)->opts)
+#define INIT_NLEAVES(sh) ((sh)->nleaves)
+#define INIT_OPTS(sh) ((const void *) (sh)->opts.bytes)
 /* after the leaves: the rows of each (hash leaves: counted by their loader) */
 #define INIT_LEAF_ROWS(sh) \
 	((int64 *) ((char *) (sh) + MAXALIGN(offsetof(InitShared, leaves) + \
@@ -152,12 +163,38 @@ typedef struct InitShared
 	((InitLoader *) ((char *) INIT_LEAF_ROWS(sh) + MAXALIGN(sizeof(int64) * INIT_NLEAVES(sh))))
 
 static Size
-init_shared_size(const TpcbOptions *opts, int jobs)
+init_shared_size(int nleaves, int jobs)
 {
-	int			nleaves = tpcb_nleaves(opts);
-
 	return MAXALIGN(offsetof(InitShared, leaves) + sizeof(Oid) * nleaves) +
 		MAXALIGN(sizeof(int64) * nleaves) + sizeof(InitLoader) * jobs;
+}
+
+/* the kind named NAME, or NULL */
+static const BkDatasetKind *
+init_find_kind(const char *name)
+{
+	for (int i = 0; i < lengthof(dataset_kinds); i++)
+		if (strcmp(dataset_kinds[i]->name, name) == 0)
+			return dataset_kinds[i];
+	return NULL;
+}
+
+/* the kind of the load in SH */
+static const BkDatasetKind *
+init_kind(const InitShared *sh)
+{
+	const BkDatasetKind *kind = init_find_kind(sh->kind);
+
+	if (kind == NULL)
+		elog(ERROR, "unknown dataset kind \"%s\"", sh->kind);
+	return kind;
+}
+
+/* a table's name: PREFIX (the final or the staging one) and its suffix */
+static char *
+init_table_name(const BkDatasetKind *kind, const char *prefix, int t)
+{
+	return psprintf("%s%s", prefix, kind->table_suffixes[t]);
 }
 
 static double
@@ -178,19 +215,21 @@ elapsed_since(instr_time start)
 
 /*
  * init_existing_tables
- *		The pgbench tables that already exist in NSPID.  Refuses unless
- *		FORCE is set and every one of them was created by bench.init and is
- *		owned by ROLEID.  Returns their OIDs (the ones to drop) in *relids.
+ *		The tables of KIND that already exist in NSPID under their final
+ *		names.  Refuses unless FORCE is set and every one of them was created
+ *		by bench.init and is owned by ROLEID.  Returns their OIDs (the ones
+ *		to drop) in *relids.
  */
 static int
-init_existing_tables(Oid nspid, const char *nspname, Oid roleid, bool force,
-					 const TpcbOptions *opts, Oid *relids)
+init_existing_tables(const BkDatasetKind *kind, const void *opts, Oid nspid,
+					 const char *nspname, Oid roleid, bool force, Oid *relids)
 {
 	int			n = 0;
+	int			nchildren = kind->nchildren(opts);
 
-	for (int t = 0; t < TPCB_NTABLES; t++)
+	for (int t = 0; t < kind->ntables; t++)
 	{
-		char	   *name = tpcb_table_name("pgbench_", t);
+		char	   *name = init_table_name(kind, kind->final_prefix, t);
 		Oid			relid = get_relname_relid(name, nspid);
 
 		if (!OidIsValid(relid))
@@ -214,10 +253,10 @@ init_existing_tables(Oid nspid, const char *nspname, Oid roleid, bool force,
 		relids[n++] = relid;
 	}
 
-	/* partitions of the new accounts table must not clash with other tables */
-	for (int p = 1; opts->method != TPCB_PART_NONE && p <= opts->partitions; p++)
+	/* the new tables' children (partitions) must not clash with other tables */
+	for (int c = 0; c < nchildren; c++)
 	{
-		char	   *name = tpcb_partition_name("pgbench_", p);
+		char	   *name = psprintf("%s%s", kind->final_prefix, kind->child_suffix(opts, c));
 		Oid			relid = get_relname_relid(name, nspid);
 		Oid			parent;
 
@@ -230,7 +269,8 @@ init_existing_tables(Oid nspid, const char *nspname, Oid roleid, bool force,
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_TABLE),
 				 errmsg("table \"%s.%s\" already exists", nspname, name),
-				 errdetail("It would clash with partition %d of the new pgbench_accounts.", p),
+				 errdetail("It would clash with partition %d of the new %s.", c + 1,
+						   init_table_name(kind, kind->final_prefix, kind->main_table)),
 				 errhint("Drop or rename that table, or choose fewer partitions.")));
 dropped_with_parent:
 		;
@@ -251,10 +291,10 @@ dropped_with_parent:
  *		data directory's file system (when that can be read at all).
  */
 static void
-init_check_disk(const TpcbOptions *opts)
+init_check_disk(const BkDatasetKind *kind, const void *opts)
 {
 	struct statvfs fs;
-	uint64		need = tpcb_estimate_bytes(opts);
+	uint64		need = kind->estimate_bytes(opts);
 	uint64		avail;
 
 	if (statvfs(DataDir, &fs) != 0)
@@ -264,7 +304,7 @@ init_check_disk(const TpcbOptions *opts)
 		ereport(ERROR,
 				(errcode(ERRCODE_DISK_FULL),
 				 errmsg("scale %d needs about %llu MB of disk, but only %llu MB are free",
-						opts->scale,
+						kind->scale(opts),
 						(unsigned long long) (need / (1024 * 1024)),
 						(unsigned long long) (avail / (1024 * 1024))),
 				 errhint("Choose a smaller scale or free some space.")));
@@ -312,7 +352,7 @@ init_result(FunctionCallInfo fcinfo, InitShared *sh, const char *workload)
 		elog(ERROR, "return type must be a row type");
 	values[0] = Int64GetDatum(sh->dataset_id);
 	values[1] = CStringGetTextDatum(workload);
-	values[2] = Int32GetDatum(sh->opts.scale);
+	values[2] = Int32GetDatum(init_kind(sh)->scale(INIT_OPTS(sh)));
 	values[3] = Int64GetDatum(sh->rows_loaded);
 	for (int i = 0; i < PH_COUNT; i++)
 	{
@@ -343,19 +383,23 @@ static const BkLaunch init_coordinator_launch = {
 /*
  * bench_init
  *		SQL function bench.init(workload, scale, fillfactor, partitions,
- *		partition_method, unlogged, foreign_keys, jobs, force).
+ *		partition_method, unlogged, foreign_keys, jobs, force): the kind of
+ *		dataset the workload names reads its options from them.
  */
 Datum
 bench_init(PG_FUNCTION_ARGS)
 {
-	TpcbOptions opts;
+	BkInitArgs	args;
+	const BkDatasetKind *kind;
+	char		opts[BK_DATASET_OPTIONS_SIZE] pg_attribute_aligned(MAXIMUM_ALIGNOF);
 	char	   *workload;
-	char	   *method = NULL;
 	int			jobs;
 	bool		force;
 	Oid			nspid;
 	char	   *nspname;
-	Oid			existing[TPCB_NTABLES];
+	Oid		   *existing;
+	int			nleaves;
+	StringInfoData json;
 	dsm_segment *seg;
 	InitShared *sh;
 
@@ -371,69 +415,40 @@ bench_init(PG_FUNCTION_ARGS)
 	ARG_NOT_NULL(8, "force");
 
 	workload = text_to_cstring(PG_GETARG_TEXT_PP(0));
-	memset(&opts, 0, sizeof(opts));
-	opts.scale = PG_GETARG_INT32(1);
-	opts.fillfactor = PG_GETARG_INT32(2);
-	opts.partitions = PG_GETARG_INT32(3);
-	opts.unlogged = PG_GETARG_BOOL(5);
-	opts.foreign_keys = PG_GETARG_BOOL(6);
+	memset(&args, 0, sizeof(args));
+	args.scale = PG_GETARG_INT32(1);
+	args.fillfactor = PG_GETARG_INT32(2);
+	args.partitions = PG_GETARG_INT32(3);
+	args.partition_method = PG_ARGISNULL(4) ? NULL : text_to_cstring(PG_GETARG_TEXT_PP(4));
+	args.unlogged = PG_GETARG_BOOL(5);
+	args.foreign_keys = PG_GETARG_BOOL(6);
 	jobs = PG_GETARG_INT32(7);
 	force = PG_GETARG_BOOL(8);
 
-	if (strcmp(workload, "tpcb") != 0)
+	kind = init_find_kind(workload);
+	if (kind == NULL)
+	{
+		StringInfoData kinds;
+
+		initStringInfo(&kinds);
+		for (int i = 0; i < lengthof(dataset_kinds); i++)
+			appendStringInfo(&kinds, "%s\"%s\" (%s)", i == 0 ? "" : ", ",
+							 dataset_kinds[i]->name, dataset_kinds[i]->serves);
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown workload \"%s\"", workload),
-				 errhint("The workload with a dataset to load is \"tpcb\" (it also serves simple-update and select-only).")));
-	if (opts.scale < 1)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("scale must be at least 1, not %d", opts.scale),
-				 errhint("Scale 1 is 100000 accounts, as with pgbench -i -s 1.")));
-	if (opts.fillfactor < 10 || opts.fillfactor > 100)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("fillfactor must be between 10 and 100, not %d", opts.fillfactor),
-				 errhint("This is the same range pgbench -i -F accepts.")));
-	if (opts.partitions < 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("partitions must not be negative, not %d", opts.partitions),
-				 errhint("Use 0 for an unpartitioned pgbench_accounts.")));
-	if ((int64) opts.partitions > Min(tpcb_naccounts(&opts), INIT_MAX_PARTITIONS))
-		ereport(ERROR,
-				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("partitions must be at most %lld here, not %d",
-						(long long) Min(tpcb_naccounts(&opts), INIT_MAX_PARTITIONS),
-						opts.partitions),
-				 errhint("There can be no more partitions than accounts (100000 per unit of scale), and at most %d.",
-						 INIT_MAX_PARTITIONS)));
-	opts.method = TPCB_PART_NONE;
-	if (!PG_ARGISNULL(4))
-	{
-		method = text_to_cstring(PG_GETARG_TEXT_PP(4));
-		if (strcmp(method, "range") == 0)
-			opts.method = TPCB_PART_RANGE;
-		else if (strcmp(method, "hash") == 0)
-			opts.method = TPCB_PART_HASH;
-		else
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("unknown partition method \"%s\"", method),
-					 errhint("Use \"range\" or \"hash\".")));
-		if (opts.partitions == 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("partition_method \"%s\" needs partitions greater than zero", method),
-					 errhint("Give partitions => N as well, as pgbench requires --partitions with --partition-method.")));
+				 lengthof(dataset_kinds) == 1 ?
+				 errhint("The workload with a dataset to load is %s.", kinds.data) :
+				 errhint("The workloads with a dataset to load are %s.", kinds.data)));
 	}
-	else if (opts.partitions > 0)
-		opts.method = TPCB_PART_RANGE;	/* pgbench's default */
+	memset(opts, 0, sizeof(opts));
+	kind->read_options(&args, opts);
 	if (jobs < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("jobs must be at least 1, not %d", jobs),
-				 errhint("jobs is the number of background workers that load pgbench_accounts.")));
+				 errhint("jobs is the number of background workers that load %s.",
+						 init_table_name(kind, kind->final_prefix, kind->main_table))));
 	if (jobs > INIT_MAX_JOBS || BK_INIT_WORKERS(jobs) > max_worker_processes)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
@@ -441,10 +456,11 @@ bench_init(PG_FUNCTION_ARGS)
 						jobs, (long long) BK_INIT_WORKERS(jobs), max_worker_processes),
 				 errhint("Use at most %d jobs here, or raise max_worker_processes and restart the server.",
 						 Max(0, Min(INIT_MAX_JOBS, max_worker_processes - 1)))));
-	init_check_disk(&opts);
+	init_check_disk(kind, opts);
 
 	/* --- where, and whether this role may --- */
-	nspid = RangeVarGetCreationNamespace(makeRangeVar(NULL, "pgbench_accounts", -1));
+	nspid = RangeVarGetCreationNamespace(makeRangeVar(NULL, init_table_name(kind, kind->final_prefix,
+																			 kind->main_table), -1));
 	nspname = get_namespace_name(nspid);
 	if (bk_namespace_aclcheck(nspid, GetUserId(), ACL_CREATE) != ACLCHECK_OK)
 		ereport(ERROR,
@@ -472,28 +488,31 @@ bench_init(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
 				 errmsg("bench.init cannot run inside a transaction block"),
 				 errhint("It commits its work in background workers; call it on its own, outside BEGIN ... COMMIT.")));
-	(void) init_existing_tables(nspid, nspname, GetUserId(), force, &opts, existing);
+	existing = palloc(sizeof(Oid) * kind->ntables);
+	(void) init_existing_tables(kind, opts, nspid, nspname, GetUserId(), force, existing);
 
 	/* --- hand the work to the coordinator and wait --- */
-	seg = dsm_create(init_shared_size(&opts, jobs), 0);
+	nleaves = kind->nleaves(opts);
+	seg = dsm_create(init_shared_size(nleaves, jobs), 0);
 	sh = (InitShared *) dsm_segment_address(seg);
-	memset(sh, 0, init_shared_size(&opts, jobs));
+	memset(sh, 0, init_shared_size(nleaves, jobs));
 	sh->magic = INIT_MAGIC;
+	strlcpy(sh->kind, kind->name, NAMEDATALEN);
+	memcpy(sh->opts.bytes, opts, BK_DATASET_OPTIONS_SIZE);
+	sh->nleaves = nleaves;
 	sh->dboid = MyDatabaseId;
 	sh->roleid = GetUserId();
 	sh->nspid = nspid;
 	strlcpy(sh->nspname, nspname, NAMEDATALEN);
 	strlcpy(sh->rolename, GetUserNameFromId(GetUserId(), false), NAMEDATALEN);
-	snprintf(sh->options_json, sizeof(sh->options_json),
-			 "{\"scale\": %d, \"fillfactor\": %d, \"partitions\": %d, "
-			 "\"partition_method\": %s%s%s, \"unlogged\": %s, \"foreign_keys\": %s, "
-			 "\"jobs\": %d, \"force\": %s, \"direct_writes\": %s}",
-			 opts.scale, opts.fillfactor, opts.partitions,
-			 method ? "\"" : "", method ? tpcb_part_method_name(opts.method) : "null",
-			 method ? "\"" : "",
-			 opts.unlogged ? "true" : "false", opts.foreign_keys ? "true" : "false",
-			 jobs, force ? "true" : "false", bk_init_direct_writes ? "true" : "false");
-	sh->opts = opts;
+	initStringInfo(&json);
+	appendStringInfoChar(&json, '{');
+	kind->options_json(opts, &json);
+	appendStringInfo(&json, ", \"jobs\": %d, \"force\": %s, \"direct_writes\": %s}",
+					 jobs, force ? "true" : "false", bk_init_direct_writes ? "true" : "false");
+	if (json.len >= sizeof(sh->options_json))
+		elog(ERROR, "the options of the dataset are too long");
+	strlcpy(sh->options_json, json.data, sizeof(sh->options_json));
 	sh->direct_writes = bk_init_direct_writes;
 	sh->force = force;
 	sh->jobs = jobs;
@@ -649,33 +668,35 @@ init_run_generated(const char *query, const char *what)
 
 /*
  * init_rename_staged
- *		What is named after the staging tables gets pgbench's names: the
- *		indexes (the primary key of the accounts and of its partitions;
+ *		What is named after the staging tables gets its final name (the
+ *		staging prefix replaced by FINAL_PREFIX): the indexes (for tpcb,
+ *		the primary key of the accounts and of its partitions;
  *		renaming an index renames its constraint too), then the remaining
  *		constraints (from PostgreSQL 18 on, NOT NULL constraints have names
  *		made from the table's; renaming the parent's renames its
  *		partitions' inherited ones too).
  */
 static void
-init_rename_staged(Oid nspid, const char *prefix)
+init_rename_staged(Oid nspid, const char *prefix, const char *final_prefix)
 {
 	int			skip = (int) strlen(prefix) + 1;
 	const char *like = quote_literal_cstr(psprintf("%s%%", prefix));
+	const char *final = quote_literal_cstr(final_prefix);
 
 	init_run_generated(psprintf("SELECT pg_catalog.format('alter index %%s rename to %%I',"
 								" c.oid::pg_catalog.regclass,"
-								" 'pgbench_' || pg_catalog.substr(c.relname, %d))"
+								" %s || pg_catalog.substr(c.relname, %d))"
 								"  FROM pg_catalog.pg_class c"
 								" WHERE c.relnamespace = %u AND c.relkind IN ('i', 'I')"
 								"   AND c.relname LIKE %s"
-								" ORDER BY c.oid", skip, nspid, like),
+								" ORDER BY c.oid", final, skip, nspid, like),
 					   "indexes to rename");
 	init_run_generated(psprintf("SELECT pg_catalog.format('alter table %%s rename constraint %%I to %%I',"
 								" c.conrelid::pg_catalog.regclass, c.conname,"
-								" 'pgbench_' || pg_catalog.substr(c.conname, %d))"
+								" %s || pg_catalog.substr(c.conname, %d))"
 								"  FROM pg_catalog.pg_constraint c"
 								" WHERE c.conname LIKE %s AND c.conislocal"
-								" ORDER BY c.oid", skip, like),
+								" ORDER BY c.oid", final, skip, like),
 					   "constraints to rename");
 }
 
@@ -713,18 +734,21 @@ init_worker_settings(InitShared *sh)
 /*
  * init_coordinate
  *		Everything the coordinator does on the way to success.  Errors are
- *		raised; bench_init_coordinator_main cleans up after them.
+ *		raised; bench_init_coordinator_main cleans up after them.  TABLES
+ *		(the kind's, in its order) are filled as they are created.
  */
 static void
 init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loaders,
 				char *prefix, Oid *tables)
 {
+	const BkDatasetKind *kind = init_kind(sh);
+	const void *opts = INIT_OPTS(sh);
 	LOCKTAG		tag;
 	instr_time	start;
-	int			nleaves = INIT_NLEAVES(sh);
-	Oid			existing[TPCB_NTABLES];
+	Oid		   *existing = palloc(sizeof(Oid) * kind->ntables);
 	int			nexisting;
-	int64		small_rows;
+	int			nchildren = kind->nchildren(opts);
+	int64		rest_rows;
 	char	   *needed_by;
 
 	/* one load per schema at a time; held until this worker exits */
@@ -747,70 +771,57 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 	init_xact_begin("bench.init: creating tables");
 	bk_recover_orphans();
 	bk_recover_runs();
-	(void) init_existing_tables(sh->nspid, sh->nspname, sh->roleid, sh->force,
-								&sh->opts, existing);
-	sh->dataset_id = bk_dataset_begin("tpcb", sh->opts.scale, sh->options_json,
+	(void) init_existing_tables(kind, opts, sh->nspid, sh->nspname, sh->roleid, sh->force,
+								existing);
+	sh->dataset_id = bk_dataset_begin(kind->name, kind->scale(opts), sh->options_json,
 									  sh->nspname, sh->rolename);
 	snprintf(prefix, NAMEDATALEN, "bench_load_" INT64_FORMAT "_", sh->dataset_id);
-	tpcb_create_tables(&sh->opts, sh->nspname, prefix);
-	tpcb_add_accounts_key(sh->nspname, prefix);
-	for (int t = 0; t < TPCB_NTABLES; t++)
-		tables[t] = get_relname_relid(tpcb_table_name(prefix, t), sh->nspid);
-	if (sh->opts.method == TPCB_PART_NONE)
-		sh->leaves[0] = tables[TPCB_ACCOUNTS];
-	else
-		for (int p = 0; p < nleaves; p++)
-			sh->leaves[p] = get_relname_relid(tpcb_partition_name(prefix, p + 1), sh->nspid);
-	bk_dataset_set_tables(sh->dataset_id, tables, TPCB_NTABLES);
+	kind->create(opts, sh->nspname, prefix);
+	for (int t = 0; t < kind->ntables; t++)
+		tables[t] = get_relname_relid(init_table_name(kind, prefix, t), sh->nspid);
+	bk_dataset_set_tables(sh->dataset_id, tables, kind->ntables);
 	init_xact_commit();
 	sh->secs[PH_CREATE] = elapsed_since(start);
 
-	/* 2. load: accounts split among the loaders, the rest here */
+	/* 2. load: the leaves split among the loaders, the rest here */
 	INSTR_TIME_SET_CURRENT(start);
-	init_xact_begin("bench.init: preparing pgbench_accounts");
-	tpcb_prepare_accounts(&sh->opts, sh->leaves, sh->jobs);
+	init_xact_begin(psprintf("bench.init: preparing %s",
+							 init_table_name(kind, kind->final_prefix, kind->main_table)));
+	kind->prepare(opts, sh->nspname, prefix, sh->leaves, sh->jobs);
 	init_xact_commit();
 	pg_write_barrier();
 	pg_atomic_write_u32(&sh->state, INIT_LOADING);
 
-	init_xact_begin("bench.init: loading pgbench_branches, pgbench_tellers");
-	small_rows = tpcb_load_branches_tellers(&sh->opts, tables[TPCB_BRANCHES],
-											tables[TPCB_TELLERS]);
-	init_xact_commit();
-	/*
-	 * Meanwhile, the primary key of the accounts: where each row goes is
-	 * known, so it need not wait for the loaders (hash loaders write theirs
-	 * as they go).
-	 */
-	init_check_cancel(sh);
-	init_xact_begin("bench.init: primary key of pgbench_accounts");
-	tpcb_build_account_keys(&sh->opts, sh->leaves, &sh->cancel);
+	init_xact_begin("bench.init: loading the other tables");
+	rest_rows = kind->load_rest(opts, tables, sh->leaves, &sh->cancel);
 	init_xact_commit();
 
 	init_wait_loaders(sh, loaders);
-	sh->rows_loaded = small_rows;
+	sh->rows_loaded = rest_rows;
 	for (int i = 0; i < sh->jobs; i++)
 		sh->rows_loaded += pg_atomic_read_u64(&INIT_LOADERS(sh)[i].rows);
 	sh->secs[PH_LOAD] = elapsed_since(start);
 
-	/* 3. vacuum analyze, in pgbench's order */
+	/* 3. vacuum analyze, in the kind's order */
 	INSTR_TIME_SET_CURRENT(start);
-	init_check_cancel(sh);
-	init_vacuum_analyze(sh->nspname, tpcb_table_name(prefix, TPCB_BRANCHES));
-	init_vacuum_analyze(sh->nspname, tpcb_table_name(prefix, TPCB_TELLERS));
-	init_check_cancel(sh);
-	init_vacuum_analyze(sh->nspname, tpcb_table_name(prefix, TPCB_ACCOUNTS));
-	init_vacuum_analyze(sh->nspname, tpcb_table_name(prefix, TPCB_HISTORY));
-	init_xact_begin("bench.init: statistics of pgbench_accounts");
-	tpcb_set_account_stats(&sh->opts, sh->leaves, INIT_LEAF_ROWS(sh));
-	init_xact_commit();
+	for (int i = 0; i < kind->ntables; i++)
+	{
+		init_check_cancel(sh);
+		init_vacuum_analyze(sh->nspname, init_table_name(kind, prefix, kind->vacuum_order[i]));
+	}
+	if (kind->after_vacuum != NULL)
+	{
+		init_xact_begin("bench.init: statistics");
+		kind->after_vacuum(opts, sh->leaves, INIT_LEAF_ROWS(sh));
+		init_xact_commit();
+	}
 	sh->secs[PH_VACUUM] = elapsed_since(start);
 	init_check_cancel(sh);
 
 	/* 4. swap in, keys, record: all or nothing */
 	init_xact_begin("bench.init: primary keys");
-	nexisting = init_existing_tables(sh->nspid, sh->nspname, sh->roleid, sh->force,
-									 &sh->opts, existing);
+	nexisting = init_existing_tables(kind, opts, sh->nspid, sh->nspname, sh->roleid, sh->force,
+									 existing);
 	if (nexisting > 0)
 	{
 		StringInfoData sql;
@@ -823,29 +834,31 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 		bk_spi_utility(sql.data);
 		bk_dataset_mark_replaced(existing, nexisting);
 	}
-	for (int t = 0; t < TPCB_NTABLES; t++)
+	for (int t = 0; t < kind->ntables; t++)
 		bk_spi_utility(psprintf("alter table %s rename to %s",
-								quote_qualified_identifier(sh->nspname, tpcb_table_name(prefix, t)),
-								quote_identifier(tpcb_table_name("pgbench_", t))));
-	for (int p = 1; sh->opts.method != TPCB_PART_NONE && p <= nleaves; p++)
+								quote_qualified_identifier(sh->nspname, init_table_name(kind, prefix, t)),
+								quote_identifier(init_table_name(kind, kind->final_prefix, t))));
+	for (int c = 0; c < nchildren; c++)
 		bk_spi_utility(psprintf("alter table %s rename to %s",
-								quote_qualified_identifier(sh->nspname, tpcb_partition_name(prefix, p)),
-								quote_identifier(tpcb_partition_name("pgbench_", p))));
+								quote_qualified_identifier(sh->nspname,
+														   psprintf("%s%s", prefix, kind->child_suffix(opts, c))),
+								quote_identifier(psprintf("%s%s", kind->final_prefix,
+														  kind->child_suffix(opts, c)))));
 
-	init_rename_staged(sh->nspid, prefix);
+	init_rename_staged(sh->nspid, prefix, kind->final_prefix);
 
 	INSTR_TIME_SET_CURRENT(start);
-	tpcb_add_primary_keys(sh->nspname);
+	kind->add_keys(opts, sh->nspname);
 	sh->secs[PH_PKEYS] = elapsed_since(start);
 	init_check_cancel(sh);
 
 	/* a phase that does not run takes no time (not the moment it took to skip it) */
 	sh->secs[PH_FKEYS] = 0;
-	if (sh->opts.foreign_keys)
+	if (kind->add_foreign_keys != NULL && kind->wants_foreign_keys(opts))
 	{
 		INSTR_TIME_SET_CURRENT(start);
 		pgstat_report_activity(STATE_RUNNING, "bench.init: foreign keys");
-		tpcb_add_foreign_keys(sh->nspname);
+		kind->add_foreign_keys(opts, sh->nspname);
 		sh->secs[PH_FKEYS] = elapsed_since(start);
 	}
 
@@ -877,7 +890,7 @@ init_cleanup(InitShared *sh, BackgroundWorkerHandle **loaders, const char *prefi
 		return;					/* nothing was created */
 
 	init_xact_begin("bench.init: cleaning up");
-	for (int t = 0; t < TPCB_NTABLES; t++)
+	for (int t = 0; t < init_kind(sh)->ntables; t++)
 	{
 		char	   *name = OidIsValid(tables[t]) ? get_rel_name(tables[t]) : NULL;
 
@@ -933,7 +946,7 @@ bench_init_coordinator_main(Datum main_arg)
 	InitShared *sh;
 	BackgroundWorkerHandle **loaders;
 	char		prefix[NAMEDATALEN] = "";
-	Oid			tables[TPCB_NTABLES] = {InvalidOid};
+	Oid		   *tables;
 	MemoryContext topcxt;
 
 	if (seg == NULL)
@@ -950,6 +963,7 @@ bench_init_coordinator_main(Datum main_arg)
 								   ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(topcxt);
 	loaders = palloc0(sizeof(BackgroundWorkerHandle *) * sh->jobs);
+	tables = palloc0(sizeof(Oid) * init_kind(sh)->ntables);
 
 	PG_TRY();
 	{
@@ -1001,7 +1015,7 @@ bench_init_coordinator_main(Datum main_arg)
 /*
  * bench_init_loader_main
  *		Entry point of a loader worker: wait for the coordinator's go, fill
- *		this loader's range of pgbench_accounts in one transaction.
+ *		this loader's share of the leaves in one transaction.
  */
 void
 bench_init_loader_main(Datum main_arg)
@@ -1035,9 +1049,12 @@ bench_init_loader_main(Datum main_arg)
 			SetCurrentStatementStartTimestamp();
 			StartTransactionCommand();
 			PushActiveSnapshot(GetTransactionSnapshot());
-			pgstat_report_activity(STATE_RUNNING, "bench.init: loading pgbench_accounts");
-			(void) tpcb_load_accounts(&sh->opts, sh->leaves, INIT_LEAF_ROWS(sh), index, sh->jobs,
-									  &ld->rows, &sh->cancel);
+			pgstat_report_activity(STATE_RUNNING,
+								   psprintf("bench.init: loading %s",
+											init_table_name(init_kind(sh), init_kind(sh)->final_prefix,
+															init_kind(sh)->main_table)));
+			(void) init_kind(sh)->load_share(INIT_OPTS(sh), sh->leaves, INIT_LEAF_ROWS(sh),
+											 index, sh->jobs, &ld->rows, &sh->cancel);
 			PopActiveSnapshot();
 			CommitTransactionCommand();
 			pgstat_report_activity(STATE_IDLE, NULL);

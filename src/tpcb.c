@@ -24,6 +24,7 @@
 #include "access/table.h"
 #include "access/tableam.h"
 #include "access/xact.h"
+#include "catalog/namespace.h"
 #include "catalog/partition.h"
 #include "commands/vacuum.h"
 #include "common/hashfn.h"
@@ -882,3 +883,224 @@ tpcb_set_account_stats(const TpcbOptions *opts, const Oid *leaves, const int64 *
 		table_close(rel, NoLock);
 	}
 }
+
+/* ------------------------------------------------------------------------
+ * The dataset kind "tpcb", as init.c drives it (dataset.h)
+ * ------------------------------------------------------------------------
+ */
+
+/* upper bound of partitions: far beyond any useful benchmark */
+#define TPCB_MAX_PARTITIONS		10000
+
+StaticAssertDecl(sizeof(TpcbOptions) <= BK_DATASET_OPTIONS_SIZE,
+				 "TpcbOptions must fit in a load's segment");
+
+/* bench.init's arguments, as pgbench -i takes them */
+static void
+tpcb_read_options(const BkInitArgs *args, void *opts_out)
+{
+	TpcbOptions *opts = (TpcbOptions *) opts_out;
+
+	memset(opts, 0, sizeof(*opts));
+	opts->scale = args->scale;
+	opts->fillfactor = args->fillfactor;
+	opts->partitions = args->partitions;
+	opts->unlogged = args->unlogged;
+	opts->foreign_keys = args->foreign_keys;
+	if (opts->scale < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("scale must be at least 1, not %d", opts->scale),
+				 errhint("Scale 1 is 100000 accounts, as with pgbench -i -s 1.")));
+	if (opts->fillfactor < 10 || opts->fillfactor > 100)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("fillfactor must be between 10 and 100, not %d", opts->fillfactor),
+				 errhint("This is the same range pgbench -i -F accepts.")));
+	if (opts->partitions < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("partitions must not be negative, not %d", opts->partitions),
+				 errhint("Use 0 for an unpartitioned pgbench_accounts.")));
+	if ((int64) opts->partitions > Min(tpcb_naccounts(opts), TPCB_MAX_PARTITIONS))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("partitions must be at most %lld here, not %d",
+						(long long) Min(tpcb_naccounts(opts), TPCB_MAX_PARTITIONS),
+						opts->partitions),
+				 errhint("There can be no more partitions than accounts (100000 per unit of scale), and at most %d.",
+						 TPCB_MAX_PARTITIONS)));
+	opts->method = TPCB_PART_NONE;
+	opts->method_given = args->partition_method != NULL;
+	if (args->partition_method != NULL)
+	{
+		const char *method = args->partition_method;
+
+		if (strcmp(method, "range") == 0)
+			opts->method = TPCB_PART_RANGE;
+		else if (strcmp(method, "hash") == 0)
+			opts->method = TPCB_PART_HASH;
+		else
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("unknown partition method \"%s\"", method),
+					 errhint("Use \"range\" or \"hash\".")));
+		if (opts->partitions == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("partition_method \"%s\" needs partitions greater than zero", method),
+					 errhint("Give partitions => N as well, as pgbench requires --partitions with --partition-method.")));
+	}
+	else if (opts->partitions > 0)
+		opts->method = TPCB_PART_RANGE; /* pgbench's default */
+}
+
+/* the options as bench.datasets.options keeps them (init.c adds its own) */
+static void
+tpcb_options_json(const void *opts_in, StringInfo out)
+{
+	const TpcbOptions *opts = (const TpcbOptions *) opts_in;
+
+	appendStringInfo(out, "\"scale\": %d, \"fillfactor\": %d, \"partitions\": %d, "
+					 "\"partition_method\": %s%s%s, \"unlogged\": %s, \"foreign_keys\": %s",
+					 opts->scale, opts->fillfactor, opts->partitions,
+					 opts->method_given ? "\"" : "",
+					 opts->method_given ? tpcb_part_method_name(opts->method) : "null",
+					 opts->method_given ? "\"" : "",
+					 opts->unlogged ? "true" : "false", opts->foreign_keys ? "true" : "false");
+}
+
+static uint64
+tpcb_kind_estimate_bytes(const void *opts)
+{
+	return tpcb_estimate_bytes((const TpcbOptions *) opts);
+}
+
+static int
+tpcb_scale(const void *opts)
+{
+	return ((const TpcbOptions *) opts)->scale;
+}
+
+static int
+tpcb_nchildren(const void *opts)
+{
+	const TpcbOptions *o = (const TpcbOptions *) opts;
+
+	return o->method == TPCB_PART_NONE ? 0 : o->partitions;
+}
+
+static const char *
+tpcb_child_suffix(const void *opts, int child)
+{
+	return psprintf("accounts_%d", child + 1);
+}
+
+static int
+tpcb_kind_nleaves(const void *opts)
+{
+	return tpcb_nleaves((const TpcbOptions *) opts);
+}
+
+static void
+tpcb_create(const void *opts, const char *nspname, const char *prefix)
+{
+	tpcb_create_tables((const TpcbOptions *) opts, nspname, prefix);
+	tpcb_add_accounts_key(nspname, prefix);
+}
+
+/* the leaves: pgbench_accounts, or its partitions */
+static void
+tpcb_prepare(const void *opts_in, const char *nspname, const char *prefix, Oid *leaves,
+			 int nloaders)
+{
+	const TpcbOptions *opts = (const TpcbOptions *) opts_in;
+	Oid			nspid = get_namespace_oid(nspname, false);
+
+	if (opts->method == TPCB_PART_NONE)
+		leaves[0] = get_relname_relid(tpcb_table_name(prefix, TPCB_ACCOUNTS), nspid);
+	else
+		for (int p = 0; p < opts->partitions; p++)
+			leaves[p] = get_relname_relid(tpcb_partition_name(prefix, p + 1), nspid);
+	tpcb_prepare_accounts(opts, leaves, nloaders);
+}
+
+static int64
+tpcb_load_share(const void *opts, const Oid *leaves, int64 *leaf_rows, int loader,
+				int nloaders, pg_atomic_uint64 *progress, pg_atomic_uint32 *cancel)
+{
+	return tpcb_load_accounts((const TpcbOptions *) opts, leaves, leaf_rows, loader, nloaders,
+							  progress, cancel);
+}
+
+/*
+ * While the loaders write the accounts: branches and tellers, then the
+ * primary key of the accounts (where each row goes is known, so it need not
+ * wait for them; hash loaders write theirs as they go).
+ */
+static int64
+tpcb_load_rest(const void *opts_in, const Oid *tables, const Oid *leaves,
+			   pg_atomic_uint32 *cancel)
+{
+	const TpcbOptions *opts = (const TpcbOptions *) opts_in;
+	int64		rows = tpcb_load_branches_tellers(opts, tables[TPCB_BRANCHES],
+												  tables[TPCB_TELLERS]);
+
+	CommandCounterIncrement();
+	tpcb_build_account_keys(opts, leaves, cancel);
+	return rows;
+}
+
+static void
+tpcb_after_vacuum(const void *opts, const Oid *leaves, const int64 *leaf_rows)
+{
+	tpcb_set_account_stats((const TpcbOptions *) opts, leaves, leaf_rows);
+}
+
+static void
+tpcb_add_keys(const void *opts, const char *nspname)
+{
+	tpcb_add_primary_keys(nspname);
+}
+
+static void
+tpcb_kind_add_foreign_keys(const void *opts, const char *nspname)
+{
+	tpcb_add_foreign_keys(nspname);
+}
+
+static bool
+tpcb_wants_foreign_keys(const void *opts)
+{
+	return ((const TpcbOptions *) opts)->foreign_keys;
+}
+
+/* pgbench vacuums branches, tellers, accounts, history */
+static const int tpcb_vacuum_order[TPCB_NTABLES] = {
+	TPCB_BRANCHES, TPCB_TELLERS, TPCB_ACCOUNTS, TPCB_HISTORY
+};
+
+const BkDatasetKind bk_dataset_tpcb = {
+	.name = "tpcb",
+	.serves = "it also serves simple-update and select-only",
+	.final_prefix = "pgbench_",
+	.read_options = tpcb_read_options,
+	.options_json = tpcb_options_json,
+	.estimate_bytes = tpcb_kind_estimate_bytes,
+	.scale = tpcb_scale,
+	.ntables = TPCB_NTABLES,
+	.table_suffixes = tpcb_table_suffix,
+	.vacuum_order = tpcb_vacuum_order,
+	.nchildren = tpcb_nchildren,
+	.main_table = TPCB_ACCOUNTS,
+	.child_suffix = tpcb_child_suffix,
+	.nleaves = tpcb_kind_nleaves,
+	.create = tpcb_create,
+	.prepare = tpcb_prepare,
+	.load_share = tpcb_load_share,
+	.load_rest = tpcb_load_rest,
+	.after_vacuum = tpcb_after_vacuum,
+	.add_keys = tpcb_add_keys,
+	.add_foreign_keys = tpcb_kind_add_foreign_keys,
+	.wants_foreign_keys = tpcb_wants_foreign_keys,
+};

@@ -11,6 +11,8 @@
 
 #include "port/atomics.h"
 
+#include "dataset.h"
+
 /* rows per unit of scale, as in pgbench */
 #define TPCB_NBRANCHES	1
 #define TPCB_NTELLERS	10
@@ -39,6 +41,7 @@ typedef struct TpcbOptions
 	int			fillfactor;
 	int			partitions;
 	TpcbPartMethod method;
+	bool		method_given;	/* partition_method => was given */
 	bool		unlogged;
 	bool		foreign_keys;
 } TpcbOptions;

@@ -1,0 +1,103 @@
+/*-------------------------------------------------------------------------
+ *
+ * dataset.h
+ *		The kinds of dataset bench.init loads, as the generic machinery of
+ *		init.c sees them.
+ *
+ * init.c owns everything a load has whatever it loads: the checks of the
+ * caller, the coordinator and its loader workers, the staging names, the
+ * transactions, VACUUM ANALYZE, the swap under the final names, the
+ * bookkeeping in bench.datasets and the cleanup after a failure or a
+ * crash.  A kind of dataset (tpcb.c: pgbench's) says only what is its own:
+ * its options, its tables and how to fill them, through the callbacks
+ * below.  A new kind is one BkDatasetKind and an entry in bk_dataset_kinds
+ * (init.c).
+ *
+ * Names: a kind's tables are named final_prefix + a suffix of its own
+ * ("pgbench_" + "accounts"); while they load, the staging prefix
+ * (bench_load_<id>_) replaces final_prefix, on the tables, their indexes
+ * and constraints alike, and the swap puts final_prefix back.
+ *
+ * The work is split in the order init.c calls the callbacks:
+ *
+ *	create			(coordinator, first transaction) its tables under the
+ *					staging names, and whatever else loading needs (an
+ *					index the loaders fill)
+ *	prepare			(coordinator) before the loaders go: LEAVES, the
+ *					relations the loaders fill, made ready for them
+ *	load_share		(each of the jobs loaders, in a transaction of its own)
+ *					its share of the leaves
+ *	load_rest		(coordinator, while the loaders run) the small tables,
+ *					and anything that need not wait for the loaders
+ *	after_vacuum	(coordinator) after VACUUM ANALYZE of every table
+ *	add_keys		(coordinator, in the swap's transaction, final names)
+ *	add_foreign_keys	(same; only when the options ask for them)
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHKIT_DATASET_H
+#define PGBENCHKIT_DATASET_H
+
+#include "lib/stringinfo.h"
+#include "port/atomics.h"
+
+/* room for the options of any kind, in the segment of a load */
+#define BK_DATASET_OPTIONS_SIZE	128
+
+/* bench.init's arguments, before a kind reads its options from them */
+typedef struct BkInitArgs
+{
+	int			scale;
+	int			fillfactor;
+	int			partitions;
+	const char *partition_method;	/* NULL: not given */
+	bool		unlogged;
+	bool		foreign_keys;
+} BkInitArgs;
+
+typedef struct BkDatasetKind
+{
+	const char *name;			/* bench.init's workload, bench.datasets.workload */
+	const char *serves;			/* the workloads it serves, for a hint */
+	const char *final_prefix;	/* its tables' names start with it */
+
+	/* the caller: OPTS (BK_DATASET_OPTIONS_SIZE bytes) from ARGS, checked */
+	void		(*read_options) (const BkInitArgs *args, void *opts);
+	void		(*options_json) (const void *opts, StringInfo out);
+	uint64		(*estimate_bytes) (const void *opts);
+	int			(*scale) (const void *opts);
+
+	/*
+	 * Its relations: the tables a dataset is (replaced together, in this
+	 * order), the children of those (partitions: they go with their
+	 * parent, and must not clash with other tables), and the number of
+	 * leaves the loaders fill.
+	 */
+	int			ntables;
+	const char *const *table_suffixes;
+	const int  *vacuum_order;	/* indexes into table_suffixes */
+	int			(*nchildren) (const void *opts);
+	int			main_table;		/* the table (index) the loaders fill, whose
+								 * children the partitions are */
+	const char *(*child_suffix) (const void *opts, int child);
+	int			(*nleaves) (const void *opts);
+
+	/* the load, in the order above */
+	void		(*create) (const void *opts, const char *nspname, const char *prefix);
+	void		(*prepare) (const void *opts, const char *nspname, const char *prefix,
+							Oid *leaves, int nloaders);
+	int64		(*load_share) (const void *opts, const Oid *leaves, int64 *leaf_rows,
+							   int loader, int nloaders, pg_atomic_uint64 *progress,
+							   pg_atomic_uint32 *cancel);
+	int64		(*load_rest) (const void *opts, const Oid *tables, const Oid *leaves,
+							  pg_atomic_uint32 *cancel);
+	void		(*after_vacuum) (const void *opts, const Oid *leaves, const int64 *leaf_rows);
+	void		(*add_keys) (const void *opts, const char *nspname);
+	void		(*add_foreign_keys) (const void *opts, const char *nspname);
+	bool		(*wants_foreign_keys) (const void *opts);
+} BkDatasetKind;
+
+/* tpcb.c */
+extern const BkDatasetKind bk_dataset_tpcb;
+
+#endif							/* PGBENCHKIT_DATASET_H */
