@@ -42,6 +42,7 @@
 
 #include <math.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
 
 #include "access/xact.h"
 #include "access/xlog.h"
@@ -311,6 +312,36 @@ init_check_disk(const BkDatasetKind *kind, const void *opts)
 }
 
 /*
+ * init_direct_writes
+ *		Whether the load writes its pages around the page cache: as
+ *		pgbenchkit.init_direct_writes says, or with 'auto' when the dataset
+ *		is larger than a quarter of the machine's memory.
+ *
+ * A dataset that fits in the page cache is better written through it:
+ * VACUUM ANALYZE, which samples up to 30000 blocks of each table right
+ * after the load, and the prewarm of the first run read it back from
+ * memory instead of disk (at scales 10 to 50 that was most of the
+ * difference, docs/performance.md).  A larger one would push everything
+ * else out of the cache and be written out by the kernel anyway, and
+ * copying it into fresh memory costs more than the write where memory is
+ * slow to come by.
+ */
+static bool
+init_direct_writes(const BkDatasetKind *kind, const void *opts)
+{
+	long		pages;
+	long		pagesize;
+
+	if (bk_init_direct_writes != BK_DIRECT_WRITES_AUTO)
+		return bk_init_direct_writes == BK_DIRECT_WRITES_ON;
+	pages = sysconf(_SC_PHYS_PAGES);
+	pagesize = sysconf(_SC_PAGESIZE);
+	if (pages <= 0 || pagesize <= 0)
+		return false;
+	return kind->estimate_bytes(opts) > (uint64) pages * (uint64) pagesize / 4;
+}
+
+/*
  * init_request_cancel
  *		Error or exit of the caller while it waits: tell the coordinator to
  *		stop and clean up.
@@ -400,6 +431,7 @@ bench_init(PG_FUNCTION_ARGS)
 	Oid		   *existing;
 	int			nleaves;
 	StringInfoData json;
+	bool		direct_writes;
 	dsm_segment *seg;
 	InitShared *sh;
 
@@ -508,12 +540,13 @@ bench_init(PG_FUNCTION_ARGS)
 	initStringInfo(&json);
 	appendStringInfoChar(&json, '{');
 	kind->options_json(opts, &json);
+	direct_writes = init_direct_writes(kind, opts);
 	appendStringInfo(&json, ", \"jobs\": %d, \"force\": %s, \"direct_writes\": %s}",
-					 jobs, force ? "true" : "false", bk_init_direct_writes ? "true" : "false");
+					 jobs, force ? "true" : "false", direct_writes ? "true" : "false");
 	if (json.len >= sizeof(sh->options_json))
 		elog(ERROR, "the options of the dataset are too long");
 	strlcpy(sh->options_json, json.data, sizeof(sh->options_json));
-	sh->direct_writes = bk_init_direct_writes;
+	sh->direct_writes = direct_writes;
 	sh->force = force;
 	sh->jobs = jobs;
 	sh->caller_pid = MyProcPid;
@@ -702,7 +735,8 @@ init_rename_staged(Oid nspid, const char *prefix, const char *final_prefix)
 
 /*
  * init_worker_settings
- *		This worker's settings: the caller's pgbenchkit.init_direct_writes;
+ *		This worker's settings: pgbenchkit.init_direct_writes on or off, as
+ *		the caller chose for this load;
  *		the page images it logs compressed with lz4, when the server has lz4
  *		and wal_compression is off; deeper prefetching for ANALYZE, when
  *		maintenance_io_concurrency is at its default.

@@ -12,7 +12,8 @@
  *
  * Most pages are written around the kernel's page cache (O_DIRECT), a batch
  * of contiguous blocks in one write, where the file system allows it and
- * pgbenchkit.init_direct_writes is on: a dataset of gigabytes that nobody
+ * pgbenchkit.init_direct_writes is on (which bench.init's 'auto' chooses for
+ * a dataset larger than a quarter of the memory): a dataset of gigabytes that nobody
  * reads yet would otherwise fill the page cache with dirty pages that the
  * next checkpoint writes anyway, and on machines where the page cache is
  * slow to grow (virtual machines that give free memory back to their host)
@@ -38,6 +39,7 @@
 #include "storage/bufpage.h"
 #include "storage/fd.h"
 #include "storage/smgr.h"
+#include "utils/guc.h"
 #include "utils/inval.h"
 #include "utils/rel.h"
 
@@ -49,8 +51,25 @@
 #define VM_HEAPBLOCKS_PER_BYTE	(BITS_PER_BYTE / BITS_PER_HEAPBLOCK)
 #define VM_HEAPBLOCKS_PER_PAGE	(VM_MAPSIZE * VM_HEAPBLOCKS_PER_BYTE)
 
-/* GUC pgbenchkit.init_direct_writes */
-bool		bk_init_direct_writes = true;
+/*
+ * GUC pgbenchkit.init_direct_writes: on, off, or auto (bench.init chooses
+ * for each load and sets on or off in its workers); booleans' spellings
+ * too, as for PostgreSQL's own on/off/auto settings.
+ */
+int			bk_init_direct_writes = BK_DIRECT_WRITES_AUTO;
+
+const struct config_enum_entry bk_direct_writes_options[] = {
+	{"auto", BK_DIRECT_WRITES_AUTO, false},
+	{"on", BK_DIRECT_WRITES_ON, false},
+	{"off", BK_DIRECT_WRITES_OFF, false},
+	{"true", BK_DIRECT_WRITES_ON, true},
+	{"false", BK_DIRECT_WRITES_OFF, true},
+	{"yes", BK_DIRECT_WRITES_ON, true},
+	{"no", BK_DIRECT_WRITES_OFF, true},
+	{"1", BK_DIRECT_WRITES_ON, true},
+	{"0", BK_DIRECT_WRITES_OFF, true},
+	{NULL, 0, false}
+};
 
 /*
  * bk_pw_begin
@@ -73,7 +92,7 @@ bk_pw_begin(BkPageWriter *pw, Relation rel, ForkNumber fork, bool page_std,
 	pw->buf_alloc = palloc((Size) pw->capacity * BLCKSZ + PG_IO_ALIGN_SIZE);
 	pw->buf = (char *) TYPEALIGN(PG_IO_ALIGN_SIZE, pw->buf_alloc);
 #ifdef O_DIRECT
-	pw->direct = bk_init_direct_writes;
+	pw->direct = bk_init_direct_writes == BK_DIRECT_WRITES_ON;
 #else
 	pw->direct = false;
 #endif

@@ -34,12 +34,14 @@ PG_MODULE_MAGIC;
 void
 _PG_init(void)
 {
-	DefineCustomBoolVariable("pgbenchkit.init_direct_writes",
+	DefineCustomEnumVariable("pgbenchkit.init_direct_writes",
 							 "Lets bench.init write the tables and indexes it loads around the kernel's page cache.",
-							 "With it, most pages are written with O_DIRECT where the file system allows that; "
-							 "without it, all go through the page cache, as other writes of the server do.",
+							 "With on, most pages are written with O_DIRECT where the file system allows that; "
+							 "with off, all go through the page cache, as other writes of the server do; "
+							 "with auto, around it when the dataset is larger than a quarter of the memory.",
 							 &bk_init_direct_writes,
-							 true,
+							 BK_DIRECT_WRITES_AUTO,
+							 bk_direct_writes_options,
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
