@@ -22,8 +22,10 @@
 # CHECKPOINT,
 #   SELECT ... FROM bench.run('select-only', clients => C, duration => 'D s', progress => '0')
 #   SELECT ... FROM bench.run('tpcb', clients => C, duration => 'D s', progress => '0')
-# and prints every measurement; then the median tps of each build per
-# workload and the ratio after / before of the medians.  The library that
+# and prints every measurement (tps, and the server's CPU time per
+# transaction from bench.run_counters: on a machine not idle, the steadier
+# figure); then the medians of each build per workload and the ratios
+# after / before of the medians.  The library that
 # was installed before is put back at the end.  The cluster is stopped and
 # removed at the end; --keep leaves it running.  Run it on an otherwise idle
 # machine; the ratios are what to compare.
@@ -122,17 +124,19 @@ use() {
 }
 
 # ---------------------------------------------------------------- measurements
-declare -A vals # "<workload> <build>" -> tps of the rounds, space separated
+declare -A vals # "<workload> <build>[ cpu]" -> tps (CPU ms/tx) of the rounds, space separated
 
 measure() {
-	local w=$1 b=$2 r=$3 id status tx tps lat
+	local w=$1 b=$2 r=$3 id status tx tps lat cpu
 	"${PSQL[@]}" -c "CHECKPOINT"
 	read -r id status tx tps lat < <("${PSQL[@]}" -At -F ' ' -c "SELECT id, status, transactions, tps, latency_avg_ms
 		FROM bench.run('$w', clients => $CLIENTS, duration => '$DURATION s', progress => '0')")
 	[[ $status == "done" ]] || die "run $id of $b (${REV[$b]}) ended '$status'"
+	cpu=$("${PSQL[@]}" -Atc "SELECT server_cpu_ms_per_tx FROM bench.run_counters WHERE run_id = $id")
 	vals["$w $b"]+="$tps "
-	printf '%-11s round %d  %-6s %s  %9.1f tps  lat %6.3f ms  %8d tx  (run %d)\n' \
-		"$w" "$r" "$b" "${REV[$b]}" "$tps" "$lat" "$tx" "$id"
+	vals["$w $b cpu"]+="$cpu "
+	printf '%-11s round %d  %-6s %s  %9.1f tps  lat %6.3f ms  %8d tx  server CPU %.4f ms/tx  (run %d)\n' \
+		"$w" "$r" "$b" "${REV[$b]}" "$tps" "$lat" "$tx" "$cpu" "$id"
 }
 
 for ((r = 1; r <= ROUNDS; r++)); do
@@ -154,4 +158,7 @@ for w in "${WORKLOADS[@]}"; do
 	printf '  %-11s median tps: before %s %.1f, after %s %.1f; after / before %.3f\n' \
 		"$w" "${REV[before]}" "$(med "$w before")" "${REV[after]}" "$(med "$w after")" \
 		"$(calc "$(med "$w after") / $(med "$w before")")"
+	printf '  %-11s median server CPU ms/tx: before %.4f, after %.4f; before / after %.3f (above 1: after is cheaper)\n' \
+		"" "$(med "$w before cpu")" "$(med "$w after cpu")" \
+		"$(calc "$(med "$w before cpu") / $(med "$w after cpu")")"
 done
