@@ -119,7 +119,7 @@ spi_parser_setup(ParseState *pstate, void *arg)
 }
 
 /*
- * client_prepare_stmt
+ * spi_prepare_stmt
  *		Work out a statement's parameter types and, for 'prepared', plan it
  *		once.  RAW is its raw parse tree, or NULL to parse it here.
  */
@@ -260,7 +260,7 @@ spi_prepare_all(SpiSession *ss)
 }
 
 /* ------------------------------------------------------------------------
- * Transactions
+ * Bind values and transactions
  * ------------------------------------------------------------------------
  */
 
