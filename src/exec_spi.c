@@ -656,7 +656,6 @@ spi_prepare(BkExecSession *xs, BkScript **scripts, int nscripts, BkError *err)
 }
 
 static const BkExecutor bk_exec_spi = {
-	.name = "spi",
 	.prepare = spi_prepare,
 	.send = spi_send,
 	.send_abort = spi_send_abort,

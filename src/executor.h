@@ -81,8 +81,6 @@ typedef struct BkExecSession
 
 struct BkExecutor
 {
-	const char *name;
-
 	/*
 	 * Get every statement of the scripts ready (parameter types, plans) as
 	 * far as can be done before the run, in a transaction of its own.  On an
