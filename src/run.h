@@ -2,7 +2,8 @@
  *
  * run.h
  *		The shared memory of one benchmark run, as the caller (run.c), the
- *		coordinator (coordinator.c) and the clients (client.c) see it.
+ *		coordinator (coordinator.c) and the clients (client.c, runner.c)
+ *		see it.
  *
  * One dynamic shared memory segment per run holds, in this order:
  *

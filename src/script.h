@@ -9,8 +9,8 @@
  * Its scripts share one table of variable names (BkVarTable), since a
  * client's variables are the same whichever script it runs.  Scripts are
  * parsed once per client (and once by the caller, to refuse a broken
- * script before anything starts).  Running them is the client's job
- * (client.c); these files know nothing of transactions or SPI.
+ * script before anything starts).  Running them is the runner's job
+ * (runner.c); these files know nothing of transactions or SPI.
  *
  *-------------------------------------------------------------------------
  */

@@ -46,8 +46,18 @@ bk_error_capture(BkError *dst)
 	FlushErrorState();
 	MemoryContextSwitchTo(oldcxt);
 
-	if (dst->set)
-		return;
+	if (!dst->set)
+		bk_error_copy(dst, edata);
+	FreeErrorData(edata);
+}
+
+/*
+ * bk_error_copy
+ *		Copy an error (CopyErrorData's) into DST, which is set last.
+ */
+void
+bk_error_copy(BkError *dst, const ErrorData *edata)
+{
 	dst->sqlerrcode = edata->sqlerrcode;
 	strlcpy(dst->message, edata->message ? edata->message : "", sizeof(dst->message));
 	strlcpy(dst->detail, edata->detail ? edata->detail : "", sizeof(dst->detail));
@@ -55,7 +65,6 @@ bk_error_capture(BkError *dst)
 	strlcpy(dst->context, edata->context ? edata->context : "", sizeof(dst->context));
 	pg_memory_barrier();
 	dst->set = true;
-	FreeErrorData(edata);
 }
 
 /*

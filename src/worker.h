@@ -67,6 +67,7 @@ typedef struct BkLaunch
 } BkLaunch;
 
 extern void bk_error_capture(BkError *dst);
+extern void bk_error_copy(BkError *dst, const ErrorData *edata);
 extern void bk_error_set(BkError *dst, int sqlerrcode, const char *message,
 						 const char *hint);
 extern void bk_error_raise(const BkError *err);

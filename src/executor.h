@@ -1,0 +1,115 @@
+/*-------------------------------------------------------------------------
+ *
+ * executor.h
+ *		What the script runner (runner.c) asks of the thing that runs SQL:
+ *		the executor interface, and its one implementation today, SPI
+ *		(exec_spi.c).
+ *
+ * An executor session is one server session: the runner sends it one
+ * request at a time (a SQL command of the script with its statements, a
+ * BEGIN, COMMIT or ROLLBACK, a pipeline command, or an abort after an
+ * error) and then fetches what came of it until the request is done.  A
+ * session keeps the server's transaction state as a connection does: a SQL
+ * command outside BEGIN ... END and outside a pipeline is a transaction of
+ * its own; in a pipeline, the implicit transaction lasts until
+ * \syncpipeline or \endpipeline.
+ *
+ * Sending never waits and never fails: errors come back with the results.
+ * Fetching may answer "not ready, wait until this socket is readable"
+ * (BK_FETCH_WAIT): an executor of network connections answers that while
+ * the server works, and the runner returns to its worker, which waits on
+ * all its sessions at once.  SPI runs each statement when its result is
+ * fetched and is always ready.
+ *
+ * The runner sees no ErrorData, no SPI and no transaction machinery: an
+ * error arrives copied out, with its class (what the runner retries) and
+ * SQLSTATE, and the session has already given up the request.  Errors the
+ * runner raises itself (an expression's, say) reach it through its worker
+ * (bk_session_error); it then sends an abort, as it does after an error of
+ * the executor, so that the session rolls back what is open.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHKIT_EXECUTOR_H
+#define PGBENCHKIT_EXECUTOR_H
+
+#include "script.h"
+#include "worker.h"
+
+/* what the runner does with an error */
+typedef enum BkErrClass
+{
+	BK_ERR_NONE,
+	BK_ERR_SERIALIZATION,		/* 40001: retried */
+	BK_ERR_DEADLOCK,			/* 40P01: retried */
+	BK_ERR_OTHER				/* ends the client */
+} BkErrClass;
+
+/* what a fetch brought */
+typedef enum BkFetch
+{
+	BK_FETCH_RESULT,			/* the result of one statement, or an error */
+	BK_FETCH_DONE,				/* the request is over */
+	BK_FETCH_WAIT				/* not ready: wait for BkResult.fd */
+} BkFetch;
+
+/*
+ * The result of one statement of a SQL command.  ERROR tells whether it
+ * failed (the request is then over: no BK_FETCH_DONE follows) and ERR what
+ * the error said.  NROWS counts the rows it returned; when the command has
+ * \gset or \aset, NAMES and VALUES hold the columns of the last row (NULL
+ * for a null), valid until the next request.
+ */
+typedef struct BkResult
+{
+	BkErrClass	error;
+	BkError		err;
+	uint64		nrows;
+	int			ncols;
+	char	  **names;
+	char	  **values;
+	pgsocket	fd;				/* BK_FETCH_WAIT: readable when it may be */
+} BkResult;
+
+typedef struct BkExecutor BkExecutor;
+
+/* one session of an executor; each executor's own struct begins with it */
+typedef struct BkExecSession
+{
+	const BkExecutor *exec;
+} BkExecSession;
+
+struct BkExecutor
+{
+	/*
+	 * Get every statement of the scripts ready (parameter types, plans) as
+	 * far as can be done before the run, in a transaction of its own.  On an
+	 * error, returns false with ERR filled; the session is unusable.
+	 */
+	bool		(*prepare) (BkExecSession *xs, BkScript **scripts, int nscripts,
+							BkError *err);
+
+	/*
+	 * Send command CMDNO of script SCRIPT (CMD: a SQL command, BEGIN, COMMIT,
+	 * ROLLBACK or a pipeline command), with VARS for its parameters, read
+	 * when it is sent.
+	 */
+	void		(*send) (BkExecSession *xs, int script, int cmdno, const BkCommand *cmd,
+						 const BkValue *vars);
+
+	/*
+	 * After an error (the executor's or the runner's): end the transaction
+	 * and the pipeline in progress, if any, rolling them back.  Its fetch
+	 * ends with BK_FETCH_DONE.
+	 */
+	void		(*send_abort) (BkExecSession *xs);
+
+	/* what came of the request: see BkFetch */
+	BkFetch		(*fetch) (BkExecSession *xs, BkResult *res);
+};
+
+/* exec_spi.c */
+extern BkExecSession *bk_exec_spi_create(int protocol, bool (*quiet) (void *arg),
+										 void *quiet_arg, MemoryContext cxt);
+
+#endif							/* PGBENCHKIT_EXECUTOR_H */
