@@ -54,7 +54,7 @@ for v in "$SCALE" "$ROUNDS" "$CLIENTS" "$DURATION" "$PORT"; do
 done
 check_version "$VERSION"
 PGC=$(pg_config_path "$VERSION")
-[[ -x $PGC ]] || die "no pg_config for PostgreSQL $VERSION at $PGC (run scripts/setup.sh)"
+[[ -x $PGC ]] || die "no pg_config for PostgreSQL $VERSION at $PGC (scripts/test.sh installs it)"
 BIN=$("$PGC" --bindir)
 PKGLIB=$("$PGC" --pkglibdir)
 CC_ARG=()

@@ -77,4 +77,4 @@ sizes() {
 echo "sizes at scale $SCALE (bytes): relation, pgbench -i, bench.init, main fork and total"
 join -t '|' <(sizes bk_init_pgbench) <(sizes bk_init_bench) |
 	awk -F'|' '{ d = ($2 == $4 && $3 == $5) ? "same" : "DIFFERENT"
-		printf "  %-24s main %12d %12d   total %12d %12d   %s\n", $1, $2, $4, $3, $5, d }'
+		printf "  %-24s main %12s %12s   total %12s %12s   %s\n", $1, $2, $4, $3, $5, d }'
