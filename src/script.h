@@ -2,8 +2,9 @@
  *
  * script.h
  *		Workload scripts in pgbench's script language: splitting a script
- *		into commands (script.c), parsing and evaluating expressions and
- *		the random generator behind them (expr.c), substituting variables.
+ *		into commands (script.c), parsing and evaluating expressions
+ *		(expr.c), substituting variables.  The random generator behind
+ *		expressions is random.h's.
  *
  * A workload is one or more scripts with weights, as pgbench -f a@5 -f b@1.
  * Its scripts share one table of variable names (BkVarTable), since a
@@ -16,6 +17,8 @@
  */
 #ifndef PGBENCHKIT_SCRIPT_H
 #define PGBENCHKIT_SCRIPT_H
+
+#include "random.h"
 
 /* a function that does not return, in the spelling of 14 to 18 */
 #if defined(pg_noreturn)
@@ -52,27 +55,6 @@ typedef struct BkValue
 	char	   *s;				/* BK_VAL_STRING: palloc'd, owned by the
 								 * variable; see bk_var_assign */
 } BkValue;
-
-/*
- * The random generator: pgbench's (PostgreSQL's pg_prng, xoroshiro128**
- * seeded through splitmix64), so that one seed gives pgbench's numbers.
- * Its state is copyable: a client restores a saved copy to retry a
- * transaction with the same values.
- */
-typedef struct BkPrng
-{
-	uint64		s0;
-	uint64		s1;
-} BkPrng;
-
-/* the generators and seeds of one client, as pgbench -c N -j N gives them */
-typedef struct BkClientRandom
-{
-	BkPrng		func;			/* random() and friends (cs_func_rs) */
-	BkPrng		choose;			/* which script of a mix (ts_choose_rs) */
-	BkPrng		throttle;		/* the rate limit's schedule (ts_throttle_rs) */
-	int64		default_seed;	/* :default_seed */
-} BkClientRandom;
 
 /* variable names, shared by the scripts of a workload */
 typedef struct BkVarTable
@@ -191,15 +173,6 @@ extern int64 bk_sleep_usec(const BkScript *script, const BkCommand *cmd,
 extern char *bk_sql_substitute(const BkStatement *stmt, const BkValue *vars);
 extern void bk_var_assign(BkValue *var, const BkValue *value, MemoryContext cxt);
 extern void bk_var_set_string(BkValue *var, const char *text, MemoryContext cxt);
-
-/* expr.c: the generator */
-extern void bk_prng_seed(BkPrng *prng, uint64 seed);
-extern uint64 bk_prng_next(BkPrng *prng);
-extern double bk_prng_double(BkPrng *prng);
-extern int64 bk_random_uniform(BkPrng *prng, int64 min, int64 max);
-extern void bk_client_random(uint64 seed, int nclients, int client,
-							 bool draw_default_seed, BkClientRandom *out);
-extern uint64 bk_strong_seed(void);
 
 /* expr.c: expressions */
 extern BkExpr *bk_expr_parse(BkScript *script, const char *text, int line,
