@@ -49,11 +49,14 @@
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#include "pgstat.h"
 #include "storage/fd.h"
+#include "storage/latch.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/syscache.h"
+#include "utils/timestamp.h"
 
 #include "compat.h"
 #include "pgbenchkit.h"
@@ -591,10 +594,84 @@ bk_target_finish(PGconn *conn)
 }
 
 /*
+ * wait_socket
+ *		Wait until the socket of CONN is ready for IO_FLAG, for at most
+ *		TIMEOUT_MS (-1: no limit), serving interrupts (a cancel, a timeout,
+ *		a termination) meanwhile.  Returns WaitLatchOrSocket's result.
+ */
+static int
+wait_socket(PGconn *conn, int io_flag, long timeout_ms)
+{
+	int			rc;
+
+	rc = WaitLatchOrSocket(MyLatch,
+						   WL_LATCH_SET | WL_EXIT_ON_PM_DEATH | io_flag |
+						   (timeout_ms >= 0 ? WL_TIMEOUT : 0),
+						   PQsocket(conn), timeout_ms, PG_WAIT_EXTENSION);
+	if (rc & WL_LATCH_SET)
+	{
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	return rc;
+}
+
+/* the connect_timeout of PARAMS, in seconds (bk_target_params sets one) */
+static int
+connect_timeout_of(BkTargetParams *params)
+{
+	int			i;
+
+	for (i = 0; i < params->n; i++)
+		if (strcmp(params->keywords[i], "connect_timeout") == 0)
+			return atoi(params->values[i]);
+	return 0;
+}
+
+/*
+ * connect_poll
+ *		Complete the connection CONN started, as libpq's blocking connect
+ *		does, but the wait can be canceled, and lasts at most the
+ *		connect_timeout of PARAMS in all (when above 0), whatever the number
+ *		of hosts.
+ */
+static void
+connect_poll(ForeignServer *server, PGconn *conn, BkTargetParams *params)
+{
+	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
+	int			timeout_s = connect_timeout_of(params);
+	TimestampTz deadline = GetCurrentTimestamp() + (TimestampTz) timeout_s * USECS_PER_SEC;
+
+	while (PQstatus(conn) != CONNECTION_BAD &&
+		   status != PGRES_POLLING_OK && status != PGRES_POLLING_FAILED)
+	{
+		int			io_flag = status == PGRES_POLLING_READING ?
+			WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
+		long		left = -1;
+
+		if (timeout_s > 0)
+		{
+			left = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), deadline);
+			if (left <= 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+						 errmsg("could not connect to target \"%s\"", server->servername),
+						 errdetail("No connection within connect_timeout, %d seconds.", timeout_s),
+						 errhint("Set connect_timeout on the server for a longer wait: ALTER SERVER %s OPTIONS (ADD connect_timeout '30').",
+								 quote_identifier(server->servername))));
+		}
+		if (wait_socket(conn, io_flag, left) & io_flag)
+			status = PQconnectPoll(conn);
+	}
+}
+
+/*
  * bk_target_connect
  *		Connect to SERVER as the role of UM with PARAMS, under the password
  *		rules; the error of a failed connection is redacted of the secrets.
- *		Close it with bk_target_finish.
+ *		The wait can be canceled, and lasts at most connect_timeout seconds
+ *		in all (when it is above 0), whatever the number of hosts.  Close the
+ *		connection with bk_target_finish.
  */
 PGconn *
 bk_target_connect(ForeignServer *server, UserMapping *um, BkTargetParams *params)
@@ -610,7 +687,7 @@ bk_target_connect(ForeignServer *server, UserMapping *um, BkTargetParams *params
 				 errdetail("There are too many open files on the local server."),
 				 errhint("Raise max_files_per_process or the limit of open files of the server.")));
 
-	conn = PQconnectdbParams(params->keywords, params->values, false);
+	conn = PQconnectStartParams(params->keywords, params->values, false);
 	if (conn == NULL)
 	{
 		ReleaseExternalFD();
@@ -620,19 +697,16 @@ bk_target_connect(ForeignServer *server, UserMapping *um, BkTargetParams *params
 				 errdetail("libpq could not allocate a connection to target \"%s\".",
 						   server->servername)));
 	}
-	if (PQstatus(conn) != CONNECTION_OK)
-	{
-		char	   *detail = bk_target_redact(pchomp(PQerrorMessage(conn)), params);
-
-		bk_target_finish(conn);
-		ereport(ERROR,
-				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
-				 errmsg("could not connect to target \"%s\"", server->servername),
-				 errdetail_internal("%s", detail)));
-	}
 
 	PG_TRY();
 	{
+		connect_poll(server, conn, params);
+		if (PQstatus(conn) != CONNECTION_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+					 errmsg("could not connect to target \"%s\"", server->servername),
+					 errdetail_internal("%s", bk_target_redact(pchomp(PQerrorMessage(conn)), params))));
+
 		bk_target_check_used_password(server, um, conn);
 	}
 	PG_CATCH();
@@ -642,6 +716,39 @@ bk_target_connect(ForeignServer *server, UserMapping *um, BkTargetParams *params
 	}
 	PG_END_TRY();
 	return conn;
+}
+
+/*
+ * bk_target_exec
+ *		Send SQL over CONN and return its last result (NULL when the
+ *		connection broke), as PQexec does, but the wait can be canceled.
+ */
+PGresult *
+bk_target_exec(PGconn *conn, const char *sql)
+{
+	PGresult   *last = NULL;
+	PGresult   *res;
+
+	if (!PQsendQuery(conn, sql))
+		return NULL;
+	for (;;)
+	{
+		while (PQisBusy(conn))
+		{
+			if ((wait_socket(conn, WL_SOCKET_READABLE, -1) & WL_SOCKET_READABLE) &&
+				!PQconsumeInput(conn))
+			{
+				PQclear(last);
+				return NULL;
+			}
+		}
+		res = PQgetResult(conn);
+		if (res == NULL)
+			break;
+		PQclear(last);
+		last = res;
+	}
+	return last;
 }
 
 /*
@@ -674,7 +781,7 @@ bench_check_target(PG_FUNCTION_ARGS)
 
 	PG_TRY();
 	{
-		PGresult   *res = PQexec(conn, "SELECT pg_catalog.version()");
+		PGresult   *res = bk_target_exec(conn, "SELECT pg_catalog.version()");
 
 		if (PQresultStatus(res) != PGRES_TUPLES_OK || PQntuples(res) != 1 ||
 			PQnfields(res) != 1 || PQgetisnull(res, 0, 0))

@@ -34,6 +34,7 @@ extern PGconn *bk_target_connect(ForeignServer *server, UserMapping *um,
 extern void bk_target_check_used_password(ForeignServer *server, UserMapping *um,
 										  PGconn *conn);
 extern void bk_target_finish(PGconn *conn);
+extern PGresult *bk_target_exec(PGconn *conn, const char *sql);
 extern char *bk_target_redact(const char *message, BkTargetParams *params);
 
 #endif							/* PGBENCHKIT_TARGET_H */

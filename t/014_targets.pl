@@ -3,7 +3,8 @@
 # server asks for it (scram-sha-256), gets the server's version, and is
 # refused when the server does not ask (trust): the role must not reach a
 # server with the local server's own identity.  A wrong password fails with
-# libpq's message, without the password.
+# libpq's message, without the password.  A server that never answers is
+# given up after connect_timeout, and the wait can be canceled.
 #
 # The node is both the local server and the target: role bench_remote logs
 # in with scram-sha-256 over the Unix socket, every other role is trusted.
@@ -16,6 +17,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use IO::Socket::INET;
 
 my $node = PostgreSQL::Test::Cluster->new('targets');
 $node->init;
@@ -90,6 +92,21 @@ like($err, qr/Non-superusers must provide a password in the user mapping/,
 $node->safe_psql('postgres', qq{SELECT name FROM bench.add_target('mine', '$conninfo')});
 is($node->safe_psql('postgres', q{SELECT bench.check_target('mine')}), $version,
 	'a superuser checks a trusted target without a password');
+
+# a server that never answers (a socket nobody reads): given up after
+# connect_timeout, and without one the wait can be canceled
+my $silent = IO::Socket::INET->new(Listen => 5, LocalAddr => '127.0.0.1', LocalPort => 0, Proto => 'tcp')
+	or die "cannot listen: $!";
+my $silent_port = $silent->sockport;
+$node->safe_psql('postgres', qq{SELECT name FROM bench.add_target('silent',
+	'host=127.0.0.1 port=$silent_port dbname=postgres connect_timeout=2')});
+($ret, $out, $err) = $node->psql('postgres', q{SELECT bench.check_target('silent')});
+like($err, qr/No connection within connect_timeout, 2 seconds/, 'a server that never answers is given up after connect_timeout');
+$node->safe_psql('postgres', q{ALTER SERVER silent OPTIONS (SET connect_timeout '0')});
+($ret, $out, $err) = $node->psql('postgres', q{SET statement_timeout = '1s'; SELECT bench.check_target('silent')});
+like($err, qr/canceling statement due to statement timeout/, 'the wait for a connection can be canceled');
+$node->safe_psql('postgres', q{SELECT bench.drop_target('silent')});
+close $silent;
 
 # what the roles see: no password, anywhere in bench.targets
 is($node->safe_psql('postgres', q{
