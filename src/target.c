@@ -69,6 +69,9 @@ PG_FUNCTION_INFO_V1(bench_check_target);
 /* how long a connection attempt may take when the target does not say */
 #define BK_TARGET_CONNECT_TIMEOUT "10"
 
+/* a client certificate that is not there, for libpq before sslcertmode (16) */
+#define BK_TARGET_NO_FILE "/nonexistent/pgbenchkit/no-client-certificate"
+
 /* one option a target's server or user mapping may carry */
 typedef struct BkTargetOption
 {
@@ -457,13 +460,20 @@ add_libpq_options(BkTargetParams *params, List *list)
  *		server's options, the user mapping's, fallback_application_name
  *		pgbenchkit, the database's client_encoding, and connect_timeout 10
  *		unless the server sets one.
+ *
+ *		A non-superuser does not present the client certificate of the local
+ *		server's OS user either (libpq's default ~/.postgresql/postgresql.crt,
+ *		or one a service file names), unless a superuser set sslcert in the
+ *		user mapping: sslcertmode disable, or with a libpq before 16 an
+ *		sslcert and sslkey that do not exist.
  */
 BkTargetParams *
 bk_target_params(ForeignServer *server, UserMapping *um)
 {
 	BkTargetParams *params = palloc0(sizeof(BkTargetParams));
-	int			max = list_length(server->options) + list_length(um->options) + 4;
+	int			max = list_length(server->options) + list_length(um->options) + 6;
 	bool		has_timeout = false;
+	bool		has_sslcert = false;
 	int			i;
 
 	params->keywords = palloc0(sizeof(char *) * max);
@@ -471,8 +481,28 @@ bk_target_params(ForeignServer *server, UserMapping *um)
 	add_libpq_options(params, server->options);
 	add_libpq_options(params, um->options);
 	for (i = 0; i < params->n; i++)
+	{
 		if (strcmp(params->keywords[i], "connect_timeout") == 0)
 			has_timeout = true;
+		if (strcmp(params->keywords[i], "sslcert") == 0)
+			has_sslcert = true;
+	}
+	if (!has_sslcert && !superuser_arg(um->userid))
+	{
+		/* later values win: these override a server's or service's */
+		if (find_option("sslcertmode"))
+		{
+			params->keywords[params->n] = "sslcertmode";
+			params->values[params->n++] = "disable";
+		}
+		else
+		{
+			params->keywords[params->n] = "sslcert";
+			params->values[params->n++] = BK_TARGET_NO_FILE;
+			params->keywords[params->n] = "sslkey";
+			params->values[params->n++] = BK_TARGET_NO_FILE;
+		}
+	}
 	if (!has_timeout)
 	{
 		params->keywords[params->n] = "connect_timeout";
