@@ -26,7 +26,9 @@
  * connecting, the user mapping must hold a non-empty password (unless a
  * superuser set password_required 'false'), and after connecting, libpq
  * must say the server asked for it (PQconnectionUsedPassword).  The same
- * rules as postgres_fdw's check_conn_params and connect_pg_server.
+ * rules as postgres_fdw's check_conn_params and connect_pg_server.  Nor
+ * does a non-superuser's connection present the client certificate of the
+ * server's OS user, unless a superuser set sslcert in its user mapping.
  *
  * bench.check_target connects with these rules, runs SELECT version() and
  * disconnects.  The runner will connect through bk_target_connect the same
