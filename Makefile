@@ -10,6 +10,10 @@ EXTVERSION   = 0.2.0
 MODULE_big   = pgbenchkit
 OBJS         = $(patsubst %.c,%.o,$(wildcard src/*.c))
 PG_CPPFLAGS  = -I$(srcdir)/src -DBK_VERSION='"$(EXTVERSION)"'
+# targets (src/target.c) use libpq, as contrib/postgres_fdw does: with PGXS,
+# libpq_srcdir is the include directory and $(libpq) links -lpq from libdir
+PG_CPPFLAGS += -I$(libpq_srcdir)
+SHLIB_LINK_INTERNAL += $(libpq)
 
 # The control file and install scripts live in control/.  The install
 # script of this version is built: a header, then the pieces of
@@ -24,7 +28,7 @@ DATA         = control/pgbenchkit.control $(wildcard control/pgbenchkit--*.sql)
 DATA_built   = $(INSTALL_SQL)
 EXTRA_CLEAN  = control/build
 
-REGRESS      = init init_options init_errors run run_errors observe observe_errors suite schedule charts compare export workloads scripts library_calls
+REGRESS      = init init_options init_errors run run_errors observe observe_errors suite schedule charts compare export workloads scripts library_calls targets
 # `make installcheck` starts a throwaway instance of its own (tmp_check/),
 # with the settings the tests need (test/regress-NN.conf: worker slots,
 # pg_cron where the server has it), then runs the Perl TAP tests of t/ as

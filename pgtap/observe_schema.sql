@@ -12,7 +12,7 @@
 \pset pager off
 
 BEGIN;
-SELECT plan(36);
+SELECT plan(39);
 SET LOCAL IntervalStyle = postgres_verbose;
 
 -- ---------------------------------------------------------------- tables
@@ -43,8 +43,14 @@ SELECT table_privs_are('bench', 'relation_sizes', 'public', ARRAY['SELECT'], 'PU
 SELECT views_are('bench', ARRAY['runs_in_progress', 'sample_counters', 'interval_counters',
     'run_counters', 'run_statements', 'suite_summary', 'schedule_results', 'regressions',
     'schedule_status', 'export_runs', 'export_progress', 'export_suites', 'workload_scripts',
-    'run_arguments'],
+    'run_arguments', 'targets'],
     'schema bench has exactly the documented views');
+SELECT table_privs_are('bench', 'targets', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.targets, and nothing else');
+SELECT columns_are('bench', 'targets', ARRAY['name', 'host', 'port', 'dbname', 'sslmode', 'sslrootcert',
+    'options', 'owner', 'has_user_mapping', 'remote_user', 'usage'],
+    'bench.targets: a target''s options but secrets, owner, the current role''s user mapping and USAGE');
+SELECT fdw_privs_are('bench_target', 'public', '{}',
+    'PUBLIC has no USAGE on the foreign-data wrapper bench_target: a superuser grants who may add targets');
 SELECT has_column('bench', 'run_counters', 'wal_bytes_per_tx', 'bench.run_counters has wal_bytes_per_tx');
 SELECT has_column('bench', 'run_counters', 'checkpoints_requested', 'bench.run_counters has checkpoints_requested');
 SELECT has_column('bench', 'run_counters', 'server_cpu_ms_per_tx', 'bench.run_counters has server_cpu_ms_per_tx');

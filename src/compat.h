@@ -32,6 +32,8 @@
 	object_aclcheck(NamespaceRelationId, (nspid), (roleid), (mode))
 #define bk_database_aclcheck(dboid, roleid, mode) \
 	object_aclcheck(DatabaseRelationId, (dboid), (roleid), (mode))
+#define bk_foreign_server_aclcheck(srvid, roleid, mode) \
+	object_aclcheck(ForeignServerRelationId, (srvid), (roleid), (mode))
 #else
 #define bk_rel_ownercheck(relid, roleid) \
 	pg_class_ownercheck((relid), (roleid))
@@ -39,6 +41,8 @@
 	pg_namespace_aclcheck((nspid), (roleid), (mode))
 #define bk_database_aclcheck(dboid, roleid, mode) \
 	pg_database_aclcheck((dboid), (roleid), (mode))
+#define bk_foreign_server_aclcheck(srvid, roleid, mode) \
+	pg_foreign_server_aclcheck((srvid), (roleid), (mode))
 #endif
 
 /*

@@ -1,0 +1,40 @@
+/*-------------------------------------------------------------------------
+ *
+ * target.h
+ *		Targets: remote PostgreSQL servers stored as foreign servers of the
+ *		wrapper bench_target, with the credentials of each role in its user
+ *		mapping (src/target.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHKIT_TARGET_H
+#define PGBENCHKIT_TARGET_H
+
+#include "foreign/foreign.h"
+#include "libpq-fe.h"
+
+/* the name of the foreign-data wrapper the extension creates */
+#define BK_TARGET_FDW "bench_target"
+
+/* the libpq keyword/value arrays of a target, for one role */
+typedef struct BkTargetParams
+{
+	const char **keywords;		/* NULL-terminated, as PQconnectdbParams takes */
+	const char **values;
+	int			n;
+} BkTargetParams;
+
+extern ForeignServer *bk_target_lookup(const char *name);
+extern UserMapping *bk_target_user_mapping(ForeignServer *server, Oid userid);
+extern BkTargetParams *bk_target_params(ForeignServer *server, UserMapping *um);
+extern void bk_target_check_params(ForeignServer *server, UserMapping *um,
+								   BkTargetParams *params);
+extern PGconn *bk_target_connect(ForeignServer *server, UserMapping *um,
+								 BkTargetParams *params);
+extern void bk_target_check_used_password(ForeignServer *server, UserMapping *um,
+										  PGconn *conn);
+extern void bk_target_finish(PGconn *conn);
+extern PGresult *bk_target_exec(PGconn *conn, const char *sql);
+extern char *bk_target_redact(const char *message, BkTargetParams *params);
+
+#endif							/* PGBENCHKIT_TARGET_H */
