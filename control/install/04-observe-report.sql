@@ -151,8 +151,11 @@ SELECT c.run_id, c.sample_no, c.phase,
        c.blks_hit - p.blks_hit AS blks_hit,
        c.temp_bytes - p.temp_bytes AS temp_bytes,
        c.server_cpu_s - p.server_cpu_s AS server_cpu_s,
-       c.host_cpu_busy_s - p.host_cpu_busy_s AS host_cpu_busy_s,
-       c.host_cpu_total_s - p.host_cpu_total_s AS host_cpu_total_s
+       -- the CPU seconds are decimal counts of clock ticks: subtracted in
+       -- numeric, so that an interval in which no CPU was idle has busy equal
+       -- to total (as doubles, one could come out a rounding above the other)
+       (c.host_cpu_busy_s::numeric - p.host_cpu_busy_s::numeric)::double precision AS host_cpu_busy_s,
+       (c.host_cpu_total_s::numeric - p.host_cpu_total_s::numeric)::double precision AS host_cpu_total_s
   FROM bench.sample_counters c
   JOIN bench.sample_counters p ON p.run_id = c.run_id AND p.sample_no = c.sample_no - 1;
 
@@ -203,8 +206,9 @@ SELECT r.id AS run_id,
        a.server_cpu_s - b.server_cpu_s AS server_cpu_s,
        round(((a.server_cpu_s - b.server_cpu_s) * 1000
               / NULLIF(a.transactions - b.transactions, 0))::numeric, 6) AS server_cpu_ms_per_tx,
-       a.host_cpu_busy_s - b.host_cpu_busy_s AS host_cpu_busy_s,
-       a.host_cpu_total_s - b.host_cpu_total_s AS host_cpu_total_s
+       -- in numeric, as in bench.interval_counters
+       (a.host_cpu_busy_s::numeric - b.host_cpu_busy_s::numeric)::double precision AS host_cpu_busy_s,
+       (a.host_cpu_total_s::numeric - b.host_cpu_total_s::numeric)::double precision AS host_cpu_total_s
   FROM bench.runs r
   JOIN bench.sample_counters b ON b.run_id = r.id AND b.phase = 'before'
   JOIN bench.sample_counters a ON a.run_id = r.id AND a.phase = 'after';
