@@ -13,10 +13,8 @@ ALTER TABLE bench.datasets ALTER COLUMN tables TYPE pg_catalog.regclass[]
 -- that take them are made from it, and sweeps and schedules take all of
 -- them (script, rate, latency_limit, random_seed and variables too).
 -- bench.schedule is a C function now, which checks the sweep itself and
--- calls bench._schedule.
-DROP FUNCTION bench.schedule(text, text, text, integer[], integer, interval, bigint, text,
-                             interval, interval, integer, boolean, interval, text, integer,
-                             double precision);
+-- calls bench._schedule. (bench._create_run_function drops the signatures
+-- of 0.1.0 before it makes the new ones.)
 
 --
 -- The run arguments: one table of them, in the library (src/runargs.c),

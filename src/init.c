@@ -198,6 +198,13 @@ init_table_name(const BkDatasetKind *kind, const char *prefix, int t)
 	return psprintf("%s%s", prefix, kind->table_suffixes[t]);
 }
 
+/* the final name of the kind's main table (pgbench_accounts) */
+static char *
+init_main_table(const BkDatasetKind *kind)
+{
+	return init_table_name(kind, kind->final_prefix, kind->main_table);
+}
+
 static double
 elapsed_since(instr_time start)
 {
@@ -271,7 +278,7 @@ init_existing_tables(const BkDatasetKind *kind, const void *opts, Oid nspid,
 				(errcode(ERRCODE_DUPLICATE_TABLE),
 				 errmsg("table \"%s.%s\" already exists", nspname, name),
 				 errdetail("It would clash with partition %d of the new %s.", c + 1,
-						   init_table_name(kind, kind->final_prefix, kind->main_table)),
+						   init_main_table(kind)),
 				 errhint("Drop or rename that table, or choose fewer partitions.")));
 dropped_with_parent:
 		;
@@ -480,7 +487,7 @@ bench_init(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("jobs must be at least 1, not %d", jobs),
 				 errhint("jobs is the number of background workers that load %s.",
-						 init_table_name(kind, kind->final_prefix, kind->main_table))));
+						 init_main_table(kind))));
 	if (jobs > INIT_MAX_JOBS || BK_INIT_WORKERS(jobs) > max_worker_processes)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
@@ -491,8 +498,7 @@ bench_init(PG_FUNCTION_ARGS)
 	init_check_disk(kind, opts);
 
 	/* --- where, and whether this role may --- */
-	nspid = RangeVarGetCreationNamespace(makeRangeVar(NULL, init_table_name(kind, kind->final_prefix,
-																			 kind->main_table), -1));
+	nspid = RangeVarGetCreationNamespace(makeRangeVar(NULL, init_main_table(kind), -1));
 	nspname = get_namespace_name(nspid);
 	if (bk_namespace_aclcheck(nspid, GetUserId(), ACL_CREATE) != ACLCHECK_OK)
 		ereport(ERROR,
@@ -820,7 +826,7 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 	/* 2. load: the leaves split among the loaders, the rest here */
 	INSTR_TIME_SET_CURRENT(start);
 	init_xact_begin(psprintf("bench.init: preparing %s",
-							 init_table_name(kind, kind->final_prefix, kind->main_table)));
+							 init_main_table(kind)));
 	kind->prepare(opts, sh->nspname, prefix, sh->leaves, sh->jobs);
 	init_xact_commit();
 	pg_write_barrier();
@@ -1057,12 +1063,14 @@ bench_init_loader_main(Datum main_arg)
 	dsm_segment *seg = bk_worker_attach(main_arg);
 	InitShared *sh;
 	InitLoader *ld;
+	const BkDatasetKind *kind;
 	int			index = bk_worker_index();
 
 	if (seg == NULL || !bk_segment_ours(seg, INIT_MAGIC, INIT_LOADER_TYPE))
 		return;
 	sh = (InitShared *) dsm_segment_address(seg);
 	ld = &INIT_LOADERS(sh)[index];
+	kind = init_kind(sh);
 	bk_worker_connect(sh->dboid, sh->roleid, "pgbenchkit loader");
 	init_worker_settings(sh);
 
@@ -1084,10 +1092,8 @@ bench_init_loader_main(Datum main_arg)
 			StartTransactionCommand();
 			PushActiveSnapshot(GetTransactionSnapshot());
 			pgstat_report_activity(STATE_RUNNING,
-								   psprintf("bench.init: loading %s",
-											init_table_name(init_kind(sh), init_kind(sh)->final_prefix,
-															init_kind(sh)->main_table)));
-			(void) init_kind(sh)->load_share(INIT_OPTS(sh), sh->leaves, INIT_LEAF_ROWS(sh),
+								   psprintf("bench.init: loading %s", init_main_table(kind)));
+			(void) kind->load_share(INIT_OPTS(sh), sh->leaves, INIT_LEAF_ROWS(sh),
 											 index, sh->jobs, &ld->rows, &sh->cancel);
 			PopActiveSnapshot();
 			CommitTransactionCommand();

@@ -993,7 +993,7 @@ tpcb_nchildren(const void *opts)
 static const char *
 tpcb_child_suffix(const void *opts, int child)
 {
-	return psprintf("accounts_%d", child + 1);
+	return tpcb_partition_name("", child + 1);
 }
 
 static int
