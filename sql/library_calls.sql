@@ -62,7 +62,7 @@ $$;
 -- older version, without the newest arguments, still works (t/013 runs
 -- 0.1.0's); an argument the library does not know, or of another type, is
 -- refused with 55000 before anything starts
-CREATE FUNCTION pg_temp.run_with_target(workload text, clients integer, target text)
+CREATE FUNCTION pg_temp.run_with_future(workload text, clients integer, future_option text)
 RETURNS bench.runs AS '$libdir/pgbenchkit', 'bench_run' LANGUAGE c;
 CREATE FUNCTION pg_temp.run_with_text_clients(workload text, clients text)
 RETURNS bench.runs AS '$libdir/pgbenchkit', 'bench_run' LANGUAGE c;
@@ -71,7 +71,7 @@ DO $$
 DECLARE m text; h text; st text;
 BEGIN
     BEGIN
-        PERFORM pg_temp.run_with_target('tpcb', 1, 'aurora');
+        PERFORM pg_temp.run_with_future('tpcb', 1, 'on');
     EXCEPTION WHEN OTHERS THEN
         GET STACKED DIAGNOSTICS st = RETURNED_SQLSTATE, m = MESSAGE_TEXT, h = PG_EXCEPTION_HINT;
         RAISE NOTICE '% %', st, regexp_replace(m, 'version [0-9.]+', 'version N');

@@ -64,6 +64,21 @@ SELECT * FROM bench.run('select-only', transactions => 1);
 DROP SCHEMA nodata CASCADE;
 SET search_path = runerrs, public;
 
+-- targets, jobs and connect
+SELECT * FROM bench.run('select-only', transactions => 1, target => 'nosuch');
+SELECT * FROM bench.run('select-only', clients => 2, jobs => 1, transactions => 1);
+SELECT * FROM bench.run('select-only', connect => 'per_transaction', transactions => 1);
+SELECT name FROM bench.add_target('nowhere', 'host=127.0.0.1 port=1 dbname=postgres connect_timeout=1');
+SELECT * FROM bench.run('select-only', clients => 2, jobs => 3, transactions => 1, target => 'nowhere');
+SELECT * FROM bench.run('select-only', clients => 2, jobs => 0, transactions => 1, target => 'nowhere');
+SELECT * FROM bench.run('select-only', connect => 'sometimes', transactions => 1, target => 'nowhere');
+SELECT * FROM bench.run('select-only', connect => NULL, transactions => 1, target => 'nowhere');
+-- a target that cannot be reached: the coordinator's connection fails first
+SELECT * FROM bench.run('select-only', transactions => 1, target => 'nowhere');
+SET client_min_messages = warning;
+SELECT bench.drop_target('nowhere');
+RESET client_min_messages;
+
 -- bench.wait and bench.cancel
 SELECT * FROM bench.wait(NULL);
 SELECT * FROM bench.wait(-1);

@@ -1,22 +1,31 @@
 /*-------------------------------------------------------------------------
  *
  * client.c
- *		A client of a benchmark run: one background worker holding one
- *		client session of the run, as one pgbench client with -j equal to -c.
+ *		A client worker of a benchmark run: one background worker playing
+ *		one or more clients of the run, each a session of the runner
+ *		(runner.c) over an executor session (executor.h).
  *
- * A client connects to the run's database as the role that started the
- * run, sets up its session (runner.c: the scripts parsed, the variables
- * and generators seeded as pgbench does) with an SPI executor session
- * (exec_spi.c), which prepares the scripts' statements.  Then it waits for
- * the coordinator's go and advances its session until the session is
- * finished, waiting in between for what the session waits for: a time
- * (the rate schedule, \sleep) or a socket.
+ * In-server runs have one worker per client, as pgbench -c N -j N: the
+ * worker's own backend is the client's session (SPI, exec_spi.c).  Runs
+ * against a target have `jobs` workers, as pgbench -j, each playing its
+ * share of the clients over libpq connections (exec_pq.c), clients dealt
+ * to workers as pgbench deals them to threads; the sessions of a worker
+ * share its generators and rate schedule (runner.h's BkThread).
  *
- * Errors raised while the session is advanced, outside its executor (an
+ * A worker connects to the run's database as the role that started the
+ * run, sets up its sessions (the scripts parsed, the variables and
+ * generators seeded as pgbench does), connects and prepares them, and
+ * waits for the coordinator's go.  Then it advances every session that can
+ * go on, and waits for what the others wait for, all at once: a time (the
+ * rate schedule, \sleep) or a socket (a query in progress on the target),
+ * and its latch (the run stops, a signal).
+ *
+ * Errors raised while a session is advanced, outside its executor (an
  * expression's, say), are caught here and handed back to the session,
- * which fails the command at hand.  The client stops when the run stops
- * or on SIGTERM: the statement in progress is canceled, and the
- * transaction it belonged to is not counted.
+ * which fails the command at hand.  The worker stops when the run stops or
+ * on SIGTERM: the statement in progress is canceled (for a target, by a
+ * cancel request to it), and the transaction it belonged to is not
+ * counted.
  *
  *-------------------------------------------------------------------------
  */
@@ -35,6 +44,7 @@
 
 #include "compat.h"
 #include "executor.h"
+#include "target.h"
 #include "run.h"
 #include "runner.h"
 #include "worker.h"
@@ -82,60 +92,45 @@ client_quiet(void *arg)
 	return bk_session_stopping((const BkSession *) arg);
 }
 
-/*
- * client_sleep_until
- *		Wait until the monotonic clock reads UNTIL_NS, or the run ends:
- *		on the latch for the bulk, then a precise short sleep.  Returns
- *		whether an interrupt cut it short (a cancel, SIGTERM).
- */
-static bool
-client_sleep_until(BkSession *s, int64 until_ns)
+/* one session of the worker and what it waits for */
+typedef struct ClientSlot
 {
-	for (;;)
-	{
-		int64		now = bk_now_ns();
-		int64		left = until_ns - now;
+	BkSession	s;
+	BkWait		wait;
+	bool		done;
+	int			pos;			/* its socket's event in the set; -1: none */
+	pgsocket	fd;				/* the socket of that event */
+	bool		armed;			/* the event waits for readability */
+} ClientSlot;
 
-		if (QueryCancelPending)
-			return true;
-		if (left <= 0 || bk_session_stopping(s))
-			return false;
-		if (left > 2 * INT64CONST(1000000))
-		{
-			(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
-							 (long) (left / 1000000 - 1), PG_WAIT_EXTENSION);
-			ResetLatch(MyLatch);
-		}
-		else
-			pg_usleep((long) ((left + 999) / 1000));
-	}
-}
-
-/*
- * client_wait_socket
- *		Wait until FD is readable, or the run ends.  Returns whether an
- *		interrupt cut it short.
- */
-static bool
-client_wait_socket(BkSession *s, pgsocket fd)
+typedef struct ClientWorker
 {
-	while (!QueryCancelPending && !bk_session_stopping(s))
-	{
-		int			rc = WaitLatchOrSocket(MyLatch,
-										   WL_LATCH_SET | WL_SOCKET_READABLE | WL_EXIT_ON_PM_DEATH,
-										   fd, -1L, PG_WAIT_EXTENSION);
+	RunShared  *sh;
+	int			index;			/* the worker's number */
+	int			first;			/* its first client */
+	int			nslots;
+	ClientSlot *slots;
+	BkThread	thread;
+	MemoryContext cxt;
+	WaitEventSet *wes;			/* the latch, the sockets */
+	WaitEvent  *events;
+	bool		wes_stale;		/* a socket changed: make the set anew */
+	bool		canceled;		/* cancel requests sent */
+	int64		give_up_ns;		/* terminated: stop waiting for the target */
+} ClientWorker;
 
-		ResetLatch(MyLatch);
-		if (rc & WL_SOCKET_READABLE)
-			return false;
-	}
-	return QueryCancelPending;
+/* the client's state, for the coordinator */
+static void
+client_set_state(ClientWorker *cw, int slot, uint32 state)
+{
+	pg_write_barrier();
+	pg_atomic_write_u32(&RUN_CLIENTS(cw->sh)[cw->first + slot].state, state);
 }
 
 /*
  * client_caught
- *		In a PG_CATCH block: an error raised while the session was advanced,
- *		outside its executor.  It goes to the log (unless the client is
+ *		In a PG_CATCH block: an error raised while session S was advanced,
+ *		outside its executor.  It goes to the log (unless the session is
  *		stopping) and back to the session, as the failure of its command.
  */
 static void
@@ -154,78 +149,360 @@ client_caught(BkSession *s, MemoryContext cxt)
 	bk_session_error(s, &err);
 }
 
+/* advance slot I's session once; an error raised goes back to it */
+static void
+client_advance(ClientWorker *cw, ClientSlot *slot, bool interrupted)
+{
+	volatile bool caught = false;
+
+	PG_TRY();
+	{
+		if (interrupted)
+			CHECK_FOR_INTERRUPTS();
+		bk_session_advance(&slot->s, &slot->wait);
+	}
+	PG_CATCH();
+	{
+		client_caught(&slot->s, cw->cxt);
+		caught = true;
+	}
+	PG_END_TRY();
+	if (caught)
+		slot->wait.kind = BK_WAIT_NONE;	/* go on: the session handles it */
+}
+
+/* make the wait event set anew: the latch, and each session's socket */
+static void
+client_build_set(ClientWorker *cw)
+{
+	if (cw->wes != NULL)
+		FreeWaitEventSet(cw->wes);
+	cw->wes = bk_create_wait_event_set(cw->nslots + 2);
+	AddWaitEventToSet(cw->wes, WL_LATCH_SET, PGINVALID_SOCKET, MyLatch, NULL);
+	AddWaitEventToSet(cw->wes, WL_EXIT_ON_PM_DEATH, PGINVALID_SOCKET, NULL, NULL);
+	for (int i = 0; i < cw->nslots; i++)
+	{
+		ClientSlot *slot = &cw->slots[i];
+
+		slot->pos = -1;
+		slot->armed = false;
+		if (!slot->done && slot->wait.kind == BK_WAIT_SOCKET)
+		{
+			slot->fd = slot->wait.fd;
+			slot->pos = AddWaitEventToSet(cw->wes, WL_SOCKET_READABLE, slot->fd,
+										  NULL, (void *) slot);
+			slot->armed = true;
+		}
+	}
+	cw->wes_stale = false;
+}
+
+/* slot SLOT waits for its socket: its event reads so */
+static void
+client_arm(ClientWorker *cw, ClientSlot *slot)
+{
+	if (slot->pos < 0 || slot->fd != slot->wait.fd)
+	{
+		cw->wes_stale = true;	/* a new socket */
+		return;
+	}
+	if (!slot->armed)
+	{
+		ModifyWaitEvent(cw->wes, slot->pos, WL_SOCKET_READABLE, NULL);
+		slot->armed = true;
+	}
+}
+
+/* slot SLOT's socket is ready, or no longer of interest */
+static void
+client_disarm(ClientWorker *cw, ClientSlot *slot)
+{
+	if (slot->armed && slot->pos >= 0 && !cw->wes_stale)
+	{
+		ModifyWaitEvent(cw->wes, slot->pos, 0, NULL);
+		slot->armed = false;
+	}
+}
+
+/* the worker was terminated: every query in progress on the target canceled */
+static void
+client_cancel_all(ClientWorker *cw)
+{
+	if (cw->canceled)
+		return;
+	cw->canceled = true;
+	cw->give_up_ns = bk_now_ns() + 2 * INT64CONST(1000000000);
+	for (int i = 0; i < cw->nslots; i++)
+	{
+		BkExecSession *xs = cw->slots[i].s.xs;
+
+		if (!cw->slots[i].done && xs->exec->cancel != NULL)
+			xs->exec->cancel(xs);
+	}
+}
+
 /*
  * client_loop
- *		Advance the session until it is finished: the run's end, the
- *		client's transaction count, or an error that ends the client.
+ *		Advance the sessions until each is finished: the run's end, its
+ *		transaction count, or an error that ends its client.  A session that
+ *		can go on is advanced; then the worker waits for the earliest time a
+ *		session waits for, a socket of one, or its latch.
  *
- * After each transaction the client reports its statistics and looks for
- * the postmaster (a busy client never waits on its latch).  Interrupts are
- * served inside the session (a cancel fails the statement in progress;
- * SIGTERM sets client_terminated), or when one cuts a wait short; there
- * too the error goes to the session, never out of here, where it would
- * end the worker without a word.
+ * Interrupts are served inside a session (a cancel fails the statement in
+ * progress of an SPI session; SIGTERM sets client_terminated), or when one
+ * cuts a wait short: then the first session still going takes the error,
+ * never out of here, where it would end the worker without a word.
  */
 static void
-client_loop(BkSession *s, MemoryContext cxt)
+client_loop(ClientWorker *cw)
 {
-	BkWait		wait;
 	bool		interrupted = false;
+	int			left = cw->nslots;
 
-	bk_session_start(s);
-	for (;;)
+	for (int i = 0; i < cw->nslots; i++)
 	{
-		volatile bool caught = false;
+		bk_session_start(&cw->slots[i].s);
+		cw->slots[i].wait.kind = BK_WAIT_NONE;
+	}
+	client_build_set(cw);
 
-		PG_TRY();
+	while (left > 0)
+	{
+		int64		now = bk_now_ns();
+		int64		until = PG_INT64_MAX;
+		bool		again = false;
+		bool		sockets = false;
+		long		timeout_ms;
+		int			nev;
+
+		if (client_terminated && cw->slots[0].s.xs->exec->cancel != NULL)
 		{
-			if (interrupted)
-				CHECK_FOR_INTERRUPTS();
-			bk_session_advance(s, &wait);
+			client_cancel_all(cw);
+			if (now >= cw->give_up_ns)
+				break;			/* the target does not answer: give up */
 		}
-		PG_CATCH();
+
+		for (int i = 0; i < cw->nslots; i++)
 		{
-			client_caught(s, cxt);
-			caught = true;
+			ClientSlot *slot = &cw->slots[i];
+			bool		stopping;
+
+			if (slot->done)
+				continue;
+			stopping = bk_session_stopping(&slot->s);
+			if (slot->wait.kind == BK_WAIT_SOCKET ||
+				(slot->wait.kind == BK_WAIT_TIME && slot->wait.until_ns > now && !stopping))
+				continue;
+			client_advance(cw, slot, interrupted);
+			interrupted = false;
+			switch (slot->wait.kind)
+			{
+				case BK_WAIT_DONE:
+					slot->done = true;
+					slot->pos = -1; /* its connection may be closed: forget it */
+					slot->armed = false;
+					client_set_state(cw, i, CLIENT_DONE);
+					bk_set_latch_of(cw->sh->coordinator_pid);
+					left--;
+					break;
+				case BK_WAIT_NONE:
+					again = true;
+					if (cw->sh->connect_per_transaction)
+					{
+						/*
+						 * Its connection was closed (the socket left the set
+						 * with it), and the next may get the same number.
+						 */
+						slot->pos = -1;
+						slot->armed = false;
+					}
+					break;
+				case BK_WAIT_TIME:
+					break;
+				case BK_WAIT_SOCKET:
+					client_arm(cw, slot);
+					break;
+			}
 		}
-		PG_END_TRY();
-		interrupted = false;
-		if (caught)
+		if (left == 0)
+			break;
+
+		/* what the sessions wait for */
+		for (int i = 0; i < cw->nslots; i++)
+		{
+			ClientSlot *slot = &cw->slots[i];
+
+			if (slot->done)
+				continue;
+			if (slot->wait.kind == BK_WAIT_TIME)
+				until = Min(until, slot->wait.until_ns);
+			else if (slot->wait.kind == BK_WAIT_SOCKET)
+				sockets = true;
+		}
+		if (cw->wes_stale)
+			client_build_set(cw);
+
+		now = bk_now_ns();
+		if (again)
+		{
+			/* a transaction ended: a look around, then on */
+			pgstat_report_activity(STATE_IDLE, NULL);
+			pgstat_report_stat(false);
+			if (!PostmasterIsAlive())
+				proc_exit(1);
+			if (!sockets)
+				continue;
+			timeout_ms = 0;
+		}
+		else if (until == PG_INT64_MAX)
+			timeout_ms = client_terminated ? 100 : -1;
+		else if (until <= now)
 			continue;
-
-		switch (wait.kind)
+		else if (until - now < 2 * INT64CONST(1000000) && !sockets)
 		{
-			case BK_WAIT_DONE:
-				return;
-			case BK_WAIT_NONE:
-				pgstat_report_activity(STATE_IDLE, NULL);
-				pgstat_report_stat(false);
-				if (!PostmasterIsAlive())
-					proc_exit(1);
-				break;
-			case BK_WAIT_TIME:
-				interrupted = client_sleep_until(s, wait.until_ns);
-				break;
-			case BK_WAIT_SOCKET:
-				interrupted = client_wait_socket(s, wait.fd);
-				break;
+			/* a precise short sleep; the run's stop is seen after it */
+			pg_usleep((long) ((until - now + 999) / 1000));
+			continue;
+		}
+		else
+			timeout_ms = (long) ((until - now) / 1000000);
+		if (client_terminated && (timeout_ms < 0 || timeout_ms > 100))
+			timeout_ms = 100;
+
+		nev = WaitEventSetWait(cw->wes, timeout_ms, cw->events, cw->nslots + 2,
+							   PG_WAIT_EXTENSION);
+		for (int e = 0; e < nev; e++)
+		{
+			WaitEvent  *ev = &cw->events[e];
+
+			if (ev->events & WL_LATCH_SET)
+			{
+				ResetLatch(MyLatch);
+				if (QueryCancelPending)
+					interrupted = true;
+			}
+			else if (ev->events & WL_SOCKET_READABLE)
+			{
+				ClientSlot *slot = (ClientSlot *) ev->user_data;
+
+				client_disarm(cw, slot);
+				slot->wait.kind = BK_WAIT_NONE;
+			}
+		}
+	}
+
+	/* given up on, or finished: the rest are done too */
+	for (int i = 0; i < cw->nslots; i++)
+	{
+		ClientSlot *slot = &cw->slots[i];
+
+		if (slot->s.xs->exec->close != NULL)
+			slot->s.xs->exec->close(slot->s.xs);
+		if (!slot->done)
+		{
+			slot->done = true;
+			client_set_state(cw, i, CLIENT_DONE);
 		}
 	}
 }
 
 /*
  * client_exit_failed
- *		The client could not get ready: its error goes to the run (the
- *		coordinator does not start the run), and the client exits.
+ *		The worker could not get its clients ready: the error goes to the
+ *		run (the coordinator does not start the run), every client of the
+ *		worker is done, and the worker exits.
  */
 static void
-client_exit_failed(RunShared *sh, RunClient *me, int index, const BkError *err)
+client_exit_failed(ClientWorker *cw, int slot, const BkError *err)
 {
-	bk_claim_client_error(sh, index, err);
+	bk_claim_client_error(cw->sh, cw->first + slot, err);
 	AbortOutOfAnyTransaction();
-	pg_atomic_write_u32(&me->state, CLIENT_DONE);
-	bk_set_latch_of(sh->coordinator_pid);
+	for (int i = 0; i < cw->nslots; i++)
+	{
+		if (i < slot && cw->slots[i].s.xs != NULL &&
+			cw->slots[i].s.xs->exec->close != NULL)
+			cw->slots[i].s.xs->exec->close(cw->slots[i].s.xs);
+		client_set_state(cw, i, CLIENT_DONE);
+	}
+	bk_set_latch_of(cw->sh->coordinator_pid);
 	proc_exit(1);
+}
+
+/* the error in a PG_CATCH block, logged, into ERR */
+static void
+client_copy_error(MemoryContext cxt, BkError *err)
+{
+	ErrorData  *edata;
+
+	MemoryContextSwitchTo(cxt);
+	edata = CopyErrorData();
+	EmitErrorReport();
+	FlushErrorState();
+	bk_error_copy(err, edata);
+}
+
+/*
+ * client_setup
+ *		The worker's sessions, parsed and seeded, each with its executor
+ *		session: SPI in this backend, or libpq to the run's target as the
+ *		run's role (its user mapping, under the password rules).
+ */
+static void
+client_setup(ClientWorker *cw)
+{
+	RunShared  *sh = cw->sh;
+	BkTarget   *volatile target = NULL;
+	volatile int slot = 0;
+	BkError		err;
+
+	PG_TRY();
+	{
+		/* the caller's search_path, so that the script finds what the caller found */
+		SetConfigOption("search_path", RUN_TEXT(sh, sh->search_path_off),
+						PGC_USERSET, PGC_S_SESSION);
+		if (sh->driver == RUN_DRIVER_LIBPQ)
+		{
+			char		appname[NAMEDATALEN];
+
+			snprintf(appname, sizeof(appname), "pgbenchkit run %lld",
+					 (long long) sh->run_id);
+			StartTransactionCommand();
+			MemoryContextSwitchTo(cw->cxt);
+			target = bk_target_open(sh->target, sh->roleid, appname);
+			CommitTransactionCommand();
+			MemoryContextSwitchTo(cw->cxt);
+		}
+		for (slot = 0; slot < cw->nslots; slot++)
+		{
+			ClientSlot *cs = &cw->slots[slot];
+
+			bk_session_init(&cs->s, sh, cw->first + slot, &cw->thread,
+							&client_terminated, cw->cxt);
+			if (sh->driver == RUN_DRIVER_LIBPQ)
+				cs->s.xs = bk_exec_pq_create(sh->protocol, sh->connect_per_transaction,
+											 target, cw->cxt);
+			else
+				cs->s.xs = bk_exec_spi_create(sh->protocol, client_quiet, &cs->s, cw->cxt);
+		}
+	}
+	PG_CATCH();
+	{
+		client_copy_error(cw->cxt, &err);
+		client_exit_failed(cw, Min(slot, cw->nslots - 1), &err);
+	}
+	PG_END_TRY();
+
+	/* connected and prepared, one after the other, as pgbench's threads do */
+	for (int i = 0; i < cw->nslots; i++)
+	{
+		ClientSlot *cs = &cw->slots[i];
+		int64		t0 = bk_now_ns();
+
+		if (!cs->s.xs->exec->prepare(cs->s.xs, cs->s.scripts, cs->s.nscripts, &err))
+			client_exit_failed(cw, i, &err);
+		if (sh->driver == RUN_DRIVER_LIBPQ && !sh->connect_per_transaction)
+			cs->s.me->conn_ns = bk_now_ns() - t0;
+	}
 }
 
 /*
@@ -237,11 +514,8 @@ bench_run_client_main(Datum main_arg)
 {
 	dsm_segment *seg;
 	RunShared  *sh;
-	RunClient  *me;
-	int			index;
-	BkSession	session;
+	ClientWorker cw;
 	BkError		err;
-	MemoryContext cxt;
 	char		appname[NAMEDATALEN];
 
 	pqsignal(SIGTERM, client_sigterm);
@@ -253,50 +527,43 @@ bench_run_client_main(Datum main_arg)
 	if (!bk_segment_ours(seg, RUN_MAGIC, RUN_CLIENT_TYPE))
 		return;
 
-	index = bk_worker_index();
-	me = &RUN_CLIENTS(sh)[index];
-	me->pid = MyProcPid;
+	memset(&cw, 0, sizeof(cw));
+	cw.sh = sh;
+	cw.index = bk_worker_index();
+	bk_run_worker_clients(sh, cw.index, &cw.first, &cw.nslots);
+	for (int i = 0; i < cw.nslots; i++)
+		RUN_CLIENTS(sh)[cw.first + i].pid = MyProcPid;
 
-	snprintf(appname, sizeof(appname), "pgbenchkit run %lld client %d",
-			 (long long) sh->run_id, index);
+	if (sh->driver == RUN_DRIVER_LIBPQ)
+		snprintf(appname, sizeof(appname), "pgbenchkit run %lld worker %d",
+				 (long long) sh->run_id, cw.index);
+	else
+		snprintf(appname, sizeof(appname), "pgbenchkit run %lld client %d",
+				 (long long) sh->run_id, cw.first);
 	bk_worker_connect(sh->dboid, sh->roleid, appname);
 
-	cxt = AllocSetContextCreate(TopMemoryContext, "pgbenchkit client", ALLOCSET_DEFAULT_SIZES);
-	MemoryContextSwitchTo(cxt);
+	cw.cxt = AllocSetContextCreate(TopMemoryContext, "pgbenchkit client", ALLOCSET_DEFAULT_SIZES);
+	MemoryContextSwitchTo(cw.cxt);
+	cw.slots = palloc0(sizeof(ClientSlot) * cw.nslots);
+	cw.events = palloc0(sizeof(WaitEvent) * (cw.nslots + 2));
+	cw.thread.index = cw.index;
 
-	PG_TRY();
-	{
-		/* the caller's search_path, so that the script finds what the caller found */
-		SetConfigOption("search_path", RUN_TEXT(sh, sh->search_path_off),
-						PGC_USERSET, PGC_S_SESSION);
-
-		bk_session_init(&session, sh, index, &client_terminated, cxt);
-		session.xs = bk_exec_spi_create(sh->protocol, client_quiet, &session, cxt);
-	}
-	PG_CATCH();
-	{
-		ErrorData  *edata;
-
-		MemoryContextSwitchTo(cxt);
-		edata = CopyErrorData();
-		EmitErrorReport();
-		FlushErrorState();
-		bk_error_copy(&err, edata);
-		client_exit_failed(sh, me, index, &err);
-	}
-	PG_END_TRY();
-	if (!session.xs->exec->prepare(session.xs, session.scripts, session.nscripts, &err))
-		client_exit_failed(sh, me, index, &err);
+	client_setup(&cw);
 
 	/* ready: wait for the coordinator's go */
-	pg_write_barrier();
-	pg_atomic_write_u32(&me->state, CLIENT_READY);
+	for (int i = 0; i < cw.nslots; i++)
+		client_set_state(&cw, i, CLIENT_READY);
 	bk_set_latch_of(sh->coordinator_pid);
 	while (pg_atomic_read_u32(&sh->go) == 0)
 	{
 		if (pg_atomic_read_u32(&sh->stop) != 0 || client_terminated)
 		{
-			pg_atomic_write_u32(&me->state, CLIENT_DONE);
+			for (int i = 0; i < cw.nslots; i++)
+			{
+				if (cw.slots[i].s.xs->exec->close != NULL)
+					cw.slots[i].s.xs->exec->close(cw.slots[i].s.xs);
+				client_set_state(&cw, i, CLIENT_DONE);
+			}
 			bk_set_latch_of(sh->coordinator_pid);
 			proc_exit(0);
 		}
@@ -306,19 +573,17 @@ bench_run_client_main(Datum main_arg)
 	}
 	pg_read_barrier();
 
-	client_loop(&session, cxt);
+	client_loop(&cw);
 	if (client_terminated && pg_atomic_read_u32(&sh->stop) == 0)
 	{
 		memset(&err, 0, sizeof(err));
 		bk_error_set(&err, ERRCODE_ADMIN_SHUTDOWN,
 					 "terminating connection due to administrator command",
 					 "The client was terminated (pg_terminate_backend or a server shutdown).");
-		bk_claim_client_error(sh, index, &err);
+		bk_claim_client_error(sh, cw.first, &err);
 	}
 
 	pgstat_report_activity(STATE_IDLE, NULL);
 	pgstat_report_stat(true);
-	pg_write_barrier();
-	pg_atomic_write_u32(&me->state, CLIENT_DONE);
 	bk_set_latch_of(sh->coordinator_pid);
 }

@@ -174,4 +174,14 @@ bk_init_materialized_srf(FunctionCallInfo fcinfo)
 }
 #endif
 
+/*
+ * A wait event set for the life of the process: owned by a resource owner
+ * from 17 on (none here), by a memory context before.
+ */
+#if PG_VERSION_NUM >= 170000
+#define bk_create_wait_event_set(nevents) CreateWaitEventSet(NULL, (nevents))
+#else
+#define bk_create_wait_event_set(nevents) CreateWaitEventSet(TopMemoryContext, (nevents))
+#endif
+
 #endif							/* PGBENCHKIT_COMPAT_H */

@@ -51,6 +51,8 @@
 
 #include "catalog.h"
 #include "observe.h"
+#include "target.h"
+#include "workload.h"
 #include "run.h"
 #include "worker.h"
 
@@ -82,7 +84,8 @@ typedef struct CoordTotals
 typedef struct Coord
 {
 	RunShared  *sh;
-	BackgroundWorkerHandle **clients;
+	BackgroundWorkerHandle **workers;	/* the client workers */
+	int		   *worker_of;		/* each client's worker */
 	int			nstarted;
 	bool		row_inserted;
 	bool		locked;
@@ -96,6 +99,11 @@ typedef struct Coord
 	const char *cancel_source;
 	BkObserver	obs;			/* samples, sizes, settings (observe.c) */
 	bool		observing;
+	/* a run against a target: what the target said of itself before it */
+	char	   *target_host;
+	char	   *target_version;
+	char	   *target_settings;	/* jsonb */
+	double		target_rtt_ms;
 	bool		start_recorded; /* bench.runs.started_at is the go */
 	int64		next_sample_ns;
 } Coord;
@@ -205,8 +213,9 @@ coord_lock_dataset(Coord *co)
 
 /*
  * coord_start_clients
- *		One worker per client.  All of them or none: when a slot is
- *		missing, the ones started are stopped and the run does not start.
+ *		The client workers: one per client in the server, `jobs` against a
+ *		target.  All of them or none: when a slot is missing, the ones
+ *		started are stopped and the run does not start.
  */
 static void
 coord_start_clients(Coord *co, dsm_segment *seg)
@@ -214,13 +223,32 @@ coord_start_clients(Coord *co, dsm_segment *seg)
 	RunShared  *sh = co->sh;
 	const char *needed_by = psprintf("A run with %d clients", sh->clients);
 
-	for (int i = 0; i < sh->clients; i++)
+	for (int w = 0; w < sh->nworkers; w++)
 	{
-		co->clients[i] = bk_start_worker(RUN_CLIENT_TYPE, "bench_run_client_main", seg, i,
-										 psprintf("client %d of %d", i + 1, sh->clients),
-										 needed_by, BK_RUN_WORKERS(sh->clients));
-		co->nstarted = i + 1;
+		int			first;
+		int			n;
+
+		bk_run_worker_clients(sh, w, &first, &n);
+		for (int i = first; i < first + n; i++)
+			co->worker_of[i] = w;
 	}
+	for (int w = 0; w < sh->nworkers; w++)
+	{
+		co->workers[w] = bk_start_worker(RUN_CLIENT_TYPE, "bench_run_client_main", seg, w,
+										 sh->driver == RUN_DRIVER_LIBPQ ?
+										 psprintf("client worker %d of %d", w + 1, sh->nworkers) :
+										 psprintf("client %d of %d", w + 1, sh->clients),
+										 needed_by, BK_RUN_WORKERS(sh->nworkers));
+		co->nstarted = w + 1;
+	}
+}
+
+/* whether the worker of client I is still there */
+static inline bool
+coord_client_alive(Coord *co, int i)
+{
+	return co->worker_of[i] < co->nstarted &&
+		bk_worker_alive(co->workers[co->worker_of[i]]);
 }
 
 /* a cancel, a termination or a client's error before the run started */
@@ -263,7 +291,7 @@ coord_wait_ready(Coord *co)
 
 			if (state == CLIENT_READY)
 				ready++;
-			else if (state == CLIENT_STARTING && !bk_worker_alive(co->clients[i]))
+			else if (state == CLIENT_STARTING && !coord_client_alive(co, i))
 			{
 				pg_read_barrier();
 				if (pg_atomic_read_u32(&RUN_CLIENTS(sh)[i].state) == CLIENT_STARTING &&
@@ -488,7 +516,7 @@ coord_lost_client(Coord *co)
 	for (int i = 0; i < sh->clients; i++)
 	{
 		if (pg_atomic_read_u32(&RUN_CLIENTS(sh)[i].state) == CLIENT_DONE ||
-			bk_worker_alive(co->clients[i]))
+			coord_client_alive(co, i))
 			continue;
 		pg_read_barrier();
 		if (pg_atomic_read_u32(&RUN_CLIENTS(sh)[i].state) == CLIENT_DONE)
@@ -516,14 +544,15 @@ coord_stop_clients(Coord *co, int grace_ms)
 	int64		deadline = bk_now_ns() + (int64) grace_ms * 1000000;
 
 	pg_atomic_write_u32(&sh->stop, 1);
-	for (int i = 0; i < co->nstarted; i++)
-		bk_set_latch_of(RUN_CLIENTS(sh)[i].pid);
+	for (int i = 0; i < sh->clients; i++)
+		if (co->worker_of[i] < co->nstarted)
+			bk_set_latch_of(RUN_CLIENTS(sh)[i].pid);
 	while (bk_now_ns() < deadline)
 	{
 		bool		alive = false;
 
-		for (int i = 0; i < co->nstarted && !alive; i++)
-			alive = bk_worker_alive(co->clients[i]) &&
+		for (int i = 0; i < sh->clients && !alive; i++)
+			alive = coord_client_alive(co, i) &&
 				pg_atomic_read_u32(&RUN_CLIENTS(sh)[i].state) != CLIENT_DONE;
 		if (!alive)
 			break;
@@ -531,11 +560,51 @@ coord_stop_clients(Coord *co, int grace_ms)
 						 10L, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
 	}
-	for (int i = 0; i < co->nstarted; i++)
-		if (bk_worker_alive(co->clients[i]))
-			TerminateBackgroundWorker(co->clients[i]);
-	for (int i = 0; i < co->nstarted; i++)
-		(void) WaitForBackgroundWorkerShutdown(co->clients[i]);
+	for (int w = 0; w < co->nstarted; w++)
+		if (bk_worker_alive(co->workers[w]))
+			TerminateBackgroundWorker(co->workers[w]);
+	for (int w = 0; w < co->nstarted; w++)
+		(void) WaitForBackgroundWorkerShutdown(co->workers[w]);
+}
+
+/*
+ * coord_connection_time_ms
+ *		Connection time as pgbench reports it: with a connection per
+ *		transaction, the average per transaction (every connection's time,
+ *		closing included, over the transactions and failures); otherwise
+ *		the initial connection time, the longest any worker took to connect
+ *		its clients.  -1 for in-server clients.
+ */
+static double
+coord_connection_time_ms(Coord *co, const RunSummary *sum)
+{
+	RunShared  *sh = co->sh;
+	int64		total = 0;
+	int64		longest = 0;
+
+	if (sh->driver != RUN_DRIVER_LIBPQ)
+		return -1;
+	for (int w = 0; w < sh->nworkers; w++)
+	{
+		int			first;
+		int			n;
+		int64		worker = 0;
+
+		bk_run_worker_clients(sh, w, &first, &n);
+		for (int i = first; i < first + n; i++)
+			worker += RUN_CLIENTS(sh)[i].conn_ns;
+		total += worker;
+		longest = Max(longest, worker);
+	}
+	if (sh->connect_per_transaction)
+	{
+		int64		n = sum->transactions + sum->warmup_transactions +
+			sum->failures[FAIL_SERIALIZATION] + sum->failures[FAIL_DEADLOCK] +
+			sum->failures[FAIL_OTHER];
+
+		return n > 0 ? total / 1e6 / n : -1;
+	}
+	return longest / 1e6;
 }
 
 /*
@@ -610,6 +679,7 @@ coord_summary(Coord *co, RunSummary *sum, BkHist *hist)
 		sum->lat_p50_ms = sum->lat_p90_ms = sum->lat_p95_ms = -1;
 		sum->lat_p99_ms = sum->lat_p999_ms = -1;
 	}
+	sum->connection_time_ms = coord_connection_time_ms(co, sum);
 }
 
 /*
@@ -681,6 +751,153 @@ coord_finish(Coord *co, CoordEnd why)
 	strlcpy(sh->final_status, status, sizeof(sh->final_status));
 }
 
+/* round trips that measure the network's round-trip time to a target */
+#define COORD_RTT_ROUNDS		300
+#define COORD_RTT_MAX_NS		(3 * INT64CONST(1000000000))
+
+/* a single value of a query on the target, or NULL (no row, a null) */
+static char *
+coord_target_value(Coord *co, PGconn *conn, const char *sql, const char *what)
+{
+	PGresult   *r = bk_target_exec(conn, sql);
+	char	   *v = NULL;
+
+	if (r == NULL || PQresultStatus(r) != PGRES_TUPLES_OK)
+	{
+		char	   *msg = r ? pchomp(PQresultErrorMessage(r)) : pchomp(PQerrorMessage(conn));
+
+		PQclear(r);
+		ereport(ERROR,
+				(errcode(ERRCODE_CONNECTION_FAILURE),
+				 errmsg("could not read %s from target \"%s\"", what, co->sh->target),
+				 errdetail_internal("%s", msg)));
+	}
+	/* kept past the transaction that read it */
+	if (PQntuples(r) > 0 && !PQgetisnull(r, 0, 0))
+		v = MemoryContextStrdup(TopMemoryContext, PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return v;
+}
+
+static int
+coord_cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a;
+	double		y = *(const double *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * coord_read_target
+ *		Before a run against a target, over a connection of the
+ *		coordinator's own: the target's version and settings, the scale of
+ *		its pgbench tables when the workload needs them (as pgbench counts
+ *		pgbench_branches), and the network's round-trip time to it, the
+ *		median of up to COORD_RTT_ROUNDS empty queries (at most
+ *		COORD_RTT_MAX_NS of them).
+ */
+static void
+coord_read_target(Coord *co)
+{
+	RunShared  *sh = co->sh;
+	char		appname[NAMEDATALEN];
+	BkTarget   *target;
+	PGconn	   *conn;
+
+	snprintf(appname, sizeof(appname), "pgbenchkit run %lld", (long long) sh->run_id);
+	target = bk_target_open(sh->target, sh->roleid, appname);
+	conn = bk_target_open_conn(target);
+	PG_TRY();
+	{
+		double	   *rtt = palloc(sizeof(double) * COORD_RTT_ROUNDS);
+		int			n = 0;
+		int64		until = bk_now_ns() + COORD_RTT_MAX_NS;
+		const char *host = PQhost(conn);
+
+		co->target_host = MemoryContextStrdup(TopMemoryContext, host ? host : "");
+		co->target_version = coord_target_value(co, conn,
+												"SELECT pg_catalog.current_setting('server_version')",
+												"the server version");
+		co->target_settings = coord_target_value(co, conn, bk_obs_settings_sql(), "the settings");
+		if (sh->needs_dataset)
+		{
+			PGresult   *r = bk_target_exec(conn, "select count(*) from pgbench_branches");
+
+			if (r == NULL || PQresultStatus(r) != PGRES_TUPLES_OK ||
+				atoi(PQgetvalue(r, 0, 0)) < 1)
+			{
+				bool		empty = r != NULL && PQresultStatus(r) == PGRES_TUPLES_OK;
+
+				PQclear(r);
+				ereport(ERROR,
+						(errcode(ERRCODE_UNDEFINED_TABLE),
+						 errmsg("workload \"%s\" needs a %s dataset, and target \"%s\" has %s",
+								sh->workload, "tpcb", sh->target,
+								empty ? "an empty pgbench_branches" : "no pgbench_branches its role can read"),
+						 errhint("Load one there with pgbench -i, as the target's role finds it in its search_path.")));
+			}
+			sh->scale = atoi(PQgetvalue(r, 0, 0));
+			PQclear(r);
+		}
+		while (n < COORD_RTT_ROUNDS && bk_now_ns() < until)
+		{
+			int64		t0 = bk_now_ns();
+			PGresult   *r = bk_target_exec(conn, "");
+
+			if (r == NULL || PQresultStatus(r) != PGRES_EMPTY_QUERY)
+			{
+				PQclear(r);
+				break;
+			}
+			PQclear(r);
+			rtt[n++] = (bk_now_ns() - t0) / 1e6;
+		}
+		if (n > 0)
+		{
+			qsort(rtt, n, sizeof(double), coord_cmp_double);
+			co->target_rtt_ms = n % 2 ? rtt[n / 2] : (rtt[n / 2 - 1] + rtt[n / 2]) / 2;
+		}
+		else
+			co->target_rtt_ms = -1;
+	}
+	PG_FINALLY();
+	{
+		bk_target_finish(conn);
+	}
+	PG_END_TRY();
+}
+
+/* what the run row says of its target, once it is inserted */
+static void
+coord_record_target(Coord *co)
+{
+	Oid			types[6] = {INT8OID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID, TEXTOID};
+	Datum		values[6];
+	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
+	BkOwnerSwitch sw;
+
+	values[0] = Int64GetDatum(co->sh->run_id);
+	values[1] = CStringGetTextDatum(co->target_host);
+	values[2] = CStringGetTextDatum(co->target_version ? co->target_version : "");
+	if (co->target_settings)
+		values[3] = CStringGetTextDatum(co->target_settings);
+	else
+		nulls[3] = 'n';
+	if (co->target_rtt_ms >= 0)
+		values[4] = Float8GetDatum(co->target_rtt_ms);
+	else
+		nulls[4] = 'n';
+	values[5] = CStringGetTextDatum("{\"samples\": \"the statistics of a target are not sampled yet: the run records its settings, version and round-trip time\","
+									" \"host\": \"the host of a target cannot be read from here: no CPU or memory figures\"}");
+	bk_become_owner(&sw);
+	bk_spi_exec("UPDATE bench.runs SET target_host = $2, server_version = $3,"
+				" settings = $4::pg_catalog.jsonb, target_rtt_ms = $5,"
+				" unavailable = $6::pg_catalog.jsonb WHERE id = $1",
+				6, types, values, nulls, SPI_OK_UPDATE);
+	bk_restore_user(&sw);
+}
+
 /*
  * coord_run
  *		The whole run, from taking the dataset to the final row.
@@ -707,31 +924,48 @@ coord_run(Coord *co, dsm_segment *seg)
 	snprintf(appname, sizeof(appname), "pgbenchkit run %lld", (long long) sh->run_id);
 	pgstat_report_appname(appname);
 
+	/* a target: what it says of itself, and its scale */
+	if (sh->driver == RUN_DRIVER_LIBPQ)
+	{
+		coord_xact_begin("pgbenchkit: reading the target");
+		coord_read_target(co);
+		coord_xact_commit();
+	}
+
 	/* 2: the clients, all ready */
 	coord_start_clients(co, seg);
 	coord_wait_ready(co);
 
 	/* 3: prewarm; the row, the settings, the sizes and the first sample */
-	coord_xact_begin(sh->prewarm ? "pgbenchkit: prewarming" : "pgbenchkit: starting a run");
-	bk_obs_init(&co->obs, sh->run_id, sh->dataset_id, sh->roleid);
-	if (sh->prewarm)
-		bk_obs_prewarm(&co->obs);
-	coord_xact_commit();
+	if (sh->driver == RUN_DRIVER_SERVER)
+	{
+		coord_xact_begin(sh->prewarm ? "pgbenchkit: prewarming" : "pgbenchkit: starting a run");
+		bk_obs_init(&co->obs, sh->run_id, sh->dataset_id, sh->roleid);
+		if (sh->prewarm)
+			bk_obs_prewarm(&co->obs);
+		coord_xact_commit();
+	}
 	coord_refuse_stop_before_start(co);
 
 	coord_xact_begin("pgbenchkit: recording the run");
 	bk_run_insert(sh, GetUserNameFromId(sh->roleid, false), GetCurrentTimestamp());
-	bk_obs_begin(&co->obs, GetCurrentTimestamp(), 0, 0);
+	if (sh->driver == RUN_DRIVER_SERVER)
+	{
+		bk_obs_begin(&co->obs, GetCurrentTimestamp(), 0, 0);
+		co->observing = true;
+	}
+	else
+		coord_record_target(co);
 	coord_xact_commit();
 	co->row_inserted = true;
-	co->observing = true;
 
 	/* then go; the run's clock starts now */
 	co->start_ts = GetCurrentTimestamp();
 	sh->start_ns = bk_now_ns();
 	sh->measure_ns = sh->start_ns + sh->warmup_ns;
 	co->last_tick_ns = sh->start_ns;
-	co->next_sample_ns = sh->sample_ns > 0 ? sh->start_ns + sh->sample_ns : PG_INT64_MAX;
+	co->next_sample_ns = sh->sample_ns > 0 && co->observing ?
+		sh->start_ns + sh->sample_ns : PG_INT64_MAX;
 	pg_write_barrier();
 	pg_atomic_write_u32(&sh->state, RUN_RUNNING);
 	pg_atomic_write_u32(&sh->go, 1);
@@ -764,7 +998,7 @@ coord_run(Coord *co, dsm_segment *seg)
 			coord_interval(co, next);
 			continue;
 		}
-		if (now >= co->next_sample_ns && now < end_ns)
+		if (co->observing && now >= co->next_sample_ns && now < end_ns)
 		{
 			coord_sample(co, now);
 			while (co->next_sample_ns <= bk_now_ns())
@@ -814,7 +1048,8 @@ bench_run_coordinator_main(Datum main_arg)
 	MemoryContextSwitchTo(topcxt);
 	memset(&co, 0, sizeof(co));
 	co.sh = sh;
-	co.clients = palloc0(sizeof(BackgroundWorkerHandle *) * sh->clients);
+	co.workers = palloc0(sizeof(BackgroundWorkerHandle *) * sh->nworkers);
+	co.worker_of = palloc0(sizeof(int) * sh->clients);
 	for (int ph = 0; ph < 2; ph++)
 	{
 		co.prev_hist[ph] = palloc0(sizeof(BkHist));

@@ -598,6 +598,7 @@ spi_fetch(BkExecSession *xs, BkResult *res)
 	MemoryContext oldcxt = CurrentMemoryContext;
 	volatile BkFetch r = BK_FETCH_DONE;
 
+	res->cmdno = -1;
 	res->error = BK_ERR_NONE;
 	PG_TRY();
 	{

@@ -2,8 +2,9 @@
  *
  * executor.h
  *		What the script runner (runner.c) asks of the thing that runs SQL:
- *		the executor interface, and its one implementation today, SPI
- *		(exec_spi.c).
+ *		the executor interface, and its two implementations: SPI
+ *		(exec_spi.c), the in-server clients' own backend, and libpq
+ *		(exec_pq.c), a connection to a target server.
  *
  * An executor session is one server session: the runner sends it one
  * request at a time (a SQL command of the script with its statements, a
@@ -20,6 +21,11 @@
  * the server works, and the runner returns to its worker, which waits on
  * all its sessions at once.  SPI runs each statement when its result is
  * fetched and is always ready.
+ *
+ * In a pipeline, an executor may defer a SQL command's results: its fetch
+ * then ends at once, and the results come with those of the \syncpipeline
+ * or \endpipeline that waits for them, each naming its command (cmdno),
+ * as pgbench reads a pipeline's results at its end.
  *
  * The runner sees no ErrorData, no SPI and no transaction machinery: an
  * error arrives copied out, with its class (what the runner retries) and
@@ -62,6 +68,7 @@ typedef enum BkFetch
  */
 typedef struct BkResult
 {
+	int			cmdno;			/* the command it is of; -1: the request's */
 	BkErrClass	error;
 	BkError		err;
 	uint64		nrows;
@@ -106,10 +113,29 @@ struct BkExecutor
 
 	/* what came of the request: see BkFetch */
 	BkFetch		(*fetch) (BkExecSession *xs, BkResult *res);
+
+	/*
+	 * The rest is optional (NULL: nothing to do).  connect is called before
+	 * each transaction: an executor that connects per transaction (pgbench
+	 * -C) connects, and prepares what prepare did, then; it returns 1 when
+	 * it connected, 0 when it had nothing to do, -1 on an error (in ERR).
+	 * end_tx is called after each transaction, committed or failed for
+	 * good (a per-transaction connection is closed).  cancel asks the server to cancel
+	 * what runs (the run ends), and close ends the session.
+	 */
+	int			(*connect) (BkExecSession *xs, BkError *err);
+	void		(*end_tx) (BkExecSession *xs);
+	void		(*cancel) (BkExecSession *xs);
+	void		(*close) (BkExecSession *xs);
 };
 
 /* exec_spi.c */
 extern BkExecSession *bk_exec_spi_create(int protocol, bool (*quiet) (void *arg),
 										 void *quiet_arg, MemoryContext cxt);
+
+/* exec_pq.c */
+struct BkTarget;
+extern BkExecSession *bk_exec_pq_create(int protocol, bool per_transaction,
+										struct BkTarget *target, MemoryContext cxt);
 
 #endif							/* PGBENCHKIT_EXECUTOR_H */

@@ -1148,3 +1148,22 @@ bk_obs_end(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts)
 	obs_sizes(o, "after");
 	obs_write_unavailable(o);
 }
+
+/*
+ * bk_obs_settings_sql
+ *		The query that reads a server's settings as runs record them (those
+ *		set other than by default, and the notable ones), for a target: the
+ *		same as bk_obs_begin's, the values inlined.  Settings only
+ *		superusers may read are left out there too.
+ */
+char *
+bk_obs_settings_sql(void)
+{
+	return psprintf("SELECT pg_catalog.jsonb_object_agg(s.name, pg_catalog.current_setting(s.name))"
+					" FROM pg_catalog.pg_settings s"
+					" WHERE (s.source NOT IN ('default', 'override', 'client', 'session', 'interactive')"
+					" OR s.name OPERATOR(pg_catalog.=) ANY (%s::pg_catalog.text[]))"
+					" AND s.name OPERATOR(pg_catalog.<>) ALL (%s::pg_catalog.text[])",
+					quote_literal_cstr(notable_settings),
+					quote_literal_cstr(obs_hidden_settings()));
+}

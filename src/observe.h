@@ -38,5 +38,6 @@ extern void bk_obs_begin(BkObserver *o, TimestampTz at, double elapsed_s, int64 
 extern void bk_obs_sample(BkObserver *o, const char *phase, TimestampTz at,
 						  double elapsed_s, int64 xacts);
 extern void bk_obs_end(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts);
+extern char *bk_obs_settings_sql(void);
 
 #endif							/* PGBENCHKIT_OBSERVE_H */

@@ -372,22 +372,24 @@ bk_permute(int64 val, int64 isize, int64 seed)
 /*
  * bk_client_random
  *		The generators and :default_seed of client CLIENT (from 0) of
- *		NCLIENTS, as pgbench -c NCLIENTS -j NCLIENTS --random-seed=SEED
- *		gives them, thread i running client i.  pgbench seeds a sequence
- *		with SEED and draws from it, in this order, the seed of each
- *		client's generator (cs_func_rs), then :default_seed unless -D set
- *		it (DRAW_DEFAULT_SEED false), then for each thread the seeds of its
- *		generators for choosing scripts, for the rate limit and for log
- *		sampling.
+ *		NCLIENTS, run by thread THREAD (from 0) of NTHREADS, as pgbench -c
+ *		NCLIENTS -j NTHREADS --random-seed=SEED gives them.  pgbench seeds a
+ *		sequence with SEED and draws from it, in this order, the seed of
+ *		each client's generator (cs_func_rs), then :default_seed unless -D
+ *		set it (DRAW_DEFAULT_SEED false), then for each thread the seeds of
+ *		its generators for choosing scripts, for the rate limit and for log
+ *		sampling, which the clients of the thread share.
  */
 void
-bk_client_random(uint64 seed, int nclients, int client,
-					 bool draw_default_seed, BkClientRandom *out)
+bk_client_random(uint64 seed, int nclients, int nthreads, int client, int thread,
+				 bool draw_default_seed, BkClientRandom *out)
 {
 	BkPrng		base;
 
 	if (nclients < 1 || client < 0 || client >= nclients)
 		elog(ERROR, "client %d out of range for %d clients", client, nclients);
+	if (nthreads < 1 || thread < 0 || thread >= nthreads)
+		elog(ERROR, "thread %d out of range for %d threads", thread, nthreads);
 
 	bk_prng_seed(&base, seed);
 	for (int i = 0; i < nclients; i++)
@@ -398,13 +400,13 @@ bk_client_random(uint64 seed, int nclients, int client,
 			bk_prng_seed(&out->func, s);
 	}
 	out->default_seed = draw_default_seed ? (int64) bk_prng_next(&base) : 0;
-	for (int t = 0; t <= client; t++)
+	for (int t = 0; t <= thread; t++)
 	{
 		uint64		choose = bk_prng_next(&base);
 		uint64		throttle = bk_prng_next(&base);
 
 		(void) bk_prng_next(&base); /* log sampling */
-		if (t == client)
+		if (t == thread)
 		{
 			bk_prng_seed(&out->choose, choose);
 			bk_prng_seed(&out->throttle, throttle);

@@ -22,7 +22,11 @@ typedef struct BkPrng
 	uint64		s1;
 } BkPrng;
 
-/* the generators and seeds of one client, as pgbench -c N -j N gives them */
+/*
+ * the generators and seeds of one client, as pgbench -c N -j J gives them:
+ * choose and throttle are its thread's, shared with the thread's other
+ * clients
+ */
 typedef struct BkClientRandom
 {
 	BkPrng		func;			/* random() and friends (cs_func_rs) */
@@ -48,8 +52,8 @@ extern int64 bk_hash_murmur2(int64 val, uint64 seed);
 extern int64 bk_permute(int64 val, int64 isize, int64 seed);
 
 /* the generators of a client */
-extern void bk_client_random(uint64 seed, int nclients, int client,
-							 bool draw_default_seed, BkClientRandom *out);
+extern void bk_client_random(uint64 seed, int nclients, int nthreads, int client,
+							 int thread, bool draw_default_seed, BkClientRandom *out);
 extern uint64 bk_strong_seed(void);
 
 #endif							/* PGBENCHKIT_RANDOM_H */

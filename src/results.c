@@ -65,23 +65,25 @@ void
 bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 {
 	BkOwnerSwitch sw;
-	Oid			types[22] = {INT8OID, TEXTOID, INT8OID, INT4OID, INT4OID, INTERVALOID,
+	Oid			types[26] = {INT8OID, TEXTOID, INT8OID, INT4OID, INT4OID, INTERVALOID,
 		INT8OID, TEXTOID, INTERVALOID, INTERVALOID, INT4OID, TEXTOID, TEXTOID, INT4OID,
 		TIMESTAMPTZOID, BOOLOID, INTERVALOID, INT8OID, FLOAT8OID, INTERVALOID, INT8OID,
-	TEXTOID};
-	Datum		values[22];
-	char		nulls[22];
+	TEXTOID, TEXTOID, TEXTOID, INT4OID, TEXTOID};
+	Datum		values[26];
+	char		nulls[26];
 
 	memset(nulls, ' ', sizeof(nulls));
 	values[0] = Int64GetDatum(sh->run_id);
 	values[1] = CStringGetTextDatum(sh->workload);
 	if (sh->dataset_id > 0)
-	{
 		values[2] = Int64GetDatum(sh->dataset_id);
-		values[3] = Int32GetDatum(sh->scale);
-	}
 	else
-		nulls[2] = nulls[3] = 'n';
+		nulls[2] = 'n';
+	/* a target's pgbench tables count their branches, as pgbench -c counts them */
+	if (sh->scale > 0 && (sh->dataset_id > 0 || sh->driver == RUN_DRIVER_LIBPQ))
+		values[3] = Int32GetDatum(sh->scale);
+	else
+		nulls[3] = 'n';
 	values[4] = Int32GetDatum(sh->clients);
 	if (sh->duration_set)
 		values[5] = IntervalPGetDatum(&sh->duration);
@@ -121,15 +123,42 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 		values[21] = CStringGetTextDatum(RUN_TEXT(sh, sh->variables_json_off));
 	else
 		nulls[21] = 'n';
+	if (sh->driver == RUN_DRIVER_LIBPQ)
+	{
+		values[22] = CStringGetTextDatum(sh->target);
+		values[23] = CStringGetTextDatum("libpq");
+		values[24] = Int32GetDatum(sh->nworkers);
+		values[25] = CStringGetTextDatum(sh->connect_per_transaction ? "per_transaction" : "per_run");
+	}
+	else
+	{
+		nulls[22] = nulls[24] = nulls[25] = 'n';
+		values[23] = CStringGetTextDatum("server");
+	}
 
+	/*
+	 * The columns of a run against a target only for such a run: an
+	 * in-server run leaves them at their defaults, so that the SQL of 0.1.0,
+	 * whose bench.runs lacks them, still records runs until ALTER EXTENSION
+	 * pgbenchkit UPDATE.
+	 */
 	bk_become_owner(&sw);
-	bk_spi_exec("INSERT INTO bench.runs (id, workload, dataset_id, scale, clients, duration,"
+	bk_spi_exec(sh->driver == RUN_DRIVER_LIBPQ ?
+				"INSERT INTO bench.runs (id, workload, dataset_id, scale, clients, duration,"
+				" transactions_per_client, protocol, warmup, progress, max_tries, tag,"
+				" status, created_by, coordinator_pid, started_at, prewarm, sample_interval,"
+				" suite_id, rate, latency_limit, random_seed, variables,"
+				" target, driver, jobs, connect)"
+				" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
+				" 'running', $13::name, $14, $15, $16, $17, $18, $19, $20, $21, $22::jsonb,"
+				" $23, $24, $25, $26)" :
+				"INSERT INTO bench.runs (id, workload, dataset_id, scale, clients, duration,"
 				" transactions_per_client, protocol, warmup, progress, max_tries, tag,"
 				" status, created_by, coordinator_pid, started_at, prewarm, sample_interval,"
 				" suite_id, rate, latency_limit, random_seed, variables)"
 				" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
 				" 'running', $13::name, $14, $15, $16, $17, $18, $19, $20, $21, $22::jsonb)",
-				22, types, values, nulls, SPI_OK_INSERT);
+				sh->driver == RUN_DRIVER_LIBPQ ? 26 : 22, types, values, nulls, SPI_OK_INSERT);
 
 	/* the scripts it runs */
 	{
@@ -292,13 +321,13 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 {
 	int64		run_id = sh->run_id;
 	BkOwnerSwitch sw;
-	Oid			types[27];
-	Datum		values[27];
-	char		nulls[27];
+	Oid			types[28];
+	Datum		values[28];
+	char		nulls[28];
 
-	/* $1 id, $2 status, $3 sqlstate, $4 error, $5 .. $27 the summary */
+	/* $1 id, $2 status, $3 sqlstate, $4 error, $5 .. $28 the summary */
 	memset(nulls, ' ', sizeof(nulls));
-	for (int i = 0; i < 27; i++)
+	for (int i = 0; i < 28; i++)
 		types[i] = (i == 5 || (i >= 16 && i <= 24)) ? INT8OID : FLOAT8OID;
 	types[0] = INT8OID;
 	types[1] = types[2] = types[3] = TEXTOID;
@@ -313,7 +342,7 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 		nulls[2] = nulls[3] = 'n';
 
 	if (sum == NULL)
-		memset(nulls + 4, 'n', 23);
+		memset(nulls + 4, 'n', 24);
 	else
 	{
 		set_float(values, nulls, 4, sum->measured_s);
@@ -341,10 +370,12 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 		values[24] = Int64GetDatum(sum->late);
 		set_float(values, nulls, 25, sum->lag_avg_ms);
 		set_float(values, nulls, 26, sum->lag_max_ms);
+		set_float(values, nulls, 27, sum->connection_time_ms);
 	}
 
+	/* connection_time_ms only for a run against a target (see bk_run_insert) */
 	bk_become_owner(&sw);
-	bk_spi_exec("UPDATE bench.runs SET status = $2, sqlstate = $3, error = $4,"
+	bk_spi_exec(psprintf("UPDATE bench.runs SET status = $2, sqlstate = $3, error = $4,"
 				" ended_at = pg_catalog.clock_timestamp(), coordinator_pid = NULL,"
 				" measured_s = $5, transactions = $6, tps = $7,"
 				" latency_avg_ms = $8, latency_stddev_ms = $9, latency_min_ms = $10,"
@@ -356,9 +387,10 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 				" skipped = CASE WHEN rate IS NOT NULL AND latency_limit IS NOT NULL THEN $24 END,"
 				" late = CASE WHEN latency_limit IS NOT NULL THEN $25 END,"
 				" lag_avg_ms = CASE WHEN rate IS NOT NULL THEN $26 END,"
-				" lag_max_ms = CASE WHEN rate IS NOT NULL THEN $27 END"
+				" lag_max_ms = CASE WHEN rate IS NOT NULL THEN $27 END%s"
 				" WHERE id = $1",
-				27, types, values, nulls, SPI_OK_UPDATE);
+						 sh->driver == RUN_DRIVER_LIBPQ ? ", connection_time_ms = $28" : ""),
+				sh->driver == RUN_DRIVER_LIBPQ ? 28 : 27, types, values, nulls, SPI_OK_UPDATE);
 
 	if (hist != NULL)
 	{

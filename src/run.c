@@ -381,6 +381,15 @@ run_workload(const RunArgs *a, int *ncommands)
 	return w;
 }
 
+/* who plays the clients, as errors about workers say it */
+static const char *
+run_workers_text(const RunArgs *a)
+{
+	if (a->target == NULL)
+		return "one plays each client";
+	return psprintf("%d play%s the clients", a->jobs, a->jobs == 1 ? "s" : "");
+}
+
 /*
  * bk_run_check_argv
  *		Check the arguments of a run as bench.run would, before anything
@@ -401,27 +410,29 @@ bk_run_check_argv(const char *fn, const Datum *v, const bool *n, int extra_worke
 
 	bk_run_args_read(fn, v, n, &a);
 	w = run_workload(&a, &ncommands);
-	if (w->dataset != NULL)
+	if (w->dataset != NULL && a.target == NULL)
 		(void) bk_find_dataset(w->name, w->dataset, &scale);
 	if (extra_workers < 0)
 	{
 		/* a schedule: the workers must exist, for a run later */
-		if (BK_SUITE_WORKERS(a.clients) > max_worker_processes)
+		if (BK_SUITE_WORKERS(a.jobs) > max_worker_processes)
 			ereport(ERROR,
 					(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 					 errmsg("%s with %d clients needs %lld background workers, but max_worker_processes is %d",
-							fn, a.clients, (long long) BK_SUITE_WORKERS(a.clients), max_worker_processes),
-					 errdetail("One worker runs the suite, one coordinates each run and one plays each client."),
+							fn, a.clients, (long long) BK_SUITE_WORKERS(a.jobs), max_worker_processes),
+					 errdetail("One worker runs the suite, one coordinates each run and %s.",
+							   run_workers_text(&a)),
 					 errhint("Use fewer clients or raise max_worker_processes (this needs a restart).")));
 		return;
 	}
 	free_slots = run_free_worker_slots();
-	if (BK_RUN_WORKERS(a.clients) + extra_workers > free_slots)
+	if (BK_RUN_WORKERS(a.jobs) + extra_workers > free_slots)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 				 errmsg("%s with %d clients needs %lld background workers, but only %d are free",
-						fn, a.clients, (long long) BK_RUN_WORKERS(a.clients) + extra_workers, free_slots),
-				 errdetail("One worker coordinates each run and one plays each client%s; max_worker_processes is %d.",
+						fn, a.clients, (long long) BK_RUN_WORKERS(a.jobs) + extra_workers, free_slots),
+				 errdetail("One worker coordinates each run and %s%s; max_worker_processes is %d.",
+						   run_workers_text(&a),
 						   extra_workers > 0 ? ", and one runs the suite" : "", max_worker_processes),
 				 errhint("Use fewer clients, wait for other background work to end, or raise max_worker_processes (this needs a restart).")));
 	bk_run_check_caller(fn);
@@ -575,7 +586,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 
 	/* the workload: its scripts (parsed, to refuse a broken one now) and dataset */
 	w = run_workload(&a, &ncommands);
-	if (w->dataset != NULL)
+	if (w->dataset != NULL && a.target == NULL)
 	{
 		dataset_id = bk_find_dataset(w->name, w->dataset, &scale);
 		run_refuse_busy_dataset(dataset_id);
@@ -586,13 +597,13 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 		vars_len += strlen(a.var_names[i]) + 3 + (a.var_values[i] ? strlen(a.var_values[i]) : 0);
 
 	free_slots = run_free_worker_slots();
-	if (BK_RUN_WORKERS(a.clients) > free_slots)
+	if (BK_RUN_WORKERS(a.jobs) > free_slots)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
 				 errmsg("a run with %d clients needs %lld background workers, but only %d are free",
-						a.clients, (long long) BK_RUN_WORKERS(a.clients), free_slots),
-				 errdetail("One worker coordinates the run and one plays each client; max_worker_processes is %d.",
-						   max_worker_processes),
+						a.clients, (long long) BK_RUN_WORKERS(a.jobs), free_slots),
+				 errdetail("One worker coordinates the run and %s; max_worker_processes is %d.",
+						   run_workers_text(&a), max_worker_processes),
 				 errhint("Use fewer clients, wait for other background work to end, or raise max_worker_processes (this needs a restart).")));
 	bk_run_check_caller(fn);
 
@@ -613,8 +624,14 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	sh->caller_pid = MyProcPid;
 	strlcpy(sh->workload, w->name, NAMEDATALEN);
 	sh->dataset_id = dataset_id;
+	sh->needs_dataset = w->dataset != NULL;
 	sh->scale = scale;
 	sh->clients = a.clients;
+	sh->nworkers = a.jobs;
+	sh->driver = a.target ? RUN_DRIVER_LIBPQ : RUN_DRIVER_SERVER;
+	if (a.target)
+		strlcpy(sh->target, a.target, NAMEDATALEN);
+	sh->connect_per_transaction = a.connect_per_transaction;
 	sh->nshards = nshards;
 	sh->protocol = a.protocol;
 	strlcpy(sh->protocol_name, a.protocol_name, sizeof(sh->protocol_name));
@@ -714,7 +731,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 
 	/* --- the coordinator --- */
 	handle = bk_launch(&run_coordinator_launch, seg, sh,
-					   psprintf("A run with %d clients", a.clients), BK_RUN_WORKERS(a.clients));
+					   psprintf("A run with %d clients", a.clients), BK_RUN_WORKERS(a.jobs));
 
 	if (pg_atomic_read_u32(&sh->state) == RUN_NOT_STARTED)
 	{

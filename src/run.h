@@ -45,6 +45,10 @@
 #define RUN_PROTO_EXTENDED		1
 #define RUN_PROTO_PREPARED		2
 
+/* driver: who plays the clients */
+#define RUN_DRIVER_SERVER		0	/* in-server sessions (SPI), one worker each */
+#define RUN_DRIVER_LIBPQ		1	/* libpq connections to a target */
+
 /* RunShared.state, set by the coordinator */
 #define RUN_STARTING			0	/* reserving and starting clients */
 #define RUN_RUNNING				1	/* the row is committed, clients go */
@@ -109,6 +113,9 @@ typedef struct RunClient
 	int64		min_ns;			/* measured phase */
 	int64		max_ns;
 	int64		end_ns;			/* when the client finished its last try */
+	int64		conn_ns;		/* time spent connecting (and, per
+								 * transaction, disconnecting) */
+	int64		connections;	/* connections made during the run */
 } RunClient;
 
 /* progress lines kept for the caller to print */
@@ -124,9 +131,15 @@ typedef struct RunShared
 	Oid			roleid;
 	int			caller_pid;
 	char		workload[NAMEDATALEN];
-	int64		dataset_id;		/* 0: the workload needs no dataset */
+	int64		dataset_id;		/* 0: the workload needs no dataset, or runs
+								 * against a target */
+	bool		needs_dataset;	/* the workload's scripts need pgbench's tables */
 	int			scale;
 	int			clients;
+	int			nworkers;		/* client workers: jobs, or one per client */
+	int			driver;			/* RUN_DRIVER_* */
+	char		target[NAMEDATALEN];	/* RUN_DRIVER_LIBPQ: the target's name */
+	bool		connect_per_transaction;	/* pgbench -C */
 	int			nshards;
 	int			protocol;
 	char		protocol_name[16];
@@ -196,6 +209,43 @@ typedef struct RunShared
 
 extern int64 bk_now_ns(void);
 
+/*
+ * bk_run_worker_clients
+ *		The clients worker W (from 0) of SH plays: *N of them from *FIRST,
+ *		dealt as pgbench deals clients to its threads.
+ */
+static inline void
+bk_run_worker_clients(const RunShared *sh, int w, int *first, int *n)
+{
+	int			dealt = 0;
+
+	for (int i = 0;; i++)
+	{
+		int			k = (sh->clients - dealt + sh->nworkers - i - 1) / (sh->nworkers - i);
+
+		if (i == w)
+		{
+			*first = dealt;
+			*n = k;
+			return;
+		}
+		dealt += k;
+	}
+}
+
+/* the worker that plays client C of SH */
+static inline int
+bk_run_client_worker(const RunShared *sh, int c)
+{
+	for (int w = 0, dealt = 0; w < sh->nworkers; w++)
+	{
+		dealt += (sh->clients - dealt + sh->nworkers - w - 1) / (sh->nworkers - w);
+		if (c < dealt)
+			return w;
+	}
+	return sh->nworkers - 1;
+}
+
 /* results.c: rows of bench.runs, bench.progress and bench.histograms */
 typedef struct RunSummary
 {
@@ -219,6 +269,9 @@ typedef struct RunSummary
 	int64		late;
 	double		lag_avg_ms;		/* < 0: no rate limit */
 	double		lag_max_ms;
+	double		connection_time_ms; /* pgbench's: initial, or average per
+									 * connection with per_transaction;
+									 * < 0: none (in-server) */
 } RunSummary;
 
 typedef struct RunInterval

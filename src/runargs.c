@@ -35,6 +35,7 @@
 #include "run.h"
 #include "runargs.h"
 #include "script.h"
+#include "target.h"
 #include "pgbenchkit.h"
 
 PG_FUNCTION_INFO_V1(bench_arguments_of);
@@ -355,6 +356,59 @@ check_variables(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 		read_variables(v[RA_VARIABLES], a);
 }
 
+static void
+check_target(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	if (n[RA_TARGET])
+		return;
+	a->target = text_to_cstring(DatumGetTextPP(v[RA_TARGET]));
+	/* it exists, the caller may use it, and has a user mapping that may connect */
+	(void) bk_target_open(a->target, GetUserId(), NULL);
+}
+
+static void
+check_jobs(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	if (n[RA_JOBS])
+	{
+		/* pgbench's default, -j 1, against a target; in the server, one per client */
+		a->jobs = a->target ? 1 : a->clients;
+		return;
+	}
+	a->jobs = DatumGetInt32(v[RA_JOBS]);
+	if (a->jobs < 1 || a->jobs > a->clients)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jobs must be between 1 and clients (%d), not %d", a->clients, a->jobs),
+				 errhint("jobs is the number of client workers, each playing its share of the clients, as pgbench -j.")));
+	if (a->target == NULL && a->jobs != a->clients)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jobs needs a target"),
+				 errdetail("In-server clients are one background worker each."),
+				 errhint("Leave jobs out, or run against a target: target => 'name'.")));
+}
+
+static void
+check_connect(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	char	   *connect = text_to_cstring(DatumGetTextPP(v[RA_CONNECT]));
+
+	if (strcmp(connect, "per_transaction") == 0)
+		a->connect_per_transaction = true;
+	else if (strcmp(connect, "per_run") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown connect \"%s\"", connect),
+				 errhint("Use \"per_run\" (one connection per client for the run) or \"per_transaction\" (a new one for every transaction, as pgbench -C).")));
+	if (a->connect_per_transaction && a->target == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("connect => 'per_transaction' needs a target"),
+				 errdetail("In-server clients are sessions of this server, not connections."),
+				 errhint("Run against a target (target => 'name'), which may be this server itself.")));
+}
+
 /* ------------------------------------------------------------------------
  * The table
  * ------------------------------------------------------------------------
@@ -399,6 +453,12 @@ const BkArgDef bk_run_args[RUN_NARGS] = {
 	"seed of the clients' random generators (pgbench --random-seed)"},
 	[RA_VARIABLES] = {"variables", JSONBOID, NULL, false, check_variables,
 	"variables every client starts with, as a jsonb object (pgbench -D)"},
+	[RA_TARGET] = {"target", TEXTOID, NULL, false, check_target,
+	"a target of bench.targets to run against over libpq; none: in-server clients"},
+	[RA_JOBS] = {"jobs", INT4OID, NULL, false, check_jobs,
+	"client workers against a target, each playing its share of the clients (pgbench -j); 1 when not given"},
+	[RA_CONNECT] = {"connect", TEXTOID, "per_run", true, check_connect,
+	"per_run, or per_transaction: a new connection for every transaction (pgbench -C)"},
 };
 
 /*

@@ -40,6 +40,9 @@ typedef enum BkRunArgNo
 	RA_LATENCY_LIMIT,
 	RA_RANDOM_SEED,
 	RA_VARIABLES,
+	RA_TARGET,
+	RA_JOBS,
+	RA_CONNECT,
 	RUN_NARGS
 } BkRunArgNo;
 
@@ -73,6 +76,9 @@ typedef struct RunArgs
 	int			nvariables;
 	char	  **var_names;
 	char	  **var_values;		/* NULL: the variable is NULL */
+	char	   *target;			/* NULL: in-server clients */
+	int			jobs;			/* client workers */
+	bool		connect_per_transaction;
 } RunArgs;
 
 /*

@@ -16,11 +16,13 @@
  * (run.h); each command's time goes to its statistics when the run is
  * measuring.
  *
- * Under a rate limit (pgbench -R) each client keeps a schedule of its own
+ * Under a rate limit (pgbench -R) each worker keeps a schedule of its
  * share of the rate, with exponentially distributed gaps (a Poisson
- * process, as pgbench with one thread per client): a transaction starts at
- * its scheduled time or, when the client is behind, at once; its latency
- * counts from the scheduled time and the difference is the schedule lag.
+ * process), which its sessions take their turns from, as pgbench's
+ * clients take theirs from their thread's (with one session per worker, a
+ * client's own schedule): a transaction starts at its scheduled time or,
+ * when the client is behind, at once; its latency counts from the
+ * scheduled time and the difference is the schedule lag.
  * With latency_limit too, a transaction already later than the limit when
  * its turn comes is skipped (pgbench -L).
  *
@@ -53,15 +55,16 @@ counter_add(pg_atomic_uint64 *counter, uint64 n)
 
 /*
  * bk_session_init
- *		A session for client INDEX of the run SH, in CXT: the workload's
- *		scripts parsed, the variables set as pgbench sets them (the run's
- *		variables first: like -D, they win over :scale, :client_id,
- *		:random_seed and :default_seed), the generators seeded as pgbench
- *		-c N -j N seeds client INDEX's.  Its executor session (xs) is the
+ *		A session for client INDEX of the run SH, in CXT, run by the worker
+ *		whose shared state is THREAD: the workload's scripts parsed, the
+ *		variables set as pgbench sets them (the run's variables first: like
+ *		-D, they win over :scale, :client_id, :random_seed and
+ *		:default_seed), the generators seeded as pgbench -c N -j J seeds
+ *		client INDEX's and its thread's.  Its executor session (xs) is the
  *		caller's to set.
  */
 void
-bk_session_init(BkSession *s, RunShared *sh, int index,
+bk_session_init(BkSession *s, RunShared *sh, int index, BkThread *thread,
 				const volatile sig_atomic_t *terminated, MemoryContext cxt)
 {
 	BkWorkload *w = bk_run_shared_workload(sh);
@@ -116,7 +119,15 @@ bk_session_init(BkSession *s, RunShared *sh, int index,
 		p = value + strlen(value) + 1;
 	}
 
-	bk_client_random(sh->seed, sh->clients, index, !given[BK_VAR_DEFAULT_SEED], &s->rnd);
+	bk_client_random(sh->seed, sh->clients, sh->nworkers, index, thread->index,
+					 !given[BK_VAR_DEFAULT_SEED], &s->rnd);
+	s->thread = thread;
+	if (!thread->seeded)
+	{
+		thread->choose = s->rnd.choose;
+		thread->throttle = s->rnd.throttle;
+		thread->seeded = true;
+	}
 	if (!given[BK_VAR_SCALE])
 	{
 		s->vars[BK_VAR_SCALE].kind = BK_VAL_INT;
@@ -155,7 +166,9 @@ bk_session_start(BkSession *s)
 	s->me->min_ns = PG_INT64_MAX;
 	s->me->max_ns = 0;
 	s->end_ns = sh->duration_ns > 0 ? sh->start_ns + sh->duration_ns : PG_INT64_MAX;
-	s->center_us = sh->rate > 0 ? 1e6 * sh->clients / sh->rate : 0;
+	s->throttled = sh->rate > 0;
+	s->thread->center_us = sh->rate > 0 ? 1e6 * sh->nworkers / sh->rate : 0;
+	s->thread->trigger = sh->start_ns;
 	s->scheduled = sh->start_ns;
 	s->state = BK_ST_CHOOSE_SCRIPT;
 }
@@ -236,7 +249,7 @@ runner_choose(BkSession *s)
 
 	if (s->nscripts == 1)
 		return 0;
-	w = bk_random_uniform(&s->rnd.choose, 0, s->total_weight - 1);
+	w = bk_random_uniform(&s->thread->choose, 0, s->total_weight - 1);
 	do
 	{
 		w -= s->sh->weights[i++];
@@ -250,11 +263,24 @@ runner_choose(BkSession *s)
  *		pgbench's getPoissonRand, in whole microseconds, around CENTER_US.
  */
 static int64
-runner_poisson_ns(BkSession *s, double center_us)
+runner_poisson_ns(BkThread *t)
 {
-	double		uniform = 1.0 - bk_prng_double(&s->rnd.throttle);
+	double		uniform = 1.0 - bk_prng_double(&t->throttle);
 
-	return (int64) (-log(uniform) * center_us + 0.5) * 1000;
+	return (int64) (-log(uniform) * t->center_us + 0.5) * 1000;
+}
+
+/*
+ * runner_next_scheduled
+ *		The next start of the thread's schedule, which becomes this
+ *		session's transaction's (pgbench: throttle_trigger += wait;
+ *		txn_scheduled = throttle_trigger).
+ */
+static inline void
+runner_next_scheduled(BkSession *s)
+{
+	s->thread->trigger += runner_poisson_ns(s->thread);
+	s->scheduled = s->thread->trigger;
 }
 
 /* the client has run all its transactions (transactions =>) */
@@ -277,7 +303,7 @@ runner_prepare_throttle(BkSession *s)
 	RunShared  *sh = s->sh;
 	RunClient  *me = s->me;
 
-	s->scheduled += runner_poisson_ns(s, s->center_us);
+	runner_next_scheduled(s);
 	if (sh->latency_limit_ns > 0)
 	{
 		int64		now = bk_now_ns();
@@ -292,7 +318,7 @@ runner_prepare_throttle(BkSession *s)
 			if (phase == PHASE_MEASURED)
 				s->script_stats[s->cur_script].skipped++;
 			s->done++;
-			s->scheduled += runner_poisson_ns(s, s->center_us);
+			runner_next_scheduled(s);
 		}
 		if (runner_all_done(s))
 			return false;
@@ -474,8 +500,12 @@ runner_wait_result(BkSession *s, BkWait *wait)
 		{
 			s->error = res->error;
 			s->err = res->err;
+			if (res->cmdno >= 0)
+				s->cur_command = res->cmdno;	/* a pipelined command failed */
 			return BK_ST_ERROR;
 		}
+		if (res->cmdno >= 0 && res->cmdno != s->cur_command)
+			continue;			/* a pipelined command's: no \gset there */
 		s->nresults++;
 		if (cmd->gset == BK_GSET_ONE && s->nresults == cmd->nstmts)
 		{
@@ -531,11 +561,70 @@ runner_may_retry(BkSession *s)
 
 /*
  * runner_end_tx
+ *		The transaction is over: count it, then let the executor close a
+ *		per-transaction connection.  The state that follows.
+ */
+static BkSessionState runner_count_tx(BkSession *s);
+
+static BkSessionState
+runner_end_tx(BkSession *s)
+{
+	BkSessionState next = runner_count_tx(s);
+
+	/* pgbench -C: the connection closes, its time counted too */
+	if (s->xs->exec->end_tx != NULL)
+	{
+		int64		t0 = bk_now_ns();
+
+		s->xs->exec->end_tx(s->xs);
+		if (s->sh->connect_per_transaction)
+			s->me->conn_ns += bk_now_ns() - t0;
+	}
+	return next;
+}
+
+/*
+ * runner_connect
+ *		Before a transaction: the executor's connection, when it connects
+ *		per transaction (pgbench -C), its time counted as pgbench counts
+ *		it.  Returns false when it failed: that ends the client, as
+ *		pgbench's client aborts.
+ */
+static bool
+runner_connect(BkSession *s)
+{
+	int64		t0 = bk_now_ns();
+	BkError		err;
+	int			rc;
+
+	memset(&err, 0, sizeof(err));
+	rc = s->xs->exec->connect(s->xs, &err);
+	if (rc > 0)
+	{
+		int64		t1 = bk_now_ns();
+
+		s->me->conn_ns += t1 - t0;
+		s->me->connections++;
+		/* without a schedule, the transaction starts once connected */
+		if (!s->throttled)
+			s->xact_t0 = t1;
+	}
+	else if (rc < 0)
+	{
+		if (!bk_session_stopping(s))
+			bk_claim_client_error(s->sh, s->index, &err);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * runner_count_tx
  *		The transaction is over, committed (s->error BK_ERR_NONE) or failed
  *		for good: count it.  The state that follows.
  */
 static BkSessionState
-runner_end_tx(BkSession *s)
+runner_count_tx(BkSession *s)
 {
 	RunShared  *sh = s->sh;
 	RunClient  *me = s->me;
@@ -556,7 +645,7 @@ runner_end_tx(BkSession *s)
 		bk_hist_record(s->hist[phase], lat);
 		counter_add(&ctr->lat_sum_ns, lat);
 		ctr->lat_sumsq += ms * ms;
-		if (s->center_us > 0)
+		if (s->throttled)
 		{
 			/* when it started, against when it was due */
 			int64		lag = s->xact_started - s->xact_t0;
@@ -688,7 +777,7 @@ bk_session_advance(BkSession *s, BkWait *wait)
 					break;
 				}
 				s->cur_script = runner_choose(s);
-				if (s->center_us > 0)
+				if (s->throttled)
 					s->state = BK_ST_PREPARE_THROTTLE;
 				else
 				{
@@ -718,6 +807,11 @@ bk_session_advance(BkSession *s, BkWait *wait)
 				break;
 
 			case BK_ST_START_TX:
+				if (s->xs->exec->connect != NULL && !runner_connect(s))
+				{
+					s->state = BK_ST_ABORTED;
+					break;
+				}
 				s->xact_started = bk_now_ns();
 				s->saved_func = s->rnd.func;
 				s->tries = 0;

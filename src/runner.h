@@ -58,6 +58,22 @@ typedef struct BkWait
 	pgsocket	fd;
 } BkWait;
 
+/*
+ * What the sessions of one worker share, as pgbench's clients share their
+ * thread's: the generators that choose scripts and draw the rate
+ * schedule, and the schedule itself (pgbench's throttle_trigger).  With
+ * one session per worker, as in-server runs have, it is the session's own.
+ */
+typedef struct BkThread
+{
+	int			index;			/* the worker's number, from 0 */
+	bool		seeded;
+	BkPrng		choose;
+	BkPrng		throttle;
+	int64		trigger;		/* rate: the thread's last scheduled start */
+	double		center_us;		/* rate: mean gap between the thread's starts */
+} BkThread;
+
 typedef struct BkSession
 {
 	/* the run and this client's place in it */
@@ -75,6 +91,7 @@ typedef struct BkSession
 	BkValue    *vars;
 	MemoryContext vars_cxt;		/* the variables' strings */
 	BkClientRandom rnd;			/* rnd.func is random()'s generator */
+	BkThread   *thread;			/* its worker's generators and schedule */
 	MemoryContext try_cxt;		/* reset for every try */
 
 	/* where the measurements go */
@@ -87,7 +104,7 @@ typedef struct BkSession
 	/* the state machine */
 	BkSessionState state;
 	int64		end_ns;			/* the run's end; PG_INT64_MAX with transactions */
-	double		center_us;		/* rate: mean gap between starts; 0: none */
+	bool		throttled;		/* a rate limit */
 	int64		scheduled;		/* rate: the current transaction's time */
 	int64		done;			/* transactions over, skipped ones included */
 	int			cur_script;
@@ -109,7 +126,7 @@ typedef struct BkSession
 	BkResult	res;
 } BkSession;
 
-extern void bk_session_init(BkSession *s, RunShared *sh, int index,
+extern void bk_session_init(BkSession *s, RunShared *sh, int index, BkThread *thread,
 							const volatile sig_atomic_t *terminated, MemoryContext cxt);
 extern void bk_session_start(BkSession *s);
 extern void bk_session_advance(BkSession *s, BkWait *wait);

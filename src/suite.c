@@ -1045,13 +1045,14 @@ suite_step_sql(int64 suite_id)
 						   "SELECT (bench.run(clients => $2, tag => COALESCE(s.tag, s.schedule),"
 						   " workload => CASE WHEN s.args OPERATOR(pg_catalog.->>) 'script' IS NULL"
 						   " THEN s.workload END");
-	if (SPI_execute_with_args("SELECT k FROM bench.suites s, pg_catalog.jsonb_object_keys(s.args) k"
-							  " WHERE s.id = $1 ORDER BY k",
+	if (SPI_execute_with_args("SELECT a.key, a.value FROM bench.suites s, pg_catalog.jsonb_each_text(s.args) a"
+							  " WHERE s.id = $1 ORDER BY a.key",
 							  1, types, values, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the run arguments of suite %lld", (long long) suite_id);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		char	   *key = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+		char	   *value = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
 		int			ra = -1;
 
 		for (int j = 0; j < RUN_NARGS; j++)
@@ -1063,6 +1064,16 @@ suite_step_sql(int64 suite_id)
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("suite %lld has a run argument \"%s\" that the pgbenchkit library of version %s does not know",
 							(long long) suite_id, key, BK_VERSION)));
+
+		/*
+		 * An argument at its default is left to bench.run's default: the
+		 * SQL of an older version, whose bench.run lacks the newer
+		 * arguments, still runs the suites that do not use them.
+		 */
+		if (value == NULL ? bk_run_args[ra].default_value == NULL :
+			(bk_run_args[ra].default_value != NULL &&
+			 strcmp(value, bk_run_args[ra].default_value) == 0))
+			continue;
 		appendStringInfo(&sql, ", %s => (s.args OPERATOR(pg_catalog.->>) %s)::%s",
 						 quote_identifier(key), quote_literal_cstr(key),
 						 format_type_be_qualified(bk_run_args[ra].type));

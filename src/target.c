@@ -473,7 +473,7 @@ BkTargetParams *
 bk_target_params(ForeignServer *server, UserMapping *um)
 {
 	BkTargetParams *params = palloc0(sizeof(BkTargetParams));
-	int			max = list_length(server->options) + list_length(um->options) + 6;
+	int			max = list_length(server->options) + list_length(um->options) + 7;
 	bool		has_timeout = false;
 	bool		has_sslcert = false;
 	int			i;
@@ -748,6 +748,42 @@ bk_target_connect(ForeignServer *server, UserMapping *um, BkTargetParams *params
 	}
 	PG_END_TRY();
 	return conn;
+}
+
+/*
+ * bk_target_open
+ *		Target NAME as role USERID uses it (the current user, who needs
+ *		USAGE on it): its server, the role's user mapping and the libpq
+ *		options of both, checked under the password rules, with
+ *		APPLICATION_NAME (never a secret) as the connections' name.
+ */
+BkTarget *
+bk_target_open(const char *name, Oid userid, const char *application_name)
+{
+	BkTarget   *t = palloc0(sizeof(BkTarget));
+	BkTargetParams *p;
+
+	t->server = bk_target_lookup(name);
+	t->um = bk_target_user_mapping(t->server, userid);
+	p = bk_target_params(t->server, t->um);
+	bk_target_check_params(t->server, t->um, p);
+	if (application_name != NULL)
+	{
+		/* the arrays have room for it: see bk_target_params */
+		p->keywords[p->n] = "application_name";
+		p->values[p->n++] = pstrdup(application_name);
+		p->keywords[p->n] = NULL;
+		p->values[p->n] = NULL;
+	}
+	t->params = p;
+	return t;
+}
+
+/* a connection to TARGET: bk_target_connect with what bk_target_open read */
+PGconn *
+bk_target_open_conn(BkTarget *target)
+{
+	return bk_target_connect(target->server, target->um, target->params);
 }
 
 /*

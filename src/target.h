@@ -24,6 +24,17 @@ typedef struct BkTargetParams
 	int			n;
 } BkTargetParams;
 
+/* a target as one role uses it: its server, user mapping and libpq options */
+typedef struct BkTarget
+{
+	ForeignServer *server;
+	UserMapping *um;
+	BkTargetParams *params;
+} BkTarget;
+
+extern BkTarget *bk_target_open(const char *name, Oid userid,
+								const char *application_name);
+extern PGconn *bk_target_open_conn(BkTarget *target);
 extern ForeignServer *bk_target_lookup(const char *name);
 extern UserMapping *bk_target_user_mapping(ForeignServer *server, Oid userid);
 extern BkTargetParams *bk_target_params(ForeignServer *server, UserMapping *um);

@@ -36,15 +36,15 @@ typedef struct BkError
  * installed while a caller of the old one was starting work):
  * bk_segment_ours refuses it.
  */
-#define BK_LAYOUT_VERSION		2
+#define BK_LAYOUT_VERSION		3
 #define BK_SEGMENT_MAGIC(kind)	(0x424b0000u | ((uint32) (kind) << 8) | BK_LAYOUT_VERSION)
 
 /*
  * Background workers one call needs at once: the formulas docs/install.md
  * gives users, in one place.
  */
-#define BK_RUN_WORKERS(clients)		((int64) (clients) + 1)	/* coordinator, one per client */
-#define BK_SUITE_WORKERS(clients)	(BK_RUN_WORKERS(clients) + 1)	/* the suite's, its largest run */
+#define BK_RUN_WORKERS(jobs)		((int64) (jobs) + 1)	/* coordinator, client workers */
+#define BK_SUITE_WORKERS(jobs)		(BK_RUN_WORKERS(jobs) + 1)	/* the suite's, its largest run */
 #define BK_INIT_WORKERS(jobs)		((int64) (jobs) + 1)	/* coordinator, one per loader */
 
 /*

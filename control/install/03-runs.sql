@@ -57,7 +57,16 @@ CREATE TABLE bench.runs (
     skipped                 bigint,
     late                    bigint,
     lag_avg_ms              double precision,
-    lag_max_ms              double precision
+    lag_max_ms              double precision,
+    target                  text,
+    driver                  text        NOT NULL DEFAULT 'server'
+                            CHECK (driver IN ('server', 'libpq')),
+    jobs                    integer,
+    connect                 text
+                            CHECK (connect IN ('per_run', 'per_transaction')),
+    target_host             text,
+    target_rtt_ms           double precision,
+    connection_time_ms      double precision
 );
 
 CREATE INDEX runs_running ON bench.runs (dataset_id) WHERE status = 'running';

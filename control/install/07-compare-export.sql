@@ -118,6 +118,15 @@ BEGIN
                               ELSE 'Wait for the suite to end, then compare.' END;
     END IF;
     is_suite := kind_a = 'suite';
+    -- runs by different drivers or against different targets measure
+    -- different things (the network, the client): say so before the rows
+    IF (SELECT count(DISTINCT (r.driver, r.target)) > 1
+          FROM bench.runs r
+         WHERE CASE WHEN is_suite THEN r.suite_id IN (id_a, id_b) ELSE r.id IN (id_a, id_b) END) THEN
+        RAISE WARNING 'comparing runs of different drivers or targets'
+            USING DETAIL = 'The rows "driver" and "target" show which; throughput and latency then include different networks and clients.',
+                  HINT = 'Compare runs against the same target, or read the change as that of the whole path.';
+    END IF;
     IF NOT is_suite THEN
         -- two runs: their client count, if it is the same
         SELECT CASE WHEN min(r.clients) = max(r.clients) THEN min(r.clients) END INTO run_clients
@@ -164,6 +173,11 @@ BEGIN
                (10, 'rate', rs.rate::text),
                (11, 'latency_limit', rs.latency_limit::text),
                (12, 'variables', rs.variables::text),
+               (14, 'driver', rs.driver),
+               (15, 'target', rs.target),
+               (16, 'target_host', rs.target_host),
+               (17, 'jobs', rs.jobs::text),
+               (18, 'connect', rs.connect),
                -- the scripts themselves (a workload may have been redefined)
                (13, 'scripts', (SELECT format('%s script%s, md5 %s', count(*),
                                              CASE WHEN count(*) = 1 THEN '' ELSE 's' END,

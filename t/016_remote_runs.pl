@@ -1,0 +1,245 @@
+# Runs against a target: a second server ("remote") that asks for a
+# password (scram-sha-256 over TCP) and has no pgbenchkit, with pgbench's
+# tables made there by pgbench -i.  The driver's runs play their clients
+# over libpq in a few workers (jobs), with each protocol, a pipeline, a
+# connection per transaction; each run's row says what the target said of
+# itself; the target's tables show exactly the transactions counted.  Bad
+# arguments, a role without USAGE, a target without the dataset are
+# refused before anything starts; a cancel leaves no query of the run on
+# the target; a target stopped mid-run ends the run 'failed' with what was
+# measured kept; the password is nowhere.
+#
+# Needs the server's bin directory first in PATH and pgbenchkit installed
+# into that server.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+use Time::HiRes qw(usleep);
+
+my $password = 'T4rget-s3cret';
+
+my $remote = PostgreSQL::Test::Cluster->new('remote');
+$remote->init(allows_streaming => 0);
+$remote->append_conf('postgresql.conf', qq{
+listen_addresses = '127.0.0.1'
+max_connections = 150
+password_encryption = 'scram-sha-256'
+log_statement = 'mod'
+});
+my $hba = $remote->data_dir . '/pg_hba.conf';
+my $rules = slurp_file($hba);
+open my $fh, '>', $hba or die "cannot write $hba: $!";
+print $fh "host all bench_remote 127.0.0.1/32 scram-sha-256\n", $rules;
+close $fh;
+$remote->start;
+# the statement that carries the password stays out of the target's log
+$remote->safe_psql('postgres', qq{
+	SET log_statement = 'none';
+	CREATE ROLE bench_remote LOGIN PASSWORD '$password';
+	RESET log_statement;
+	GRANT CREATE ON SCHEMA public TO bench_remote;
+	CREATE DATABASE empty;
+	CREATE TABLE pipeline_seen (client int, nxt int);
+	GRANT ALL ON pipeline_seen TO bench_remote;
+});
+my $rport = $remote->port;
+
+# pgbench's tables on the target, as the target's role makes them
+{
+	local $ENV{PGPASSWORD} = $password;
+	my ($ok, $out, $err) = (0, '', '');
+	$ok = IPC::Run::run(['pgbench', '-i', '-q', '-s', '2', '-h', '127.0.0.1', '-p', $rport,
+		'-U', 'bench_remote', 'postgres'], '>', \$out, '2>', \$err);
+	ok($ok, 'pgbench -i made the dataset on the target') or diag($err);
+}
+
+my $node = PostgreSQL::Test::Cluster->new('driver');
+$node->init;
+$node->start;
+$node->safe_psql('postgres', qq{
+	CREATE EXTENSION pgbenchkit CASCADE;
+	CREATE ROLE alice LOGIN;
+	CREATE ROLE bob LOGIN;
+	-- alice's statements (bench.add_target's password among them) stay out
+	-- of the log, as docs/functions.md advises
+	ALTER ROLE alice SET log_statement = 'none';
+	GRANT USAGE ON FOREIGN DATA WRAPPER bench_target TO alice;
+	GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA bench TO alice, bob;
+});
+
+sub as_role
+{
+	my ($role, $sql) = @_;
+	my ($ret, $out, $err) = $node->psql('postgres', $sql, extra_params => ['-U', $role]);
+	return ($ret, $out, $err);
+}
+
+sub remote_value
+{
+	my ($sql, $db) = @_;
+	return $remote->safe_psql($db // 'postgres', $sql);
+}
+
+my ($ret, $out, $err) = as_role('alice', qq{
+	SELECT name FROM bench.add_target('remote', 'host=127.0.0.1 port=$rport dbname=postgres',
+	                                  password => '$password', "user" => 'bench_remote');
+	SELECT name FROM bench.add_target('empty', 'host=127.0.0.1 port=$rport dbname=empty',
+	                                  password => '$password', "user" => 'bench_remote');});
+is($ret, 0, 'alice adds the targets') or diag($err);
+
+my $history = remote_value('SELECT count(*) FROM pgbench_history');
+
+# tpcb over two workers, prepared: the run's row and the target's tables
+($ret, $out, $err) = as_role('alice', q{
+	SELECT status, driver, target, jobs, connect, scale, transactions > 0,
+	       target_rtt_ms > 0, connection_time_ms > 0, settings ? 'max_connections',
+	       settings->>'server_version' = server_version, unavailable ? 'samples'
+	  FROM bench.run('tpcb', clients => 4, jobs => 2, duration => '3 s', progress => '0',
+	                 target => 'remote')});
+is($ret, 0, 'a tpcb run against the target') or diag($err);
+is($out, 'done|libpq|remote|2|per_run|2|t|t|t|t|t|t',
+	'its row: done, libpq, the target, its jobs, the scale counted there, a round-trip time, settings');
+my $version = remote_value(q{SELECT current_setting('server_version')});
+is($node->safe_psql('postgres', q{SELECT server_version FROM bench.runs ORDER BY id DESC LIMIT 1}),
+	$version, 'server_version is the target\'s');
+
+sub balances_ok
+{
+	return remote_value(q{
+		SELECT (SELECT sum(abalance) FROM pgbench_accounts) = (SELECT sum(tbalance) FROM pgbench_tellers)
+		   AND (SELECT sum(tbalance) FROM pgbench_tellers) = (SELECT sum(bbalance) FROM pgbench_branches)
+		   AND (SELECT sum(bbalance) FROM pgbench_branches) = (SELECT coalesce(sum(delta), 0) FROM pgbench_history)});
+}
+
+sub last_run
+{
+	return $node->safe_psql('postgres', qq{SELECT $_[0] FROM bench.runs ORDER BY id DESC LIMIT 1});
+}
+
+my $counted = last_run('transactions + warmup_transactions');
+is(remote_value('SELECT count(*) FROM pgbench_history') - $history, $counted,
+	'the target\'s history has exactly the transactions counted');
+$history = remote_value('SELECT count(*) FROM pgbench_history');
+is(balances_ok(), 't', 'balances agree on the target');
+
+# each protocol, a fixed number of transactions per client
+foreach my $protocol (qw(simple extended prepared))
+{
+	($ret, $out, $err) = as_role('alice', qq{
+		SELECT status, transactions FROM bench.run('tpcb', clients => 3, jobs => 2, transactions => 20,
+		                                           protocol => '$protocol', progress => '0', target => 'remote')});
+	is($out, 'done|60', "protocol $protocol: 3 clients x 20 transactions") or diag($err);
+	is(remote_value('SELECT count(*) FROM pgbench_history') - $history, 60,
+		"protocol $protocol: 60 rows more in the target's history");
+	$history = remote_value('SELECT count(*) FROM pgbench_history');
+}
+is(balances_ok(), 't', 'balances agree after every protocol');
+
+# a pipeline, with a sync inside: its commands are sent at once, their
+# results read at its end
+my $pipeline = join("\n", '\startpipeline', 'insert into pipeline_seen values (:client_id, 1);',
+	'insert into pipeline_seen values (:client_id, 2);', '\syncpipeline',
+	'insert into pipeline_seen values (:client_id, 3);', '\endpipeline');
+($ret, $out, $err) = as_role('alice', qq{
+	SELECT status, transactions FROM bench.run(script => \$s\$$pipeline\$s\$,
+	                                           clients => 4, jobs => 2, transactions => 5, protocol => 'extended',
+	                                           progress => '0', target => 'remote')});
+is($out, 'done|20', 'a pipelined script runs') or diag($err);
+is(remote_value(q{SELECT count(*), count(DISTINCT client), string_agg(DISTINCT nxt::text, ',') FROM pipeline_seen}),
+	'60|4|1,2,3', 'every command of every pipeline reached the target');
+
+# an error in a pipeline: the command it came from, and the rest rolled back
+$pipeline = join("\n", '\startpipeline', 'insert into pipeline_seen values (:client_id, 4);',
+	'select 1 / 0;', 'insert into pipeline_seen values (:client_id, 5);', '\endpipeline');
+($ret, $out, $err) = as_role('alice', qq{
+	SELECT * FROM bench.run(script => \$s\$$pipeline\$s\$, clients => 1, transactions => 1,
+	                        protocol => 'prepared', progress => '0', target => 'remote')});
+like($err, qr/division by zero \(script "\(script\)", line 3\)/, 'an error in a pipeline names its command');
+is(remote_value(q{SELECT count(*) FROM pipeline_seen WHERE nxt >= 4}), '0',
+	'the pipeline\'s implicit transaction was rolled back');
+
+# a connection per transaction (pgbench -C)
+my $conns = remote_value(q{SELECT sum(numbackends) FROM pg_stat_database});
+($ret, $out, $err) = as_role('alice', q{
+	SELECT status, transactions, connect, connection_time_ms > 0
+	  FROM bench.run('tpcb', clients => 2, transactions => 10, connect => 'per_transaction',
+	                 progress => '0', target => 'remote')});
+is($out, 'done|20|per_transaction|t', 'a run with a connection per transaction') or diag($err);
+is(remote_value('SELECT count(*) FROM pgbench_history') - $history, 20,
+	'its transactions reached the target');
+$history = remote_value('SELECT count(*) FROM pgbench_history');
+
+# many clients in a few workers
+($ret, $out, $err) = as_role('alice', q{
+	SELECT status, clients, jobs, transactions > 0,
+	       (SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'pgbenchkit client')
+	  FROM bench.run('tpcb', clients => 100, jobs => 3, duration => '3 s', progress => '0',
+	                 target => 'remote')});
+is($out, 'done|100|3|t|0', '100 clients in 3 workers') or diag($err);
+is(balances_ok(), 't', 'balances agree after 100 clients');
+
+# the prepared statements gone under the session's feet, as behind a pooler
+($ret, $out, $err) = as_role('alice', q{
+	SELECT * FROM bench.run(script => E'select 1;\nDEALLOCATE ALL;', clients => 1, transactions => 3,
+	                        progress => '0', target => 'remote')});
+isnt($ret, 0, 'a prepared statement missing on the server fails the run');
+like($err, qr/connection pooler in transaction mode/, 'the error says a pooler may be why');
+like($err, qr/protocol => 'extended'/, 'and which protocol to use');
+
+# refused before anything starts
+my $runs = $node->safe_psql('postgres', 'SELECT count(*) FROM bench.runs');
+($ret, $out, $err) = as_role('bob', q{SELECT * FROM bench.run('tpcb', duration => '1 s', target => 'remote')});
+like($err, qr/permission denied for target "remote"/, 'a role without USAGE on the target is refused');
+($ret, $out, $err) = as_role('alice', q{SELECT * FROM bench.run('tpcb', duration => '1 s', target => 'nosuch')});
+like($err, qr/target "nosuch" does not exist/, 'an unknown target is refused');
+($ret, $out, $err) = as_role('alice', q{SELECT * FROM bench.run('tpcb', clients => 2, jobs => 3, duration => '1 s', target => 'remote')});
+like($err, qr/jobs must be between 1 and clients \(2\), not 3/, 'more jobs than clients are refused');
+($ret, $out, $err) = $node->psql('postgres', q{SELECT * FROM bench.run('select-only', clients => 2, jobs => 1, duration => '1 s')});
+like($err, qr/jobs needs a target/, 'jobs without a target is refused');
+($ret, $out, $err) = $node->psql('postgres', q{SELECT * FROM bench.run('select-only', connect => 'per_transaction', duration => '1 s')});
+like($err, qr/connect => 'per_transaction' needs a target/, 'a connection per transaction needs a target');
+($ret, $out, $err) = as_role('alice', q{SELECT * FROM bench.run('tpcb', connect => 'sometimes', duration => '1 s', target => 'remote')});
+like($err, qr/unknown connect "sometimes"/, 'an unknown connect is refused');
+($ret, $out, $err) = as_role('alice', q{SELECT * FROM bench.run('tpcb', duration => '1 s', target => 'empty')});
+like($err, qr/target "empty" has no pgbench_branches/, 'a target without the dataset is refused');
+is($node->safe_psql('postgres', 'SELECT count(*) FROM bench.runs'), $runs, 'no run row was made for any of them');
+
+# a cancel: the run ends 'canceled', and no query of it is left on the target
+my $id = (split /\n/, (as_role('alice', q{SELECT bench.start(script => 'select pg_sleep(30);', clients => 3,
+	jobs => 1, duration => '60 s', target => 'remote')}))[1])[-1];
+ok($id =~ /^\d+$/, 'a long run started') or diag($id);
+$remote->poll_query_until('postgres',
+	q{SELECT count(*) = 3 FROM pg_stat_activity WHERE query = 'select pg_sleep(30)' AND state = 'active'})
+	or diag('the sleeps did not start');
+($ret, $out, $err) = as_role('alice', qq{SELECT bench.cancel($id); SELECT status FROM bench.wait($id)});
+is((split /\n/, $out)[-1], 'canceled', 'the run was canceled') or diag($err);
+ok($remote->poll_query_until('postgres',
+	q{SELECT count(*) = 0 FROM pg_stat_activity WHERE query = 'select pg_sleep(30)' AND state = 'active'}),
+	'no query of the run is left running on the target');
+
+# the target stops mid-run: 'failed', with what was measured kept
+$id = (split /\n/, (as_role('alice', q{SELECT bench.start('select-only', clients => 2, jobs => 1,
+	duration => '60 s', progress => '1 s', target => 'remote')}))[1])[-1];
+$node->poll_query_until('postgres', qq{SELECT count(*) >= 2 FROM bench.progress WHERE run_id = $id})
+	or diag('no progress');
+$remote->stop('fast');
+($ret, $out, $err) = as_role('alice', qq{SELECT status, sqlstate, transactions > 0, error FROM bench.wait($id)});
+like($out, qr/^failed\|08006\|t\|client \d+: connection to target "remote" failed/,
+	'a target stopped mid-run: failed, 08006, its transactions kept') or diag($err);
+$remote->start;
+
+# the password, nowhere
+my $dump = $node->safe_psql('postgres', q{
+	SELECT string_agg(to_jsonb(r)::text, ' ') FROM bench.runs r});
+unlike($dump, qr/\Q$password\E/, 'bench.runs has no password');
+unlike(slurp_file($node->logfile), qr/\Q$password\E/, 'the driver\'s log has no password');
+unlike(slurp_file($remote->logfile), qr/\Q$password\E/, 'the target\'s log has no password');
+unlike(remote_value(q{SELECT string_agg(coalesce(application_name, '') || ' ' || coalesce(query, ''), ' ') FROM pg_stat_activity}),
+	qr/\Q$password\E/, 'the target\'s pg_stat_activity has no password');
+
+$node->stop;
+$remote->stop;
+done_testing();
