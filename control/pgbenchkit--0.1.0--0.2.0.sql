@@ -519,3 +519,16 @@ SELECT r.id AS run_id,
   JOIN bench.sample_counters b ON b.run_id = r.id AND b.phase = 'before'
   JOIN bench.sample_counters a ON a.run_id = r.id AND a.phase = 'after';
 
+
+
+--
+-- bench._redact_statement: the text of a statement as samples keep it,
+-- with what could be a secret redacted (src/redact.c).
+--
+CREATE FUNCTION bench._redact_statement(query text)
+RETURNS text
+LANGUAGE c STRICT IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'bench_redact_statement';
+
+COMMENT ON FUNCTION bench._redact_statement(text) IS
+    'Internal: a statement''s text with its string constants and comments redacted when it may hold a password or another secret, as samples keep it';
