@@ -1,7 +1,8 @@
 -- pgbenchkit 0.1.0 to 0.2.0: ALTER EXTENSION pgbenchkit UPDATE
 \echo Use "ALTER EXTENSION pgbenchkit UPDATE" to load this file. \quit
 
--- Every row of the tables of schema bench stays as it is.
+-- Every row of the tables of schema bench stays as it is, but for the
+-- statement texts of samples that may hold a password (at the end).
 
 -- bench.datasets.tables: regclass[] instead of oid[], so that pg_dump writes
 -- the tables' names and a restored database still knows its datasets (the
@@ -900,3 +901,32 @@ BEGIN
 END
 $fn$;
 
+
+--
+-- Statement texts without secrets: the samples before and after a run keep
+-- the run's role's statements from pg_stat_statements, which keeps CREATE
+-- USER MAPPING ... OPTIONS (password '...') and the like as they were
+-- written, and every role may read bench.samples.  The texts are redacted
+-- before they are stored now (bench._redact_statement, src/redact.c), and
+-- those stored before are redacted here: the one change this update makes
+-- to stored rows.
+--
+CREATE FUNCTION bench._redact_statement(query text)
+RETURNS text
+LANGUAGE c STRICT IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'bench_redact_statement';
+
+COMMENT ON FUNCTION bench._redact_statement(text) IS
+    'Internal: a statement''s text with its string constants and comments redacted when it may hold a password or another secret, as samples keep it';
+
+UPDATE bench.samples s
+   SET data = pg_catalog.jsonb_set(s.data, '{statements}', (
+           SELECT pg_catalog.jsonb_agg(CASE WHEN pg_catalog.jsonb_typeof(e.st->'query') = 'string'
+                                            THEN pg_catalog.jsonb_set(e.st, '{query}',
+                                                     pg_catalog.to_jsonb(bench._redact_statement(e.st->>'query')))
+                                            ELSE e.st END ORDER BY e.n)
+             FROM pg_catalog.jsonb_array_elements(s.data->'statements') WITH ORDINALITY AS e (st, n)))
+ WHERE pg_catalog.jsonb_typeof(s.data->'statements') = 'array'
+   AND EXISTS (SELECT FROM pg_catalog.jsonb_array_elements(s.data->'statements') AS e (st)
+                WHERE pg_catalog.jsonb_typeof(e.st->'query') = 'string'
+                  AND bench._redact_statement(e.st->>'query') IS DISTINCT FROM e.st->>'query');

@@ -39,7 +39,8 @@ SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'p
     '_sweep_spec', '_cron_call', '_cron_check', '_arguments_of', '_create_run_function', '_schedule',
     '_svg_escape', '_svg_num', '_svg_text', '_svg_fit', '_svg_check_size', '_svg_ticks', '_svg_tick_label',
     '_svg_tick_labels', '_svg_time_ticks', '_svg_open', '_svg_heading', '_svg_panel', '_svg_legend',
-    '_svg_no_data', 'add_target', 'drop_target', 'check_target', '_target_validator', '_target_conninfo'],
+    '_svg_no_data', 'add_target', 'drop_target', 'check_target', '_target_validator', '_target_conninfo',
+    '_redact_statement'],
     'schema bench has exactly the documented functions and the internal ones (named with a leading _)');
 SELECT has_type('bench', 'init_result', 'type bench.init_result exists');
 

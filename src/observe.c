@@ -11,7 +11,9 @@
  *					(bench.samples): pg_stat_wal, pg_stat_bgwriter,
  *					pg_stat_checkpointer (17+), pg_stat_io (16+),
  *					pg_stat_database, the workload's table and index
- *					statistics, pg_stat_statements when it is installed,
+ *					statistics, pg_stat_statements when it is installed
+ *					(the texts of the run's role's statements redacted of
+ *					what could be a password: redact.c),
  *					the WAL insert position, and the CPU time of the
  *					server's processes and of the host from /proc;
  *		sizes		the workload's tables and indexes before and after
@@ -703,6 +705,8 @@ obs_view_exists(const char *name)
  *		The query that reads one sample, as a jsonb object with one key per
  *		source that READ says to read (see obs_sources), then the
  *		statements of pg_stat_statements in schema PGSS_SCHEMA, if given.
+ *		With TEXTS, the texts of the run's role's statements, redacted
+ *		(redact.c) once the busiest are chosen, not every text of the view.
  */
 static char *
 obs_sample_sql(const bool *read, const char *pgss_schema, bool texts)
@@ -721,7 +725,7 @@ obs_sample_sql(const bool *read, const char *pgss_schema, bool texts)
 	}
 	if (pgss_schema != NULL)
 		appendStringInfo(&q,
-						 ", 'statements', (SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(s) OPERATOR(pg_catalog.-) 'rank') FROM ("
+						 ", 'statements', (SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(s) OPERATOR(pg_catalog.-) 'rank'%s) FROM ("
 						 " SELECT s.queryid, s.userid, s.toplevel,%s s.userid = $5 AS own, s.calls,"
 						 " s.total_exec_time, s.rows, s.shared_blks_hit, s.shared_blks_read,"
 						 " s.shared_blks_dirtied, s.shared_blks_written, s.temp_blks_written,"
@@ -729,6 +733,7 @@ obs_sample_sql(const bool *read, const char *pgss_schema, bool texts)
 						 " pg_catalog.row_number() OVER (PARTITION BY s.userid = $5 ORDER BY s.total_exec_time DESC) AS rank"
 						 " FROM %s.pg_stat_statements(%s) s WHERE s.dbid = $1 AND s.queryid IS NOT NULL) s"
 						 " WHERE s.rank <= CASE WHEN s.own THEN %d ELSE %d END)",
+						 texts ? " OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('query', bench._redact_statement(s.query))" : "",
 						 texts ? " CASE WHEN s.userid = $5 THEN s.query END AS query," : "",
 						 quote_identifier(pgss_schema),
 						 texts ? "true" : "false",

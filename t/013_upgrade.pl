@@ -7,7 +7,8 @@
 #  2. ALTER EXTENSION pgbenchkit UPDATE takes it to the version the control
 #     file names.  Every row of every table of schema bench is still there,
 #     unchanged, and every function works on the old results and makes new
-#     ones (whose ids follow the old).
+#     ones (whose ids follow the old).  The one change: a statement text
+#     with a password, as 0.1.0 kept them in samples, is redacted.
 #  3. The upgraded extension is the same as a fresh install of the new
 #     version in database fresh: the same functions (with the same
 #     definitions, owners' grants and comments), tables, columns in the
@@ -77,10 +78,25 @@ if ($has_cron)
 		'1', 'a schedule and one execution of it at 0.1.0');
 }
 
+# a statement text with a password in the sample after a run, as 0.1.0
+# kept them (pg_stat_statements keeps utility statements as they were
+# written); the sample as it is then, to compare with after the update
+lab(qq{UPDATE bench.samples
+	SET data = jsonb_set(data, '{statements}', coalesce(data->'statements', '[]') || jsonb_build_array(jsonb_build_object(
+		'queryid', -42, 'userid', 10, 'toplevel', true, 'own', true, 'calls', 5,
+		'total_exec_time', 1e6, 'rows', 0,
+		'query', 'CREATE USER MAPPING FOR CURRENT_USER SERVER vault OPTIONS (user ''bench'', password ''hunter2-old'')')))
+	WHERE run_id = $run_tpcb AND phase = 'after'});
+lab(qq{CREATE TABLE public.sample_at_0_1_0 AS
+	SELECT data FROM bench.samples WHERE run_id = $run_tpcb AND phase = 'after'});
+is(lab(q{SELECT count(*) FROM bench.samples WHERE data::text ~ 'hunter2'}), '1',
+	'a sample of 0.1.0 holds a password in a statement text');
+
 # every row of every table of schema bench, and where the sequences are
 # (bench.datasets.tables as OIDs, which an upgrade keeps, or as names,
 # which a restore keeps: TABLES_AS 'oid' or 'name'; after a restore, the
-# built-in workloads are the new extension's, defined when it was created)
+# built-in workloads are the new extension's, defined when it was created;
+# the sample with a password is compared on its own)
 sub contents
 {
 	my ($db, $tables_as, $columns) = @_;
@@ -102,9 +118,10 @@ sub contents
 		$row = qq{(SELECT jsonb_object_agg(e.key, e.value) FROM jsonb_each($row) e
 		            WHERE e.key = ANY ('{$columns->{$t}}'::text[]))}
 		  if $columns && $columns->{$t};
+		my $where = $t eq 'samples' ? "WHERE NOT (x.run_id = $run_tpcb AND x.phase = 'after')" : '';
 		$c{$t} = $node->safe_psql($db, qq{SELECT count(*) || ' rows, md5 '
 			|| md5(coalesce(string_agg(r::text, E'\\n' ORDER BY r::text), ''))
-			FROM (SELECT $row AS r FROM bench."$t" x) y});
+			FROM (SELECT $row AS r FROM bench."$t" x $where) y});
 	}
 	for my $s (split /\n/, $node->safe_psql($db,
 		q{SELECT sequencename FROM pg_sequences WHERE schemaname = 'bench' ORDER BY 1}))
@@ -132,10 +149,19 @@ is(lab(q{SELECT extversion FROM pg_extension WHERE extname = 'pgbenchkit'}), $ne
 is_deeply(contents('lab', 'oid', \%columns_before), $before, 'every row of every table of schema bench is kept, unchanged');
 is(lab(q{SELECT count(*) FILTER (WHERE driver = 'server' AND target IS NULL) = count(*) FROM bench.runs}), 't',
 	'the runs of 0.1.0 read as runs of in-server clients');
+is(lab(q{SELECT count(*) FROM bench.samples WHERE data::text ~ 'hunter2'}), '0',
+	'the update redacts the password a sample of 0.1.0 held');
+is(lab(qq{SELECT s.data = jsonb_set(o.data, '{statements,-1,query}',
+		to_jsonb('CREATE USER MAPPING FOR CURRENT_USER SERVER vault OPTIONS (user ''<redacted>'', password ''<redacted>'')'::text))
+	FROM bench.samples s, public.sample_at_0_1_0 o WHERE s.run_id = $run_tpcb AND s.phase = 'after'}), 't',
+	'its statement text keeps all but its constants, and the rest of the sample is as it was');
 
 # the old results, read by the new functions
 like(lab(qq{SELECT bench.report($run_tpcb)}), qr/number of transactions actually processed: 100\b/,
 	'bench.report reads a run of 0.1.0');
+like(lab(qq{SELECT bench.report($run_tpcb)}),
+	qr/ms mean: CREATE USER MAPPING FOR CURRENT_USER SERVER vault OPTIONS \(user '<redacted>'/,
+	'and shows the statement redacted');
 like(lab(qq{SELECT bench.chart_run($run_mine)}), qr/^<svg/, 'bench.chart_run draws a run of 0.1.0');
 like(lab(qq{SELECT bench.chart_suite($suite)}), qr/^<svg/, 'bench.chart_suite draws a suite of 0.1.0');
 is(lab(qq{SELECT (bench.export($run_script))->'runs'->0->>'random_seed'}), '7',

@@ -64,7 +64,7 @@ $node->safe_psql('postgres', qq{
 	CREATE ROLE alice LOGIN;
 	CREATE ROLE bob LOGIN;
 	-- alice's statements (bench.add_target's password among them) stay out
-	-- of the log, as docs/functions.md advises
+	-- of the log (docs/functions.md, Targets)
 	ALTER ROLE alice SET log_statement = 'none';
 	GRANT USAGE ON FOREIGN DATA WRAPPER bench_target TO alice;
 	GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA bench TO alice, bob;
