@@ -97,9 +97,11 @@ sub contents
 		  : $t eq 'workloads' && $tables_as eq 'name'
 		  ? q{to_jsonb(x) - CASE WHEN x.builtin THEN 'defined_at' ELSE '' END}
 		  : 'to_jsonb(x)';
+		# (without the NULL values: a column a new version adds is NULL in
+		# the rows it finds)
 		$c{$t} = $node->safe_psql($db, qq{SELECT count(*) || ' rows, md5 '
 			|| md5(coalesce(string_agg(r::text, E'\\n' ORDER BY r::text), ''))
-			FROM (SELECT $row AS r FROM bench."$t" x) y});
+			FROM (SELECT jsonb_strip_nulls($row) AS r FROM bench."$t" x) y});
 	}
 	for my $s (split /\n/, $node->safe_psql($db,
 		q{SELECT sequencename FROM pg_sequences WHERE schemaname = 'bench' ORDER BY 1}))
