@@ -930,3 +930,30 @@ UPDATE bench.samples s
    AND EXISTS (SELECT FROM pg_catalog.jsonb_array_elements(s.data->'statements') AS e (st)
                 WHERE pg_catalog.jsonb_typeof(e.st->'query') = 'string'
                   AND bench._redact_statement(e.st->>'query') IS DISTINCT FROM e.st->>'query');
+-- bench.init loads into targets: bench.datasets.target names the target of
+-- a dataset (NULL: this database), and bench.init takes target and
+-- generate after its arguments of 0.1.0
+ALTER TABLE bench.datasets ADD COLUMN target text;
+
+DROP FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean);
+
+CREATE FUNCTION bench.init(
+    workload         text,
+    scale            integer DEFAULT 1,
+    fillfactor       integer DEFAULT 100,
+    partitions       integer DEFAULT 0,
+    partition_method text    DEFAULT NULL,
+    unlogged         boolean DEFAULT false,
+    foreign_keys     boolean DEFAULT false,
+    jobs             integer DEFAULT 1,
+    force            boolean DEFAULT false,
+    target           text    DEFAULT NULL,
+    generate         text    DEFAULT NULL)
+RETURNS bench.init_result
+LANGUAGE c VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'bench_init';
+
+COMMENT ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text) IS
+    'Create and load a workload''s dataset (tpcb: the tables pgbench -i makes), in background workers';
+
+REVOKE ALL ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text) FROM PUBLIC;

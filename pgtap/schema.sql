@@ -11,7 +11,7 @@
 \pset pager off
 
 BEGIN;
-SELECT plan(62);
+SELECT plan(63);
 
 -- ---------------------------------------------------------------- extension
 SELECT has_extension('pgbenchkit', 'extension pgbenchkit is installed');
@@ -50,7 +50,7 @@ SELECT columns_are('bench', 'datasets', ARRAY[
     'id', 'workload', 'scale', 'options', 'schema_name', 'tables', 'status',
     'sqlstate', 'error', 'created_by', 'started_at', 'finished_at',
     'server_version', 'rows_loaded', 'create_s', 'load_s', 'vacuum_s',
-    'primary_keys_s', 'foreign_keys_s', 'worker_pid'],
+    'primary_keys_s', 'foreign_keys_s', 'worker_pid', 'target'],
     'bench.datasets has the documented columns');
 SELECT col_is_pk('bench', 'datasets', 'id', 'bench.datasets.id is the primary key');
 SELECT col_type_is('bench', 'datasets', 'id', 'bigint', 'bench.datasets.id is bigint');
@@ -70,6 +70,7 @@ SELECT col_type_is('bench', 'datasets', 'rows_loaded', 'bigint', 'bench.datasets
 SELECT col_type_is('bench', 'datasets', 'load_s', 'double precision',
                    'bench.datasets.load_s is double precision');
 SELECT col_type_is('bench', 'datasets', 'worker_pid', 'integer', 'bench.datasets.worker_pid is integer');
+SELECT col_type_is('bench', 'datasets', 'target', 'text', 'bench.datasets.target is text');
 SELECT col_not_null('bench', 'datasets', 'workload', 'bench.datasets.workload is NOT NULL');
 SELECT col_not_null('bench', 'datasets', 'scale', 'bench.datasets.scale is NOT NULL');
 SELECT col_not_null('bench', 'datasets', 'options', 'bench.datasets.options is NOT NULL');
@@ -111,68 +112,68 @@ SELECT is(
 
 -- ---------------------------------------------------------------- bench.init
 SELECT has_function('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
-    'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean) exists');
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
+    'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text) exists');
 SELECT function_returns('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
     'bench.init_result', 'bench.init returns bench.init_result');
 SELECT function_lang_is('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
     'c', 'bench.init is written in C');
 SELECT volatility_is('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
     'volatile', 'bench.init is volatile');
 SELECT isnt_strict('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
     'bench.init is not strict (it reports NULL arguments itself)');
 SELECT isnt_definer('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
     'bench.init is not SECURITY DEFINER (it runs as the caller)');
 SELECT is(
-    (SELECT proparallel FROM pg_proc WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean)'::regprocedure),
+    (SELECT proparallel FROM pg_proc WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text)'::regprocedure),
     'u', 'bench.init is PARALLEL UNSAFE');
 SELECT is(
-    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean)'::regprocedure),
+    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text)'::regprocedure),
     ARRAY['workload', 'scale', 'fillfactor', 'partitions', 'partition_method',
-          'unlogged', 'foreign_keys', 'jobs', 'force']::text[],
+          'unlogged', 'foreign_keys', 'jobs', 'force', 'target', 'generate']::text[],
     'bench.init has the documented argument names');
 SELECT is(
     (SELECT pg_get_expr(proargdefaults, 0) FROM pg_proc
-      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean)'::regprocedure),
-    '1, 100, 0, NULL::text, false, false, 1, false',
-    'bench.init defaults: scale 1, fillfactor 100, partitions 0, no method, logged, no FKs, 1 job, no force');
+      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text)'::regprocedure),
+    '1, 100, 0, NULL::text, false, false, 1, false, NULL::text, NULL::text',
+    'bench.init defaults: scale 1, fillfactor 100, partitions 0, no method, logged, no FKs, 1 job, no force, this database, the generation of a target''s default');
 SELECT is(
     (SELECT pronargdefaults::int FROM pg_proc
-      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean)'::regprocedure),
-    8, 'every argument of bench.init but workload has a default');
+      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text)'::regprocedure),
+    10, 'every argument of bench.init but workload has a default');
 
 -- ---------------------------------------------------------------- privileges
 CREATE ROLE pgbk_tap_nobody NOLOGIN;
 CREATE ROLE pgbk_tap_granted NOLOGIN;
-GRANT EXECUTE ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean)
+GRANT EXECUTE ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text)
     TO pgbk_tap_granted;
 
 SELECT function_privs_are('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
     'public', ARRAY[]::name[], 'PUBLIC may not EXECUTE bench.init');
 SELECT function_privs_are('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
     'pgbk_tap_nobody', ARRAY[]::name[], 'an ordinary role may not EXECUTE bench.init');
 SELECT function_privs_are('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
     'pgbk_tap_granted', ARRAY['EXECUTE'], 'a role granted EXECUTE may EXECUTE bench.init');
 SELECT ok(
     NOT has_function_privilege('public',
-        'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean)', 'EXECUTE'),
+        'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text)', 'EXECUTE'),
     'has_function_privilege(public, bench.init, EXECUTE) is false');
 SELECT ok(
     NOT EXISTS (SELECT 1 FROM pg_proc p, aclexplode(p.proacl) a
-                 WHERE p.oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean)'::regprocedure
+                 WHERE p.oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text)'::regprocedure
                    AND a.grantee = 0),
     'the ACL of bench.init has no entry for PUBLIC');
 SELECT isnt(
     (SELECT proacl FROM pg_proc
-      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean)'::regprocedure),
+      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text)'::regprocedure),
     NULL, 'bench.init has an explicit ACL (the default would let PUBLIC execute it)');
 
 SELECT table_privs_are('bench', 'datasets', 'public', ARRAY['SELECT'],

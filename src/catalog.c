@@ -212,6 +212,52 @@ bk_dataset_set_tables(int64 id, const Oid *relids, int n)
 }
 
 /*
+ * bk_dataset_set_target
+ *		Record that dataset ID is loaded into target TARGET, a server whose
+ *		server_version is SERVER_VERSION.
+ */
+void
+bk_dataset_set_target(int64 id, const char *target, const char *server_version)
+{
+	BkOwnerSwitch sw;
+	Oid			types[3] = {INT8OID, TEXTOID, TEXTOID};
+	Datum		values[3];
+
+	values[0] = Int64GetDatum(id);
+	values[1] = CStringGetTextDatum(target);
+	values[2] = CStringGetTextDatum(server_version);
+
+	bk_become_owner(&sw);
+	bk_spi_exec("UPDATE bench.datasets SET target = $2, server_version = $3 WHERE id = $1",
+				3, types, values, NULL, SPI_OK_UPDATE);
+	bk_restore_user(&sw);
+}
+
+/*
+ * bk_dataset_mark_replaced_on_target
+ *		The ready datasets of the same workload, target and schema as dataset
+ *		ID, which a load into a target has just replaced (pgbench -i drops
+ *		its tables first; without force there were none left to drop).
+ */
+void
+bk_dataset_mark_replaced_on_target(int64 id)
+{
+	BkOwnerSwitch sw;
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(id)};
+
+	bk_become_owner(&sw);
+	bk_spi_exec("UPDATE bench.datasets o SET status = 'replaced'"
+				"  FROM bench.datasets n"
+				" WHERE n.id = $1 AND o.id OPERATOR(pg_catalog.<>) n.id AND o.status = 'ready'"
+				"   AND o.target OPERATOR(pg_catalog.=) n.target"
+				"   AND o.schema_name OPERATOR(pg_catalog.=) n.schema_name"
+				"   AND o.workload OPERATOR(pg_catalog.=) n.workload",
+				1, types, values, NULL, SPI_OK_UPDATE);
+	bk_restore_user(&sw);
+}
+
+/*
  * bk_dataset_finish
  *		Final status of a dataset, with its row count and phase timings
  *		(SECS: create, load, vacuum, primary keys, foreign keys; may be NULL)

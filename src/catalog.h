@@ -32,6 +32,8 @@ extern int64 bk_dataset_begin(const char *workload, int scale,
 							  const char *options_json, const char *nspname,
 							  const char *rolename);
 extern void bk_dataset_set_tables(int64 id, const Oid *relids, int n);
+extern void bk_dataset_set_target(int64 id, const char *target, const char *server_version);
+extern void bk_dataset_mark_replaced_on_target(int64 id);
 extern void bk_dataset_finish(int64 id, const char *status, int64 rows,
 							  const double *secs, const char *sqlstate,
 							  const char *error);

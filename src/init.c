@@ -1,7 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * init.c
- *		bench.init: create and load a workload's dataset inside the server.
+ *		bench.init: create and load a workload's dataset inside the server,
+ *		or on a target.
  *
  * This is the machinery every kind of dataset shares (dataset.h); what is
  * pgbench's own (its tables, options and loader) is in tpcb.c.  The steps
@@ -29,6 +30,13 @@
  * leaves things as they were: the coordinator drops the staging tables and
  * records the error, and if the coordinator itself is killed the next call
  * of a bench function does the same (bk_recover_orphans).
+ *
+ * With a target, the caller checks the target as well (it connects, and
+ * looks at what is there), and the coordinator alone makes the dataset
+ * there over libpq, as pgbench -i makes it (init_remote.c); it leaves
+ * pgbench's messages in the segment, which the caller prints as NOTICEs
+ * while it waits.  Records, cancel and cleanup are shared with the load
+ * into this database.
  *
  * Rows are written frozen, as COPY FREEZE writes them.  The loaders run
  * in transactions of their own (they cannot share the coordinator's), which
@@ -68,6 +76,7 @@
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
+#include "utils/json.h"
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
@@ -78,6 +87,7 @@
 #include "pagewriter.h"
 #include "run.h"
 #include "dataset.h"
+#include "init_remote.h"
 #include "worker.h"
 #include "pgbenchkit.h"
 
@@ -93,13 +103,17 @@ PGDLLEXPORT void bench_init_loader_main(Datum main_arg);
 /* upper bound of jobs, whatever max_worker_processes allows */
 #define INIT_MAX_JOBS			64
 
-/* phases timed, in the order of bench.init_result */
-#define PH_CREATE	0
-#define PH_LOAD		1
-#define PH_VACUUM	2
-#define PH_PKEYS	3
-#define PH_FKEYS	4
-#define PH_COUNT	5
+/* phases timed, in the order of bench.init_result (init_remote.h) */
+#define PH_CREATE	BK_INIT_PH_CREATE
+#define PH_LOAD		BK_INIT_PH_LOAD
+#define PH_VACUUM	BK_INIT_PH_VACUUM
+#define PH_PKEYS	BK_INIT_PH_PKEYS
+#define PH_FKEYS	BK_INIT_PH_FKEYS
+#define PH_COUNT	BK_INIT_PH_COUNT
+
+/* NOTICEs the coordinator leaves for the caller: room for the last ones */
+#define INIT_NOTICES	32
+#define INIT_NOTICE_LEN	384
 
 /* coordinator states, in order */
 #define INIT_STARTING	0		/* loaders wait */
@@ -139,7 +153,10 @@ typedef struct InitShared
 	bool		force;
 	int			jobs;
 	bool		direct_writes;	/* the caller's pgbenchkit.init_direct_writes */
+	char		target[NAMEDATALEN];	/* the target's name; "" for this database */
+	bool		server_side;	/* a target's rows made there (generate => 'server') */
 	int			caller_pid;
+	uint64		notices_printed;	/* read by the caller only */
 
 	/* set by the coordinator */
 	int			coordinator_pid;
@@ -149,6 +166,8 @@ typedef struct InitShared
 	int64		rows_loaded;
 	double		secs[PH_COUNT];
 	BkError		error;
+	pg_atomic_uint64 notices_written;	/* NOTICEs written so far, the last in */
+	char		notices[INIT_NOTICES][INIT_NOTICE_LEN];	/* a ring */
 	int			nleaves;
 	Oid			leaves[FLEXIBLE_ARRAY_MEMBER];	/* what the loaders fill */
 } InitShared;
@@ -213,6 +232,55 @@ elapsed_since(instr_time start)
 	INSTR_TIME_SET_CURRENT(now);
 	INSTR_TIME_SUBTRACT(now, start);
 	return INSTR_TIME_GET_DOUBLE(now);
+}
+
+/*
+ * init_notice
+ *		Leave MESSAGE for the caller, who prints it as a NOTICE (a load into
+ *		a target says what pgbench -i prints).  The coordinator is the one
+ *		writer.
+ */
+static void
+init_notice(void *arg, const char *message)
+{
+	InitShared *sh = (InitShared *) arg;
+	uint64		n = pg_atomic_read_u64(&sh->notices_written);
+
+	strlcpy(sh->notices[n % INIT_NOTICES], message, INIT_NOTICE_LEN);
+	pg_write_barrier();
+	pg_atomic_write_u64(&sh->notices_written, n + 1);
+	bk_set_latch_of(sh->caller_pid);
+}
+
+/*
+ * init_print_notices
+ *		In the caller, while it waits and once the wait is over: the
+ *		coordinator's messages not printed yet, as NOTICEs.  Should the
+ *		coordinator have written more than the ring holds since the last
+ *		look, the oldest are skipped.
+ */
+static void
+init_print_notices(void *arg)
+{
+	InitShared *sh = (InitShared *) arg;
+	uint64		written = pg_atomic_read_u64(&sh->notices_written);
+
+	pg_read_barrier();
+	if (written - sh->notices_printed > INIT_NOTICES)
+		sh->notices_printed = written - INIT_NOTICES;
+	while (sh->notices_printed < written)
+	{
+		uint64		i = sh->notices_printed++;
+		char		line[INIT_NOTICE_LEN];
+
+		memcpy(line, sh->notices[i % INIT_NOTICES], INIT_NOTICE_LEN);
+		line[INIT_NOTICE_LEN - 1] = '\0';
+		pg_read_barrier();
+		/* overwritten while it was copied */
+		if (pg_atomic_read_u64(&sh->notices_written) - i > INIT_NOTICES)
+			continue;
+		ereport(NOTICE, (errmsg_internal("%s", line)));
+	}
 }
 
 /* ------------------------------------------------------------------------
@@ -416,13 +484,17 @@ static const BkLaunch init_coordinator_launch = {
 	.interval_ms = 1000,
 	.stopped = "the init worker stopped before it finished",
 	.stopped_hint = "It may have been terminated; the server log says more. The tables it left under staging names are dropped by the next bench.init.",
+	.each = init_print_notices,
 };
 
 /*
  * bench_init
  *		SQL function bench.init(workload, scale, fillfactor, partitions,
- *		partition_method, unlogged, foreign_keys, jobs, force): the kind of
- *		dataset the workload names reads its options from them.
+ *		partition_method, unlogged, foreign_keys, jobs, force, target,
+ *		generate): the kind of dataset the workload names reads its options
+ *		from them.  With a target, the dataset is made there over libpq
+ *		(init_remote.c); its connection and what is there are checked here
+ *		first.  (0.1.0's SQL function has no target and generate.)
  */
 Datum
 bench_init(PG_FUNCTION_ARGS)
@@ -439,10 +511,14 @@ bench_init(PG_FUNCTION_ARGS)
 	int			nleaves;
 	StringInfoData json;
 	bool		direct_writes;
+	char	   *target = NULL;
+	char	   *generate = NULL;
+	BkRemoteLoad remote;
 	dsm_segment *seg;
 	InitShared *sh;
 
-	bk_check_call(fcinfo, 9, "bench.init");
+	if (PG_NARGS() != 9)
+		bk_check_call(fcinfo, 11, "bench.init");
 	/* --- arguments, all before anything happens --- */
 	ARG_NOT_NULL(0, "workload");
 	ARG_NOT_NULL(1, "scale");
@@ -463,6 +539,10 @@ bench_init(PG_FUNCTION_ARGS)
 	args.foreign_keys = PG_GETARG_BOOL(6);
 	jobs = PG_GETARG_INT32(7);
 	force = PG_GETARG_BOOL(8);
+	if (PG_NARGS() == 11 && !PG_ARGISNULL(9))
+		target = text_to_cstring(PG_GETARG_TEXT_PP(9));
+	if (PG_NARGS() == 11 && !PG_ARGISNULL(10))
+		generate = text_to_cstring(PG_GETARG_TEXT_PP(10));
 
 	kind = init_find_kind(workload);
 	if (kind == NULL)
@@ -482,6 +562,28 @@ bench_init(PG_FUNCTION_ARGS)
 	}
 	memset(opts, 0, sizeof(opts));
 	kind->read_options(&args, opts);
+	if (generate != NULL && strcmp(generate, "client") != 0 && strcmp(generate, "server") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown generate method \"%s\"", generate),
+				 errhint("Use \"client\" (the rows are sent with COPY, as pgbench -I dtgvp) or \"server\" (the target makes them with INSERT ... SELECT, as pgbench -I dtGvp).")));
+	if (generate != NULL && target == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("generate => '%s' needs a target", generate),
+				 errdetail("Without a target, bench.init writes the rows inside this server itself."),
+				 errhint("Give target => 'name' to load into a target, or leave generate out.")));
+	if (target != NULL && kind->table_sql == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("workload \"%s\" cannot be loaded into a target", workload),
+				 errhint("Load it into this database: leave target out.")));
+	if (target != NULL && jobs > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("jobs => %d cannot load into a target", jobs),
+				 errdetail("A target is loaded over one connection, in pgbench's order, so that its tables are the ones pgbench -i makes."),
+				 errhint("Leave jobs out (1) with a target.")));
 	if (jobs < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -495,17 +597,23 @@ bench_init(PG_FUNCTION_ARGS)
 						jobs, (long long) BK_INIT_WORKERS(jobs), max_worker_processes),
 				 errhint("Use at most %d jobs here, or raise max_worker_processes and restart the server.",
 						 Max(0, Min(INIT_MAX_JOBS, max_worker_processes - 1)))));
-	init_check_disk(kind, opts);
+	if (target == NULL)
+		init_check_disk(kind, opts);
 
 	/* --- where, and whether this role may --- */
-	nspid = RangeVarGetCreationNamespace(makeRangeVar(NULL, init_main_table(kind), -1));
-	nspname = get_namespace_name(nspid);
-	if (bk_namespace_aclcheck(nspid, GetUserId(), ACL_CREATE) != ACLCHECK_OK)
-		ereport(ERROR,
-				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
-				 errmsg("permission denied to create tables in schema \"%s\"", nspname),
-				 errhint("GRANT CREATE ON SCHEMA %s to this role, or put a schema it may create in first in search_path.",
-						 quote_identifier(nspname))));
+	nspid = InvalidOid;
+	nspname = NULL;
+	if (target == NULL)
+	{
+		nspid = RangeVarGetCreationNamespace(makeRangeVar(NULL, init_main_table(kind), -1));
+		nspname = get_namespace_name(nspid);
+		if (bk_namespace_aclcheck(nspid, GetUserId(), ACL_CREATE) != ACLCHECK_OK)
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("permission denied to create tables in schema \"%s\"", nspname),
+					 errhint("GRANT CREATE ON SCHEMA %s to this role, or put a schema it may create in first in search_path.",
+							 quote_identifier(nspname))));
+	}
 #if BK_NEEDS_LOGIN_ROLE
 	{
 		HeapTuple	tup = SearchSysCache1(AUTHOID, ObjectIdGetDatum(GetUserId()));
@@ -526,8 +634,23 @@ bench_init(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_ACTIVE_SQL_TRANSACTION),
 				 errmsg("bench.init cannot run inside a transaction block"),
 				 errhint("It commits its work in background workers; call it on its own, outside BEGIN ... COMMIT.")));
-	existing = palloc(sizeof(Oid) * kind->ntables);
-	(void) init_existing_tables(kind, opts, nspid, nspname, GetUserId(), force, existing);
+	if (target == NULL)
+	{
+		existing = palloc(sizeof(Oid) * kind->ntables);
+		(void) init_existing_tables(kind, opts, nspid, nspname, GetUserId(), force, existing);
+	}
+	else
+	{
+		/* the target: USAGE, user mapping, password, connection, what is there */
+		memset(&remote, 0, sizeof(remote));
+		remote.kind = kind;
+		remote.opts = opts;
+		remote.target = target;
+		remote.force = force;
+		bk_remote_open(&remote, INIT_COORDINATOR_TYPE);
+		bk_remote_close(&remote);
+		nspname = remote.schema;
+	}
 
 	/* --- hand the work to the coordinator and wait --- */
 	nleaves = kind->nleaves(opts);
@@ -546,26 +669,48 @@ bench_init(PG_FUNCTION_ARGS)
 	initStringInfo(&json);
 	appendStringInfoChar(&json, '{');
 	kind->options_json(opts, &json);
-	direct_writes = init_direct_writes(kind, opts);
-	appendStringInfo(&json, ", \"jobs\": %d, \"force\": %s, \"direct_writes\": %s}",
-					 jobs, force ? "true" : "false", direct_writes ? "true" : "false");
+	direct_writes = target == NULL && init_direct_writes(kind, opts);
+	if (target == NULL)
+		appendStringInfo(&json, ", \"jobs\": %d, \"force\": %s, \"direct_writes\": %s}",
+						 jobs, force ? "true" : "false", direct_writes ? "true" : "false");
+	else
+	{
+		/* the tables on the target (their partitions go with them) */
+		appendStringInfo(&json, ", \"jobs\": %d, \"force\": %s, \"generate\": \"%s\", \"target_tables\": [",
+						 jobs, force ? "true" : "false", generate ? generate : "client");
+		for (int t = 0; t < kind->ntables; t++)
+		{
+			if (t > 0)
+				appendStringInfoString(&json, ", ");
+			escape_json(&json, quote_qualified_identifier(nspname,
+														  init_table_name(kind, kind->final_prefix, t)));
+		}
+		appendStringInfoString(&json, "]}");
+	}
 	if (json.len >= sizeof(sh->options_json))
 		elog(ERROR, "the options of the dataset are too long");
 	strlcpy(sh->options_json, json.data, sizeof(sh->options_json));
 	sh->direct_writes = direct_writes;
+	if (target != NULL)
+		strlcpy(sh->target, target, NAMEDATALEN);
+	sh->server_side = generate != NULL && strcmp(generate, "server") == 0;
 	sh->force = force;
 	sh->jobs = jobs;
 	sh->caller_pid = MyProcPid;
 	pg_atomic_init_u32(&sh->state, INIT_STARTING);
 	pg_atomic_init_u32(&sh->cancel, 0);
+	pg_atomic_init_u64(&sh->notices_written, 0);
 	for (int i = 0; i < jobs; i++)
 	{
 		pg_atomic_init_u64(&INIT_LOADERS(sh)[i].rows, 0);
 		pg_atomic_init_u32(&INIT_LOADERS(sh)[i].done, 0);
 	}
 
+	/* a load into a target is the coordinator's alone */
 	(void) bk_launch(&init_coordinator_launch, seg, sh,
-					 psprintf("bench.init with jobs => %d", jobs), BK_INIT_WORKERS(jobs));
+					 target ? "bench.init with a target" : psprintf("bench.init with jobs => %d", jobs),
+					 target ? 1 : BK_INIT_WORKERS(jobs));
+	init_print_notices(sh);
 
 	if (pg_atomic_read_u32(&sh->state) == INIT_FAILED)
 		bk_error_raise(&sh->error);
@@ -910,14 +1055,80 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 }
 
 /*
+ * init_coordinate_remote
+ *		A load into a target, on the way to success: connect and check
+ *		again, record the dataset, make it there (init_remote.c), record
+ *		it as ready.  Errors are raised; bench_init_coordinator_main cleans
+ *		up after them (bk_remote_abort).  LOAD lives as long as the worker.
+ */
+static void
+init_coordinate_remote(InitShared *sh, BkRemoteLoad *load)
+{
+	const BkDatasetKind *kind = init_kind(sh);
+	MemoryContext cxt = CurrentMemoryContext;
+	MemoryContext oldcxt;
+	LOCKTAG		tag;
+
+	load->kind = kind;
+	load->opts = INIT_OPTS(sh);
+	load->target = sh->target;
+	load->force = sh->force;
+	load->server_side = sh->server_side;
+	load->cancel = &sh->cancel;
+	load->notice = init_notice;
+	load->notice_arg = sh;
+
+	/* 1. connect, check, record: what is there is checked again */
+	init_xact_begin(psprintf("bench.init: connecting to target \"%s\"", sh->target));
+	oldcxt = MemoryContextSwitchTo(cxt);
+	load->server = bk_target_lookup(sh->target);
+
+	/* one load per target at a time; held until this worker exits */
+	SET_LOCKTAG_ADVISORY(tag, MyDatabaseId, 0x62656e63, load->server->serverid, 3);
+	if (LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
+		ereport(ERROR,
+				(errcode(ERRCODE_LOCK_NOT_AVAILABLE),
+				 errmsg("another bench.init is loading into target \"%s\"", sh->target),
+				 errhint("Wait for it to finish, then try again.")));
+	bk_remote_open(load, INIT_COORDINATOR_TYPE);
+	MemoryContextSwitchTo(oldcxt);
+
+	bk_recover_orphans();
+	bk_recover_runs();
+	sh->dataset_id = bk_dataset_begin(kind->name, kind->scale(load->opts), sh->options_json,
+									  load->schema, sh->rolename);
+	bk_dataset_set_target(sh->dataset_id, sh->target, load->server_version);
+	init_xact_commit();
+
+	/* 2. pgbench -i's steps, there */
+	oldcxt = MemoryContextSwitchTo(cxt);
+	bk_remote_load(load);
+	MemoryContextSwitchTo(oldcxt);
+	sh->rows_loaded = load->rows;
+	for (int i = 0; i < PH_COUNT; i++)
+		sh->secs[i] = round(load->secs[i] * 1000.0) / 1000.0;
+
+	/* 3. ready; the datasets it replaced there are no more */
+	init_xact_begin("bench.init: recording the dataset");
+	bk_dataset_mark_replaced_on_target(sh->dataset_id);
+	bk_dataset_finish(sh->dataset_id, "ready", sh->rows_loaded, sh->secs, NULL, NULL);
+	init_xact_commit();
+	bk_remote_close(load);
+}
+
+/*
  * init_cleanup
  *		After a failure: stop the loaders, drop the staging tables, record
- *		the error.  Runs in a transaction of its own.
+ *		the error.  Runs in a transaction of its own.  A load into a target
+ *		(REMOTE) first stops what it runs there and undoes what it did
+ *		(bk_remote_abort); what could not be undone is said in the error.
  */
 static void
 init_cleanup(InitShared *sh, BackgroundWorkerHandle **loaders, const char *prefix,
-			 const Oid *tables)
+			 const Oid *tables, BkRemoteLoad *remote)
 {
+	char	   *note = NULL;
+
 	pg_atomic_write_u32(&sh->cancel, 1);
 	for (int i = 0; i < sh->jobs; i++)
 		if (loaders[i] != NULL)
@@ -925,12 +1136,21 @@ init_cleanup(InitShared *sh, BackgroundWorkerHandle **loaders, const char *prefi
 	for (int i = 0; i < sh->jobs; i++)
 		if (loaders[i] != NULL)
 			(void) WaitForBackgroundWorkerShutdown(loaders[i]);
+	if (remote != NULL)
+	{
+		note = bk_remote_abort(remote);
+		if (note != NULL && sh->error.detail[0] == '\0')
+			strlcpy(sh->error.detail, note, sizeof(sh->error.detail));
+	}
 
 	if (sh->dataset_id == 0)
 		return;					/* nothing was created */
 
 	init_xact_begin("bench.init: cleaning up");
-	for (int t = 0; t < init_kind(sh)->ntables; t++)
+	/* the tables of the datasets it replaced on the target were dropped */
+	if (remote != NULL && remote->committed)
+		bk_dataset_mark_replaced_on_target(sh->dataset_id);
+	for (int t = 0; remote == NULL && t < init_kind(sh)->ntables; t++)
 	{
 		char	   *name = OidIsValid(tables[t]) ? get_rel_name(tables[t]) : NULL;
 
@@ -947,7 +1167,8 @@ init_cleanup(InitShared *sh, BackgroundWorkerHandle **loaders, const char *prefi
 		bk_dataset_finish(sh->dataset_id,
 						  (sh->error.sqlerrcode == ERRCODE_QUERY_CANCELED ||
 						   sh->error.sqlerrcode == ERRCODE_ADMIN_SHUTDOWN) ? "aborted" : "failed",
-						  -1, NULL, sqlstate, sh->error.message);
+						  -1, NULL, sqlstate,
+						  note ? psprintf("%s (%s)", sh->error.message, note) : sh->error.message);
 	}
 	init_xact_commit();
 }
@@ -987,6 +1208,7 @@ bench_init_coordinator_main(Datum main_arg)
 	BackgroundWorkerHandle **loaders;
 	char		prefix[NAMEDATALEN] = "";
 	Oid		   *tables;
+	BkRemoteLoad *remote;
 	MemoryContext topcxt;
 
 	if (seg == NULL)
@@ -1004,10 +1226,14 @@ bench_init_coordinator_main(Datum main_arg)
 	MemoryContextSwitchTo(topcxt);
 	loaders = palloc0(sizeof(BackgroundWorkerHandle *) * sh->jobs);
 	tables = palloc0(sizeof(Oid) * init_kind(sh)->ntables);
+	remote = sh->target[0] != '\0' ? palloc0(sizeof(BkRemoteLoad)) : NULL;
 
 	PG_TRY();
 	{
-		init_coordinate(sh, seg, loaders, prefix, tables);
+		if (remote != NULL)
+			init_coordinate_remote(sh, remote);
+		else
+			init_coordinate(sh, seg, loaders, prefix, tables);
 		pg_write_barrier();
 		pg_atomic_write_u32(&sh->state, INIT_DONE);
 	}
@@ -1023,13 +1249,15 @@ bench_init_coordinator_main(Datum main_arg)
 		if (init_terminated)
 			bk_error_set(&sh->error, ERRCODE_ADMIN_SHUTDOWN,
 						 "the init worker was terminated",
+						 remote != NULL ?
+						 "Its statement on the target was canceled, and nothing it made there was kept." :
 						 "Nothing was left half-loaded; the previous dataset, if any, is unchanged.");
 		bk_error_capture(&sh->error);
 		AbortOutOfAnyTransaction();
 		PortalContext = NULL;
 		PG_TRY();
 		{
-			init_cleanup(sh, loaders, prefix, tables);
+			init_cleanup(sh, loaders, prefix, tables, remote);
 		}
 		PG_CATCH();
 		{

@@ -31,8 +31,9 @@
  * server's OS user, unless a superuser set sslcert in its user mapping.
  *
  * bench.check_target connects with these rules, runs SELECT version() and
- * disconnects.  The runner will connect through bk_target_connect the same
- * way when runs can use targets.
+ * disconnects; bench.init connects with them to load a target
+ * (init_remote.c).  The runner will connect through bk_target_connect the
+ * same way when runs can use targets.
  *
  *-------------------------------------------------------------------------
  */

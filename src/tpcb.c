@@ -9,7 +9,9 @@
  * the loader forms each tuple directly and hands them to the table access
  * method in batches (table_multi_insert), frozen and skipping the free space
  * map, which is what COPY ... WITH (FREEZE) does once it has parsed its
- * input.
+ * input.  A target gets what pgbench -i sends it: the same CREATE TABLEs
+ * (tpcb_table_sql, tpcb_partition_sql, which the in-server load runs too),
+ * COPY text or INSERT ... SELECT, and the keys (init_remote.c sends them).
  *
  *-------------------------------------------------------------------------
  */
@@ -152,20 +154,83 @@ tpcb_partition_name(const char *prefix, int partno)
 
 /*
  * tpcb_unlogged_table
- *		Whether the four tables are created unlogged.  pgbench up to 17
- *		makes them all unlogged with --unlogged-tables; PostgreSQL 18 no
- *		longer allows unlogged partitioned tables, so its pgbench leaves
- *		them logged when pgbench_accounts is partitioned (the partitions
- *		are unlogged either way).  We follow the server's own pgbench.
+ *		Whether the four tables are created unlogged on a server whose
+ *		server_version_num is VERSION.  pgbench up to 17 makes them all
+ *		unlogged with --unlogged-tables; PostgreSQL 18 no longer allows
+ *		unlogged partitioned tables, so its pgbench leaves them logged when
+ *		pgbench_accounts is partitioned (the partitions are unlogged either
+ *		way).  We follow the pgbench of the server that gets the tables.
  */
 static bool
-tpcb_unlogged_table(const TpcbOptions *opts)
+tpcb_unlogged_table(const TpcbOptions *opts, int version)
 {
-#if PG_VERSION_NUM >= 180000
-	return opts->unlogged && opts->method == TPCB_PART_NONE;
-#else
+	if (version >= 180000)
+		return opts->unlogged && opts->method == TPCB_PART_NONE;
 	return opts->unlogged;
-#endif
+}
+
+/*
+ * tpcb_table_sql
+ *		pgbench's CREATE TABLE of table T, named NSPNAME.PREFIX<suffix>, for
+ *		a server whose server_version_num is VERSION.
+ */
+char *
+tpcb_table_sql(const TpcbOptions *opts, int version, const char *nspname,
+			   const char *prefix, int t)
+{
+	StringInfoData sql;
+	bool		big = opts->scale >= TPCB_SCALE_32BIT_THRESHOLD;
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "create%s table %s.%s(%s)",
+					 tpcb_unlogged_table(opts, version) ? " unlogged" : "",
+					 quote_identifier(nspname), quote_identifier(tpcb_table_name(prefix, t)),
+					 big ? tpcb_ddl[t].bigcols : tpcb_ddl[t].smcols);
+	if (opts->method != TPCB_PART_NONE && t == TPCB_ACCOUNTS)
+		appendStringInfo(&sql, " partition by %s (aid)",
+						 tpcb_part_method_name(opts->method));
+	else if (tpcb_ddl[t].fillfactor)
+		appendStringInfo(&sql, " with (fillfactor=%d)", opts->fillfactor);
+	return sql.data;
+}
+
+/*
+ * tpcb_partition_sql
+ *		pgbench's CREATE TABLE of partition P (1-based) of the accounts
+ *		table, both named after PREFIX in NSPNAME.
+ */
+char *
+tpcb_partition_sql(const TpcbOptions *opts, const char *nspname, const char *prefix, int p)
+{
+	StringInfoData sql;
+	const char *qnsp = quote_identifier(nspname);
+
+	initStringInfo(&sql);
+	appendStringInfo(&sql, "create%s table %s.%s partition of %s.%s ",
+					 opts->unlogged ? " unlogged" : "",
+					 qnsp, quote_identifier(tpcb_partition_name(prefix, p)),
+					 qnsp, quote_identifier(tpcb_table_name(prefix, TPCB_ACCOUNTS)));
+	if (opts->method == TPCB_PART_RANGE)
+	{
+		int64		part_size = (tpcb_naccounts(opts) + opts->partitions - 1) / opts->partitions;
+
+		appendStringInfoString(&sql, "for values from (");
+		if (p == 1)
+			appendStringInfoString(&sql, "minvalue");
+		else
+			appendStringInfo(&sql, INT64_FORMAT, (p - 1) * part_size + 1);
+		appendStringInfoString(&sql, ") to (");
+		if (p < opts->partitions)
+			appendStringInfo(&sql, INT64_FORMAT, p * part_size + 1);
+		else
+			appendStringInfoString(&sql, "maxvalue");
+		appendStringInfoChar(&sql, ')');
+	}
+	else
+		appendStringInfo(&sql, "for values with (modulus %d, remainder %d)",
+						 opts->partitions, p - 1);
+	appendStringInfo(&sql, " with (fillfactor=%d)", opts->fillfactor);
+	return sql.data;
 }
 
 /*
@@ -177,56 +242,10 @@ void
 tpcb_create_tables(const TpcbOptions *opts, const char *nspname,
 				   const char *prefix)
 {
-	StringInfoData sql;
-	const char *qnsp = quote_identifier(nspname);
-	bool		big = opts->scale >= TPCB_SCALE_32BIT_THRESHOLD;
-
-	initStringInfo(&sql);
 	for (int t = 0; t < TPCB_NTABLES; t++)
-	{
-		resetStringInfo(&sql);
-		appendStringInfo(&sql, "create%s table %s.%s(%s)",
-						 tpcb_unlogged_table(opts) ? " unlogged" : "",
-						 qnsp, quote_identifier(tpcb_table_name(prefix, t)),
-						 big ? tpcb_ddl[t].bigcols : tpcb_ddl[t].smcols);
-		if (opts->method != TPCB_PART_NONE && t == TPCB_ACCOUNTS)
-			appendStringInfo(&sql, " partition by %s (aid)",
-							 tpcb_part_method_name(opts->method));
-		else if (tpcb_ddl[t].fillfactor)
-			appendStringInfo(&sql, " with (fillfactor=%d)", opts->fillfactor);
-		bk_spi_utility(sql.data);
-	}
-
+		bk_spi_utility(tpcb_table_sql(opts, PG_VERSION_NUM, nspname, prefix, t));
 	for (int p = 1; p <= opts->partitions && opts->method != TPCB_PART_NONE; p++)
-	{
-		resetStringInfo(&sql);
-		appendStringInfo(&sql, "create%s table %s.%s partition of %s.%s ",
-						 opts->unlogged ? " unlogged" : "",
-						 qnsp, quote_identifier(tpcb_partition_name(prefix, p)),
-						 qnsp, quote_identifier(tpcb_table_name(prefix, TPCB_ACCOUNTS)));
-		if (opts->method == TPCB_PART_RANGE)
-		{
-			int64		part_size = (tpcb_naccounts(opts) + opts->partitions - 1) / opts->partitions;
-
-			appendStringInfoString(&sql, "for values from (");
-			if (p == 1)
-				appendStringInfoString(&sql, "minvalue");
-			else
-				appendStringInfo(&sql, INT64_FORMAT, (p - 1) * part_size + 1);
-			appendStringInfoString(&sql, ") to (");
-			if (p < opts->partitions)
-				appendStringInfo(&sql, INT64_FORMAT, p * part_size + 1);
-			else
-				appendStringInfoString(&sql, "maxvalue");
-			appendStringInfoChar(&sql, ')');
-		}
-		else
-			appendStringInfo(&sql, "for values with (modulus %d, remainder %d)",
-							 opts->partitions, p - 1);
-		appendStringInfo(&sql, " with (fillfactor=%d)", opts->fillfactor);
-		bk_spi_utility(sql.data);
-	}
-	pfree(sql.data);
+		bk_spi_utility(tpcb_partition_sql(opts, nspname, prefix, p));
 }
 
 /*
@@ -244,22 +263,67 @@ tpcb_add_accounts_key(const char *nspname, const char *prefix)
 													   tpcb_table_name(prefix, TPCB_ACCOUNTS))));
 }
 
+/* pgbench's primary keys, in the order of its step "p" */
+static const struct
+{
+	int			table;
+	const char *column;
+}			tpcb_pkeys[] = {
+	{TPCB_BRANCHES, "bid"},
+	{TPCB_TELLERS, "tid"},
+	{TPCB_ACCOUNTS, "aid"},
+};
+
+/* pgbench's foreign keys (its step "f"), with its constraint names */
+static const char *const tpcb_fkeys[][4] = {
+	{"tellers", "pgbench_tellers_bid_fkey", "bid", "branches"},
+	{"accounts", "pgbench_accounts_bid_fkey", "bid", "branches"},
+	{"history", "pgbench_history_bid_fkey", "bid", "branches"},
+	{"history", "pgbench_history_tid_fkey", "tid", "tellers"},
+	{"history", "pgbench_history_aid_fkey", "aid", "accounts"},
+};
+
+/* ALTER TABLE ... ADD PRIMARY KEY of pgbench's key I, in NSPNAME */
+static char *
+tpcb_primary_key_sql(const char *nspname, int i)
+{
+	return psprintf("alter table %s.pgbench_%s add primary key (%s)",
+					quote_identifier(nspname), tpcb_table_suffix[tpcb_pkeys[i].table],
+					tpcb_pkeys[i].column);
+}
+
+/*
+ * tpcb_foreign_keys_sql
+ *		pgbench's foreign keys as ALTER TABLE statements, in NSPNAME.
+ */
+List *
+tpcb_foreign_keys_sql(const char *nspname)
+{
+	const char *qnsp = quote_identifier(nspname);
+	List	   *stmts = NIL;
+
+	for (int i = 0; i < lengthof(tpcb_fkeys); i++)
+		stmts = lappend(stmts,
+						psprintf("alter table %s.pgbench_%s add constraint %s "
+								 "foreign key (%s) references %s.pgbench_%s",
+								 qnsp, tpcb_fkeys[i][0], tpcb_fkeys[i][1], tpcb_fkeys[i][2],
+								 qnsp, tpcb_fkeys[i][3]));
+	return stmts;
+}
+
 /*
  * tpcb_add_primary_keys
  *		pgbench's primary keys of pgbench_branches and pgbench_tellers, on
  *		the tables with their final names, built by CREATE INDEX as pgbench
- *		builds them (they are small).
+ *		builds them (they are small).  The key of pgbench_accounts was
+ *		written with its rows.
  */
 void
 tpcb_add_primary_keys(const char *nspname)
 {
-	static const char *const cols[] = {"bid", "tid"};
-	static const int tables[] = {TPCB_BRANCHES, TPCB_TELLERS};
-	const char *qnsp = quote_identifier(nspname);
-
-	for (int i = 0; i < lengthof(tables); i++)
-		bk_spi_utility(psprintf("alter table %s.pgbench_%s add primary key (%s)",
-						   qnsp, tpcb_table_suffix[tables[i]], cols[i]));
+	for (int i = 0; i < lengthof(tpcb_pkeys); i++)
+		if (tpcb_pkeys[i].table != TPCB_ACCOUNTS)
+			bk_spi_utility(tpcb_primary_key_sql(nspname, i));
 }
 
 /*
@@ -269,19 +333,10 @@ tpcb_add_primary_keys(const char *nspname)
 void
 tpcb_add_foreign_keys(const char *nspname)
 {
-	static const char *const fks[][4] = {
-		{"tellers", "pgbench_tellers_bid_fkey", "bid", "branches"},
-		{"accounts", "pgbench_accounts_bid_fkey", "bid", "branches"},
-		{"history", "pgbench_history_bid_fkey", "bid", "branches"},
-		{"history", "pgbench_history_tid_fkey", "tid", "tellers"},
-		{"history", "pgbench_history_aid_fkey", "aid", "accounts"},
-	};
-	const char *qnsp = quote_identifier(nspname);
+	ListCell   *lc;
 
-	for (int i = 0; i < lengthof(fks); i++)
-		bk_spi_utility(psprintf("alter table %s.pgbench_%s add constraint %s "
-						   "foreign key (%s) references %s.pgbench_%s",
-						   qnsp, fks[i][0], fks[i][1], fks[i][2], qnsp, fks[i][3]));
+	foreach(lc, tpcb_foreign_keys_sql(nspname))
+		bk_spi_utility((const char *) lfirst(lc));
 }
 
 /*
@@ -1075,6 +1130,139 @@ tpcb_wants_foreign_keys(const void *opts)
 	return ((const TpcbOptions *) opts)->foreign_keys;
 }
 
+/* ------------------------------------------------------------------------
+ * A load into a target: what pgbench -i sends (init_remote.c sends it)
+ * ------------------------------------------------------------------------
+ */
+
+static char *
+tpcb_kind_table_sql(const void *opts, int version, const char *nspname, const char *prefix,
+					int table)
+{
+	return tpcb_table_sql((const TpcbOptions *) opts, version, nspname, prefix, table);
+}
+
+static char *
+tpcb_kind_child_sql(const void *opts, int version, const char *nspname, const char *prefix,
+					int child)
+{
+	return tpcb_partition_sql((const TpcbOptions *) opts, nspname, prefix, child + 1);
+}
+
+/* pgbench fills branches, tellers, accounts, in that order */
+static const int tpcb_filled[] = {TPCB_BRANCHES, TPCB_TELLERS, TPCB_ACCOUNTS};
+
+/* the rows of table T */
+static int64
+tpcb_rows(const void *opts_in, int t)
+{
+	const TpcbOptions *opts = (const TpcbOptions *) opts_in;
+
+	switch (t)
+	{
+		case TPCB_BRANCHES:
+			return (int64) TPCB_NBRANCHES * opts->scale;
+		case TPCB_TELLERS:
+			return (int64) TPCB_NTELLERS * opts->scale;
+		case TPCB_ACCOUNTS:
+			return tpcb_naccounts(opts);
+		default:
+			return 0;
+	}
+}
+
+/* append the decimal digits of V */
+static inline void
+append_int64(StringInfo out, int64 v)
+{
+	char		digits[24];		/* 20 digits and a sign at most */
+	int			len = pg_lltoa(v, digits);
+
+	appendBinaryStringInfo(out, digits, len);
+}
+
+/*
+ * tpcb_copy_row
+ *		Row ROW (from 0) of table T as pgbench's COPY text: the filler is
+ *		NULL in pgbench_branches and pgbench_tellers, an empty string (blank
+ *		padded) in pgbench_accounts.
+ */
+static void
+tpcb_copy_row(const void *opts, int t, int64 row, StringInfo out)
+{
+	append_int64(out, row + 1);
+	switch (t)
+	{
+		case TPCB_BRANCHES:
+			appendBinaryStringInfo(out, "\t0\t\\N\n", 6);
+			break;
+		case TPCB_TELLERS:
+			appendStringInfoChar(out, '\t');
+			append_int64(out, row / TPCB_NTELLERS + 1);
+			appendBinaryStringInfo(out, "\t0\t\\N\n", 6);
+			break;
+		case TPCB_ACCOUNTS:
+			appendStringInfoChar(out, '\t');
+			append_int64(out, row / TPCB_NACCOUNTS + 1);
+			appendBinaryStringInfo(out, "\t0\t\n", 4);
+			break;
+		default:
+			elog(ERROR, "table %d of tpcb is not filled", t);
+	}
+}
+
+/*
+ * tpcb_insert_sql
+ *		The INSERT ... SELECT with which pgbench has the server generate the
+ *		rows of table T (its step "G").
+ */
+static char *
+tpcb_insert_sql(const void *opts_in, int t, const char *nspname)
+{
+	const TpcbOptions *opts = (const TpcbOptions *) opts_in;
+	const char *table = quote_qualified_identifier(nspname,
+												   tpcb_table_name("pgbench_", t));
+
+	switch (t)
+	{
+		case TPCB_BRANCHES:
+			return psprintf("insert into %s(bid,bbalance) "
+							"select bid, 0 "
+							"from generate_series(1, %d) as bid",
+							table, TPCB_NBRANCHES * opts->scale);
+		case TPCB_TELLERS:
+			return psprintf("insert into %s(tid,bid,tbalance) "
+							"select tid, (tid - 1) / %d + 1, 0 "
+							"from generate_series(1, %d) as tid",
+							table, TPCB_NTELLERS, TPCB_NTELLERS * opts->scale);
+		case TPCB_ACCOUNTS:
+			return psprintf("insert into %s(aid,bid,abalance,filler) "
+							"select aid, (aid - 1) / %d + 1, 0, '' "
+							"from generate_series(1, " INT64_FORMAT ") as aid",
+							table, TPCB_NACCOUNTS, tpcb_naccounts(opts));
+		default:
+			elog(ERROR, "table %d of tpcb is not filled", t);
+	}
+	return NULL;				/* keep the compiler quiet */
+}
+
+/* pgbench's step "p": the primary keys of branches, tellers, accounts */
+static List *
+tpcb_primary_keys_sql(const void *opts, const char *nspname)
+{
+	List	   *stmts = NIL;
+
+	for (int i = 0; i < lengthof(tpcb_pkeys); i++)
+		stmts = lappend(stmts, tpcb_primary_key_sql(nspname, i));
+	return stmts;
+}
+
+static List *
+tpcb_kind_foreign_keys_sql(const void *opts, const char *nspname)
+{
+	return tpcb_foreign_keys_sql(nspname);
+}
+
 /* pgbench vacuums branches, tellers, accounts, history */
 static const int tpcb_vacuum_order[TPCB_NTABLES] = {
 	TPCB_BRANCHES, TPCB_TELLERS, TPCB_ACCOUNTS, TPCB_HISTORY
@@ -1103,4 +1291,13 @@ const BkDatasetKind bk_dataset_tpcb = {
 	.add_keys = tpcb_add_keys,
 	.add_foreign_keys = tpcb_kind_add_foreign_keys,
 	.wants_foreign_keys = tpcb_wants_foreign_keys,
+	.table_sql = tpcb_kind_table_sql,
+	.child_sql = tpcb_kind_child_sql,
+	.nfilled = lengthof(tpcb_filled),
+	.filled = tpcb_filled,
+	.rows = tpcb_rows,
+	.copy_row = tpcb_copy_row,
+	.insert_sql = tpcb_insert_sql,
+	.primary_keys_sql = tpcb_primary_keys_sql,
+	.foreign_keys_sql = tpcb_kind_foreign_keys_sql,
 };

@@ -9,6 +9,7 @@
 #ifndef PGBENCHKIT_TPCB_H
 #define PGBENCHKIT_TPCB_H
 
+#include "nodes/pg_list.h"
 #include "port/atomics.h"
 
 #include "dataset.h"
@@ -62,6 +63,11 @@ extern const char *tpcb_part_method_name(TpcbPartMethod method);
 extern char *tpcb_table_name(const char *prefix, int table);
 extern char *tpcb_partition_name(const char *prefix, int partno);
 
+extern char *tpcb_table_sql(const TpcbOptions *opts, int version, const char *nspname,
+							const char *prefix, int table);
+extern char *tpcb_partition_sql(const TpcbOptions *opts, const char *nspname,
+								const char *prefix, int partno);
+extern List *tpcb_foreign_keys_sql(const char *nspname);
 extern void tpcb_create_tables(const TpcbOptions *opts, const char *nspname,
 							   const char *prefix);
 extern void tpcb_add_accounts_key(const char *nspname, const char *prefix);

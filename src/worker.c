@@ -324,12 +324,12 @@ bk_launch(const BkLaunch *launch, dsm_segment *seg, void *arg,
 	{
 		PG_ENSURE_ERROR_CLEANUP(launch->cancel, PointerGetDatum(arg));
 		{
-			ready = bk_wait_worker(handle, launch->ready, NULL, arg, launch->interval_ms);
+			ready = bk_wait_worker(handle, launch->ready, launch->each, arg, launch->interval_ms);
 		}
 		PG_END_ENSURE_ERROR_CLEANUP(launch->cancel, PointerGetDatum(arg));
 	}
 	else
-		ready = bk_wait_worker(handle, launch->ready, NULL, arg, launch->interval_ms);
+		ready = bk_wait_worker(handle, launch->ready, launch->each, arg, launch->interval_ms);
 	if (!ready)
 		ereport(ERROR,
 				(errcode(ERRCODE_ADMIN_SHUTDOWN),

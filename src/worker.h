@@ -52,7 +52,8 @@ typedef struct BkError
  * worker's type and entry point, what it is called in messages, how many
  * workers the whole call needs (for the hint when no slot is free), when
  * the wait is over, what a cancel during the wait does, and what to say if
- * the worker stops before the wait is over.
+ * the worker stops before the wait is over, and what to do at every wake-up
+ * of the wait (print what the worker has to say).
  */
 typedef struct BkLaunch
 {
@@ -64,6 +65,7 @@ typedef struct BkLaunch
 	long		interval_ms;	/* how often READY is asked */
 	const char *stopped;		/* message if it stops before READY */
 	const char *stopped_hint;
+	void		(*each) (void *arg);	/* at every wake-up while waiting; or NULL */
 } BkLaunch;
 
 extern void bk_error_capture(BkError *dst);

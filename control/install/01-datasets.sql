@@ -3,7 +3,10 @@
 --
 -- tables holds the tables the load created (regclass: pg_dump writes their
 -- names, and a restore finds them again); with force => true, bench.init
--- drops only tables listed in a 'ready' row.
+-- drops only tables listed in a 'ready' row.  target names the target a
+-- dataset was loaded into (NULL: this database); such a dataset has no
+-- tables here: options->'target_tables' names them there, schema_name is
+-- their schema there and server_version the target's.
 --
 CREATE TABLE bench.datasets (
     id              bigserial PRIMARY KEY,
@@ -26,7 +29,8 @@ CREATE TABLE bench.datasets (
     vacuum_s        double precision,
     primary_keys_s  double precision,
     foreign_keys_s  double precision,
-    worker_pid      integer
+    worker_pid      integer,
+    target          text
 );
 
 COMMENT ON TABLE bench.datasets IS
@@ -56,7 +60,9 @@ CREATE TYPE bench.init_result AS (
 );
 
 --
--- bench.init: create and load a workload's dataset, as pgbench -i does.
+-- bench.init: create and load a workload's dataset, as pgbench -i does,
+-- in this database or, with target, on a target's server (generate: how
+-- the rows get there, 'client' or 'server', as pgbench -I g or G).
 --
 CREATE FUNCTION bench.init(
     workload         text,
@@ -67,14 +73,16 @@ CREATE FUNCTION bench.init(
     unlogged         boolean DEFAULT false,
     foreign_keys     boolean DEFAULT false,
     jobs             integer DEFAULT 1,
-    force            boolean DEFAULT false)
+    force            boolean DEFAULT false,
+    target           text    DEFAULT NULL,
+    generate         text    DEFAULT NULL)
 RETURNS bench.init_result
 LANGUAGE c VOLATILE PARALLEL UNSAFE
 AS 'MODULE_PATHNAME', 'bench_init';
 
-COMMENT ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean) IS
+COMMENT ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text) IS
     'Create and load a workload''s dataset (tpcb: the tables pgbench -i makes), in background workers';
 
 -- starting workers and creating tables is for roles the administrator chose
-REVOKE ALL ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text) FROM PUBLIC;
 
