@@ -98,9 +98,12 @@ SELECT :'status' AS status, :transactions AS transactions;
 -- others are pg_stat_statements' own
 SELECT count(*) AS samples, bool_and(data::text !~ 'hunter2') AS no_password
   FROM bench.samples WHERE run_id = :run_id;
+-- (the ALTER FUNCTION that sets up the nested one is left out: PostgreSQL
+-- 15 keeps it, later versions do not)
 SELECT DISTINCT regexp_replace(st->>'query', '\s+', ' ', 'g') AS redacted
   FROM bench.samples s, jsonb_array_elements(s.data->'statements') st
  WHERE s.run_id = :run_id AND st->>'query' ~ '<redacted>'
+   AND st->>'query' !~ '^ALTER FUNCTION'
  ORDER BY 1;
 SELECT p.query ~ 'hunter2' AS had_password, st->>'query' = p.query AS kept, count(*) > 0 AS some
   FROM bench.samples s, jsonb_array_elements(s.data->'statements') st

@@ -213,7 +213,7 @@ client_arm(ClientWorker *cw, ClientSlot *slot)
 	}
 }
 
-/* slot SLOT's socket is ready, or no longer of interest */
+/* slot SLOT's socket has input nobody waits for: no longer of interest */
 static void
 client_disarm(ClientWorker *cw, ClientSlot *slot)
 {
@@ -298,8 +298,11 @@ client_loop(ClientWorker *cw)
 			switch (slot->wait.kind)
 			{
 				case BK_WAIT_DONE:
+					/* its connection closes now (its socket leaves the set) */
+					if (slot->s.xs->exec->close != NULL)
+						slot->s.xs->exec->close(slot->s.xs);
 					slot->done = true;
-					slot->pos = -1; /* its connection may be closed: forget it */
+					slot->pos = -1;
 					slot->armed = false;
 					client_set_state(cw, i, CLIENT_DONE);
 					bk_set_latch_of(cw->sh->coordinator_pid);
@@ -345,9 +348,16 @@ client_loop(ClientWorker *cw)
 		now = bk_now_ns();
 		if (again)
 		{
-			/* a transaction ended: a look around, then on */
-			pgstat_report_activity(STATE_IDLE, NULL);
-			pgstat_report_stat(false);
+			/*
+			 * A transaction ended: a look around, then on.  An SPI session
+			 * shows what it runs in pg_stat_activity; a worker of libpq
+			 * sessions runs nothing here.
+			 */
+			if (cw->sh->driver == RUN_DRIVER_SERVER)
+			{
+				pgstat_report_activity(STATE_IDLE, NULL);
+				pgstat_report_stat(false);
+			}
 			if (!PostmasterIsAlive())
 				proc_exit(1);
 			if (!sockets)
@@ -385,8 +395,20 @@ client_loop(ClientWorker *cw)
 			{
 				ClientSlot *slot = (ClientSlot *) ev->user_data;
 
-				client_disarm(cw, slot);
-				slot->wait.kind = BK_WAIT_NONE;
+				/*
+				 * A socket stays armed while its session waits for it, and
+				 * between its queries too (no system call per query to
+				 * change the set); input that comes while the session waits
+				 * for something else (the server closing the connection,
+				 * say) disarms it, so that it does not wake the worker
+				 * again and again.
+				 */
+				if (slot->done)
+					continue;
+				if (slot->wait.kind == BK_WAIT_SOCKET)
+					slot->wait.kind = BK_WAIT_NONE;
+				else
+					client_disarm(cw, slot);
 			}
 		}
 	}

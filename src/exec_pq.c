@@ -75,6 +75,7 @@ typedef struct PqSession
 
 	PGconn	   *conn;			/* NULL: not connected */
 	bool		busy;			/* a query sent, libpq's NULL not read yet */
+	bool		just_sent;		/* nothing read since: no answer can be there */
 	bool		in_pipeline;
 	PqItem	   *queue;			/* pipelined items, in order */
 	int			qhead;
@@ -524,6 +525,7 @@ pq_send(BkExecSession *xs, int script, int cmdno, const BkCommand *cmd,
 		else if (ok)
 		{
 			ps->busy = true;
+			ps->just_sent = true;
 			ps->req = PQ_REQ_QUERY;
 		}
 	}
@@ -538,7 +540,10 @@ pq_send(BkExecSession *xs, int script, int cmdno, const BkCommand *cmd,
 	{
 		ok = pq_sync(ps, true);
 		if (ok)
+		{
+			ps->just_sent = true;
 			ps->req = PQ_REQ_PIPELINE;
+		}
 	}
 	else
 		elog(ERROR, "unexpected script command %d sent to libpq", (int) cmd->kind);
@@ -575,6 +580,16 @@ pq_next(PqSession *ps, PGresult **r, BkResult *res)
 		return BK_FETCH_DONE;
 	if (PQisBusy(ps->conn))
 	{
+		/*
+		 * Right after sending, the answer cannot be there yet: wait for the
+		 * socket rather than try a read that would find nothing.
+		 */
+		if (ps->just_sent)
+		{
+			ps->just_sent = false;
+			res->fd = PQsocket(ps->conn);
+			return BK_FETCH_WAIT;
+		}
 		if (!PQconsumeInput(ps->conn))
 			return BK_FETCH_DONE;
 		if (PQisBusy(ps->conn))
