@@ -31,6 +31,8 @@
  */
 #include "postgres.h"
 
+#include <sys/resource.h>
+
 #include "access/xact.h"
 #include "miscadmin.h"
 #include "pgstat.h"
@@ -464,6 +466,38 @@ client_copy_error(MemoryContext cxt, BkError *err)
 }
 
 /*
+ * client_raise_fd_limit
+ *		A worker of libpq sessions needs a socket per session beyond the
+ *		file descriptors the server counts on for itself (the soft limit
+ *		it started with): raise this process's soft limit by that much, up
+ *		to the hard limit, or refuse before anything starts.
+ */
+static void
+client_raise_fd_limit(ClientWorker *cw)
+{
+	struct rlimit rl;
+	rlim_t		want;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0)
+		return;
+	want = rl.rlim_cur + (rlim_t) cw->nslots + 16;
+	if (want <= rl.rlim_cur)
+		return;
+	if (rl.rlim_max != RLIM_INFINITY && want > rl.rlim_max)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("a client worker with %d connections needs %llu file descriptors, but the limit of the server's processes is %llu",
+						cw->nslots, (unsigned long long) want, (unsigned long long) rl.rlim_max),
+				 errhint("Use more jobs, so that each worker has fewer connections, or raise the hard limit of open files (ulimit -Hn, LimitNOFILE=) of the server.")));
+	rl.rlim_cur = want;
+	if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
+				 errmsg("could not raise the limit of open files to %llu: %m", (unsigned long long) want),
+				 errhint("Use more jobs, so that each worker has fewer connections.")));
+}
+
+/*
  * client_setup
  *		The worker's sessions, parsed and seeded, each with its executor
  *		session: SPI in this backend, or libpq to the run's target as the
@@ -493,6 +527,8 @@ client_setup(ClientWorker *cw)
 			target = bk_target_open(sh->target, sh->roleid, appname);
 			CommitTransactionCommand();
 			MemoryContextSwitchTo(cw->cxt);
+			client_raise_fd_limit(cw);
+			target->reserve_fds = true;
 		}
 		for (slot = 0; slot < cw->nslots; slot++)
 		{

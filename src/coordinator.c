@@ -104,6 +104,7 @@ typedef struct Coord
 	char	   *target_version;
 	char	   *target_settings;	/* jsonb */
 	double		target_rtt_ms;
+	PGconn	   *target_conn;	/* the coordinator's own, for the samples */
 	bool		start_recorded; /* bench.runs.started_at is the go */
 	int64		next_sample_ns;
 } Coord;
@@ -682,6 +683,15 @@ coord_summary(Coord *co, RunSummary *sum, BkHist *hist)
 	sum->connection_time_ms = coord_connection_time_ms(co, sum);
 }
 
+/* the coordinator's connection to the target, if open, closed */
+static void
+coord_close_target(Coord *co)
+{
+	if (co->target_conn != NULL)
+		bk_target_finish(co->target_conn);
+	co->target_conn = NULL;
+}
+
 /*
  * coord_finish
  *		Stop the clients, record the last interval, the summary and the
@@ -748,6 +758,7 @@ coord_finish(Coord *co, CoordEnd why)
 				   coord_all_xacts(co));
 	bk_run_finish(sh, status, &sum, hist, code, message);
 	coord_xact_commit();
+	coord_close_target(co);
 	strlcpy(sh->final_status, status, sizeof(sh->final_status));
 }
 
@@ -808,6 +819,7 @@ coord_read_target(Coord *co)
 	snprintf(appname, sizeof(appname), "pgbenchkit run %lld", (long long) sh->run_id);
 	target = bk_target_open(sh->target, sh->roleid, appname);
 	conn = bk_target_open_conn(target);
+	co->target_conn = conn;
 	PG_TRY();
 	{
 		double	   *rtt = palloc(sizeof(double) * COORD_RTT_ROUNDS);
@@ -861,20 +873,23 @@ coord_read_target(Coord *co)
 		else
 			co->target_rtt_ms = -1;
 	}
-	PG_FINALLY();
+	PG_CATCH();
 	{
+		co->target_conn = NULL;
 		bk_target_finish(conn);
+		PG_RE_THROW();
 	}
 	PG_END_TRY();
 }
+
 
 /* what the run row says of its target, once it is inserted */
 static void
 coord_record_target(Coord *co)
 {
-	Oid			types[6] = {INT8OID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID, TEXTOID};
-	Datum		values[6];
-	char		nulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
+	Oid			types[5] = {INT8OID, TEXTOID, TEXTOID, TEXTOID, FLOAT8OID};
+	Datum		values[5];
+	char		nulls[5] = {' ', ' ', ' ', ' ', ' '};
 	BkOwnerSwitch sw;
 
 	values[0] = Int64GetDatum(co->sh->run_id);
@@ -888,13 +903,10 @@ coord_record_target(Coord *co)
 		values[4] = Float8GetDatum(co->target_rtt_ms);
 	else
 		nulls[4] = 'n';
-	values[5] = CStringGetTextDatum("{\"samples\": \"the statistics of a target are not sampled yet: the run records its settings, version and round-trip time\","
-									" \"host\": \"the host of a target cannot be read from here: no CPU or memory figures\"}");
 	bk_become_owner(&sw);
 	bk_spi_exec("UPDATE bench.runs SET target_host = $2, server_version = $3,"
-				" settings = $4::pg_catalog.jsonb, target_rtt_ms = $5,"
-				" unavailable = $6::pg_catalog.jsonb WHERE id = $1",
-				6, types, values, nulls, SPI_OK_UPDATE);
+				" settings = $4::pg_catalog.jsonb, target_rtt_ms = $5 WHERE id = $1",
+				5, types, values, nulls, SPI_OK_UPDATE);
 	bk_restore_user(&sw);
 }
 
@@ -936,26 +948,26 @@ coord_run(Coord *co, dsm_segment *seg)
 	coord_start_clients(co, seg);
 	coord_wait_ready(co);
 
-	/* 3: prewarm; the row, the settings, the sizes and the first sample */
+	/*
+	 * 3: prewarm; the row, the settings, the sizes and the first sample (of
+	 * this server, or of the target over the coordinator's connection)
+	 */
+	coord_xact_begin(sh->prewarm ? "pgbenchkit: prewarming" : "pgbenchkit: starting a run");
 	if (sh->driver == RUN_DRIVER_SERVER)
-	{
-		coord_xact_begin(sh->prewarm ? "pgbenchkit: prewarming" : "pgbenchkit: starting a run");
 		bk_obs_init(&co->obs, sh->run_id, sh->dataset_id, sh->roleid);
-		if (sh->prewarm)
-			bk_obs_prewarm(&co->obs);
-		coord_xact_commit();
-	}
+	else
+		bk_obs_init_remote(&co->obs, sh->run_id, sh->roleid, co->target_conn, sh->needs_dataset);
+	if (sh->prewarm)
+		bk_obs_prewarm(&co->obs);
+	coord_xact_commit();
 	coord_refuse_stop_before_start(co);
 
 	coord_xact_begin("pgbenchkit: recording the run");
 	bk_run_insert(sh, GetUserNameFromId(sh->roleid, false), GetCurrentTimestamp());
-	if (sh->driver == RUN_DRIVER_SERVER)
-	{
-		bk_obs_begin(&co->obs, GetCurrentTimestamp(), 0, 0);
-		co->observing = true;
-	}
-	else
+	if (sh->driver == RUN_DRIVER_LIBPQ)
 		coord_record_target(co);
+	bk_obs_begin(&co->obs, GetCurrentTimestamp(), 0, 0);
+	co->observing = true;
 	coord_xact_commit();
 	co->row_inserted = true;
 
@@ -964,8 +976,7 @@ coord_run(Coord *co, dsm_segment *seg)
 	sh->start_ns = bk_now_ns();
 	sh->measure_ns = sh->start_ns + sh->warmup_ns;
 	co->last_tick_ns = sh->start_ns;
-	co->next_sample_ns = sh->sample_ns > 0 && co->observing ?
-		sh->start_ns + sh->sample_ns : PG_INT64_MAX;
+	co->next_sample_ns = sh->sample_ns > 0 ? sh->start_ns + sh->sample_ns : PG_INT64_MAX;
 	pg_write_barrier();
 	pg_atomic_write_u32(&sh->state, RUN_RUNNING);
 	pg_atomic_write_u32(&sh->go, 1);
@@ -998,7 +1009,7 @@ coord_run(Coord *co, dsm_segment *seg)
 			coord_interval(co, next);
 			continue;
 		}
-		if (co->observing && now >= co->next_sample_ns && now < end_ns)
+		if (now >= co->next_sample_ns && now < end_ns)
 		{
 			coord_sample(co, now);
 			while (co->next_sample_ns <= bk_now_ns())
@@ -1103,6 +1114,7 @@ bench_run_coordinator_main(Datum main_arg)
 	}
 	PG_END_TRY();
 
+	coord_close_target(&co);
 	if (co.locked)
 		LockRelease(&co.locktag, ExclusiveLock, true);
 	bk_set_latch_of(sh->caller_pid);

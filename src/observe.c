@@ -51,9 +51,11 @@
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/guc_tables.h"
 #include "utils/json.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
 #include "utils/timestamp.h"
@@ -61,6 +63,7 @@
 #include "catalog.h"
 #include "compat.h"
 #include "observe.h"
+#include "target.h"
 #include "run.h"
 #include "workload.h"
 #include "pgbenchkit.h"
@@ -122,6 +125,59 @@ obs_query_text(const char *sql, int nargs, Oid *types, Datum *values)
 	}
 	SPI_finish();
 	return result;
+}
+
+/*
+ * obs_remote_text
+ *		The single text value of SQL run on the observer's target, with
+ *		NPARAMS parameters of TYPES as text VALUES; NULL if none.  An error
+ *		of the target is raised.
+ */
+static char *
+obs_remote_text(BkObserver *o, const char *sql, int nparams, const Oid *types,
+				const char *const *values)
+{
+	PGresult   *r = bk_target_exec_params(o->remote, sql, nparams, types, values);
+	char	   *v = NULL;
+
+	if (r == NULL || PQresultStatus(r) != PGRES_TUPLES_OK)
+	{
+		char	   *msg = pchomp(r ? PQresultErrorMessage(r) : PQerrorMessage(o->remote));
+
+		PQclear(r);
+		ereport(ERROR,
+				(errcode(ERRCODE_CONNECTION_FAILURE),
+				 errmsg("could not read the target's statistics: %s", msg)));
+	}
+	if (PQntuples(r) > 0 && !PQgetisnull(r, 0, 0))
+		v = pstrdup(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return v;
+}
+
+/*
+ * obs_text
+ *		The single text value of a query on the server the observer
+ *		samples: this one (obs_query_text), or its target, the parameters
+ *		sent as text.
+ */
+static char *
+obs_text(BkObserver *o, const char *sql, int nargs, Oid *types, Datum *values)
+{
+	const char **texts;
+
+	if (o->remote == NULL)
+		return obs_query_text(sql, nargs, types, values);
+	texts = palloc(sizeof(char *) * Max(nargs, 1));
+	for (int i = 0; i < nargs; i++)
+	{
+		Oid			out;
+		bool		varlena;
+
+		getTypeOutputInfo(types[i], &out, &varlena);
+		texts[i] = OidOutputFunctionCall(out, values[i]);
+	}
+	return obs_remote_text(o, sql, nargs, types, texts);
 }
 
 /* the schema an extension is installed in, or NULL */
@@ -706,10 +762,12 @@ obs_view_exists(const char *name)
  *		source that READ says to read (see obs_sources), then the
  *		statements of pg_stat_statements in schema PGSS_SCHEMA, if given.
  *		With TEXTS, the texts of the run's role's statements, redacted
- *		(redact.c) once the busiest are chosen, not every text of the view.
+ *		(redact.c) once the busiest are chosen, not every text of the view;
+ *		without REDACT (a target, which has no bench._redact_statement) as
+ *		they are, to be redacted here before they are stored.
  */
 static char *
-obs_sample_sql(const bool *read, const char *pgss_schema, bool texts)
+obs_sample_sql(const bool *read, const char *pgss_schema, bool texts, bool redact)
 {
 	StringInfoData q;
 	const char *sep = "";
@@ -733,7 +791,7 @@ obs_sample_sql(const bool *read, const char *pgss_schema, bool texts)
 						 " pg_catalog.row_number() OVER (PARTITION BY s.userid = $5 ORDER BY s.total_exec_time DESC) AS rank"
 						 " FROM %s.pg_stat_statements(%s) s WHERE s.dbid = $1 AND s.queryid IS NOT NULL) s"
 						 " WHERE s.rank <= CASE WHEN s.own THEN %d ELSE %d END)",
-						 texts ? " OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('query', bench._redact_statement(s.query))" : "",
+						 texts && redact ? " OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('query', bench._redact_statement(s.query))" : "",
 						 texts ? " CASE WHEN s.userid = $5 THEN s.query END AS query," : "",
 						 quote_identifier(pgss_schema),
 						 texts ? "true" : "false",
@@ -832,7 +890,7 @@ bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid)
 	for (int texts = 0; texts < 2; texts++)
 	{
 		Oid			types[5] = {OIDOID, OIDARRAYOID, TEXTOID, INT8OID, OIDOID};
-		char	   *sql = obs_sample_sql(read, pgss, texts == 1);
+		char	   *sql = obs_sample_sql(read, pgss, texts == 1, true);
 
 		SPI_connect();
 		o->sample_plan[texts] = SPI_prepare(sql, 5, types);
@@ -846,6 +904,157 @@ bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid)
 }
 
 /*
+ * obs_prewarm_remote
+ *		Prewarm the workload's tables and their indexes on the target with
+ *		its pg_prewarm, where it has it, timing each on the target's clock.
+ */
+static void
+obs_prewarm_remote(BkObserver *o)
+{
+	const char *schema;
+	char	   *sql;
+	PGresult   *r;
+	MemoryContext old;
+
+	if (o->ntables == 0)
+		return;
+	schema = obs_remote_text(o, "SELECT n.nspname FROM pg_catalog.pg_extension e"
+							 " JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace"
+							 " WHERE e.extname = 'pg_prewarm'", 0, NULL, NULL);
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	if (schema == NULL)
+	{
+		obs_unavailable(o, "prewarm", "pg_prewarm is not installed in the target's database");
+		MemoryContextSwitchTo(old);
+		return;
+	}
+	MemoryContextSwitchTo(old);
+	/* the relations first (materialized), then one pg_prewarm each */
+	sql = psprintf("%s, r AS MATERIALIZED ("
+				   " SELECT x.oid, pg_catalog.format('%%I.%%I', n.nspname, x.relname) AS relation,"
+				   " CASE WHEN x.relkind = 'i' THEN 'index' ELSE 'table' END AS kind"
+				   " FROM (SELECT t.relid AS oid FROM t UNION ALL"
+				   "       SELECT i.indexrelid FROM t JOIN pg_catalog.pg_index i ON i.indrelid = t.relid) o"
+				   " JOIN pg_catalog.pg_class x ON x.oid = o.oid"
+				   " JOIN pg_catalog.pg_namespace n ON n.oid = x.relnamespace)"
+				   " SELECT pg_catalog.jsonb_agg(pg_catalog.jsonb_build_object("
+				   " 'relid', r.oid, 'relation', r.relation, 'kind', r.kind,"
+				   " 'blocks', p.blocks, 'seconds', EXTRACT(epoch FROM p.t1 OPERATOR(pg_catalog.-) p.t0))"
+				   " ORDER BY r.relation)"
+				   " FROM r CROSS JOIN LATERAL (SELECT pg_catalog.clock_timestamp() AS t0, %s.pg_prewarm(r.oid) AS blocks) p0"
+				   " CROSS JOIN LATERAL (SELECT p0.t0, p0.blocks, pg_catalog.clock_timestamp() AS t1) p",
+				   leaf_tables_cte, quote_identifier(schema));
+	r = bk_target_exec_params(o->remote, sql, 1, (Oid[]) {OIDARRAYOID},
+							  (const char *[]) {o->remote_tables});
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	if (r != NULL && PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 &&
+		!PQgetisnull(r, 0, 0))
+		o->prewarm_json = pstrdup(PQgetvalue(r, 0, 0));
+	else
+		obs_unavailable(o, "prewarm",
+						psprintf("pg_prewarm on the target failed: %s",
+								 pchomp(r ? PQresultErrorMessage(r) : PQerrorMessage(o->remote))));
+	MemoryContextSwitchTo(old);
+	PQclear(r);
+}
+
+/*
+ * bk_obs_init_remote
+ *		An observer of a run against a target, reading its statistics over
+ *		CONN (the coordinator's connection, as the target's role): which
+ *		sources that server and that role can read, the workload's tables
+ *		there (pgbench's, with PGBENCH_TABLES), and the sample queries.  The
+ *		CPU time and host of a target cannot be read from here.
+ */
+void
+bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *conn,
+				   bool pgbench_tables)
+{
+	MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
+	bool		read[OBS_NSOURCES];
+	char	   *pgss;
+	char	   *tables;
+	PGresult   *r;
+
+	memset(o, 0, sizeof(*o));
+	o->run_id = run_id;
+	o->roleid = roleid;
+	o->remote = conn;
+	initStringInfo(&o->unavailable);
+	appendStringInfoChar(&o->unavailable, '{');
+
+	/* the role's own statements are the workload's: keep ours out, if it may */
+	PQclear(bk_target_exec(conn, "SET pg_stat_statements.track = 'none'"));
+
+	o->remote_dboid = obs_remote_text(o, "SELECT d.oid FROM pg_catalog.pg_database d"
+									  " WHERE d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database()",
+									  0, NULL, NULL);
+	o->remote_roleid = obs_remote_text(o, "SELECT r.oid FROM pg_catalog.pg_roles r"
+									   " WHERE r.rolname OPERATOR(pg_catalog.=) CURRENT_USER",
+									   0, NULL, NULL);
+	o->stats_priv = strcmp(obs_remote_text(o, "SELECT pg_catalog.pg_has_role('pg_read_all_stats', 'member')",
+										   0, NULL, NULL), "t") == 0;
+	tables = pgbench_tables ?
+		obs_remote_text(o, "SELECT pg_catalog.array_agg(c.oid ORDER BY c.relname) FROM pg_catalog.pg_class c"
+						" WHERE c.relname OPERATOR(pg_catalog.=) ANY ('{pgbench_accounts,pgbench_branches,"
+						"pgbench_tellers,pgbench_history}') AND c.relkind IN ('r', 'p')"
+						" AND pg_catalog.pg_table_is_visible(c.oid)", 0, NULL, NULL) : NULL;
+	o->remote_tables = tables ? tables : pstrdup("{}");
+	if (tables != NULL)
+	{
+		Datum		arr = OidFunctionCall3(F_ARRAY_IN, CStringGetDatum(tables),
+										   ObjectIdGetDatum(OIDOID), Int32GetDatum(-1));
+		Datum	   *elems;
+		bool	   *enulls;
+
+		deconstruct_array(DatumGetArrayTypeP(arr), OIDOID, sizeof(Oid), true, TYPALIGN_INT,
+						  &elems, &enulls, &o->ntables);
+		o->tables = palloc(sizeof(Oid) * Max(o->ntables, 1));
+		for (int i = 0; i < o->ntables; i++)
+			o->tables[i] = DatumGetObjectId(elems[i]);
+	}
+
+	pgss = obs_remote_text(o, "SELECT n.nspname FROM pg_catalog.pg_extension e"
+						   " JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace"
+						   " WHERE e.extname = 'pg_stat_statements'", 0, NULL, NULL);
+	if (pgss == NULL)
+		obs_unavailable(o, "statements", "pg_stat_statements is not installed in the target's database");
+	else
+	{
+		r = bk_target_exec(conn, psprintf("SELECT 1 FROM %s.pg_stat_statements(false) LIMIT 1",
+										  quote_identifier(pgss)));
+		if (r == NULL || PQresultStatus(r) != PGRES_TUPLES_OK)
+		{
+			obs_unavailable(o, "statements",
+							psprintf("pg_stat_statements could not be read on the target: %s",
+									 pchomp(r ? PQresultErrorMessage(r) : PQerrorMessage(conn))));
+			pgss = NULL;
+		}
+		PQclear(r);
+	}
+	if (pgss != NULL && !o->stats_priv)
+		obs_unavailable(o, "statements of other roles",
+						"the target's role is not a member of pg_read_all_stats (pg_monitor)");
+	obs_unavailable(o, "cpu", "the CPU time of a target's processes cannot be read from here");
+	obs_unavailable(o, "host", "the host of a target cannot be read from here");
+
+	for (int i = 0; i < OBS_NSOURCES; i++)
+	{
+		const char *v[1] = {obs_sources[i].view};
+
+		read[i] = obs_sources[i].view == NULL ||
+			strcmp(obs_remote_text(o, "SELECT pg_catalog.count(*) FROM pg_catalog.pg_class c"
+								   " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+								   " WHERE n.nspname = 'pg_catalog' AND c.relname OPERATOR(pg_catalog.=) $1",
+								   1, (Oid[]) {TEXTOID}, v), "0") != 0;
+	}
+	for (int texts = 0; texts < 2; texts++)
+		o->remote_sample_sql[texts] = obs_sample_sql(read, pgss, texts == 1, false);
+	o->sampling = true;
+	MemoryContextSwitchTo(old);
+}
+
+/*
  * bk_obs_prewarm
  *		Prewarm the workload's relations; the rows for bench.prewarms are
  *		written by bk_obs_begin, with the run's row.
@@ -854,9 +1063,17 @@ void
 bk_obs_prewarm(BkObserver *o)
 {
 	ObsPrewarmed *done;
-	int			n = obs_prewarm_list(o->tables, o->ntables, &done);
-	char	   *skipped = obs_prewarm_skipped(done, n);
+	int			n;
+	char	   *skipped;
 	StringInfoData buf;
+
+	if (o->remote != NULL)
+	{
+		obs_prewarm_remote(o);
+		return;
+	}
+	n = obs_prewarm_list(o->tables, o->ntables, &done);
+	skipped = obs_prewarm_skipped(done, n);
 
 	initStringInfo(&buf);
 	if (skipped != NULL)
@@ -894,7 +1111,7 @@ obs_sizes(BkObserver *o, const char *phase)
 	if (o->ntables == 0)
 		return;
 	values[0] = obs_oid_array(o->tables, o->ntables);
-	json = obs_query_text(psprintf("%s SELECT pg_catalog.jsonb_agg(x) FROM ("
+	json = obs_text(o, psprintf("%s SELECT pg_catalog.jsonb_agg(x) FROM ("
 								   " SELECT c.oid AS relid, pg_catalog.format('%%I.%%I', n.nspname, c.relname) AS relation,"
 								   " 'table' AS kind, pg_catalog.format('%%I.%%I', n.nspname, c.relname) AS table_name,"
 								   " pg_catalog.pg_relation_size(c.oid) AS main_bytes,"
@@ -913,7 +1130,7 @@ obs_sizes(BkObserver *o, const char *phase)
 								   " JOIN pg_catalog.pg_class x ON x.oid = i.indexrelid"
 								   " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace) x",
 								   leaf_tables_cte),
-						  1, types, values);
+					1, types, values);
 	if (json == NULL)
 		return;
 	values[0] = Int64GetDatum(o->run_id);
@@ -931,6 +1148,20 @@ obs_sizes(BkObserver *o, const char *phase)
 				3, types, values, NULL, SPI_OK_INSERT);
 	bk_restore_user(&sw);
 }
+
+/*
+ * A target's sample as it is stored: its statements' texts (the run's
+ * role's, as the target's pg_stat_statements kept them) redacted here, as
+ * the sample query redacts them on this server.
+ */
+static const char *const obs_redact_statements_sql =
+"(SELECT CASE WHEN pg_catalog.jsonb_typeof(x.d OPERATOR(pg_catalog.->) 'statements') = 'array'"
+" THEN pg_catalog.jsonb_set(x.d, '{statements}', (SELECT pg_catalog.jsonb_agg("
+" CASE WHEN pg_catalog.jsonb_typeof(e.st OPERATOR(pg_catalog.->) 'query') = 'string'"
+" THEN pg_catalog.jsonb_set(e.st, '{query}', pg_catalog.to_jsonb(bench._redact_statement(e.st OPERATOR(pg_catalog.->>) 'query')))"
+" ELSE e.st END ORDER BY e.n)"
+" FROM pg_catalog.jsonb_array_elements(x.d OPERATOR(pg_catalog.->) 'statements') WITH ORDINALITY AS e (st, n)))"
+" ELSE x.d END FROM (SELECT $6::pg_catalog.jsonb AS d) x)";
 
 /* read one sample as the run's role, and store it */
 static void
@@ -957,13 +1188,27 @@ obs_sample_store(BkObserver *o, const char *phase, TimestampTz at, double elapse
 	values[3] = Int64GetDatum(xacts);
 	values[4] = ObjectIdGetDatum(o->roleid);
 
-	SPI_connect();
-	if (SPI_execute_plan(o->sample_plan[strcmp(phase, "during") == 0 ? 0 : 1],
-						 values, nulls, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
-		elog(ERROR, "could not read a sample");
-	json = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
-	json = MemoryContextStrdup(cxt, json);
-	SPI_finish();
+	if (o->remote != NULL)
+	{
+		Oid			rtypes[5] = {OIDOID, OIDARRAYOID, TEXTOID, INT8OID, OIDOID};
+		const char *params[5] = {o->remote_dboid, o->remote_tables, NULL,
+		psprintf(INT64_FORMAT, xacts), o->remote_roleid};
+
+		json = obs_remote_text(o, o->remote_sample_sql[strcmp(phase, "during") == 0 ? 0 : 1],
+							   5, rtypes, params);
+		if (json == NULL)
+			elog(ERROR, "could not read a sample of the target");
+	}
+	else
+	{
+		SPI_connect();
+		if (SPI_execute_plan(o->sample_plan[strcmp(phase, "during") == 0 ? 0 : 1],
+							 values, nulls, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+			elog(ERROR, "could not read a sample");
+		json = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+		json = MemoryContextStrdup(cxt, json);
+		SPI_finish();
+	}
 
 	memset(nulls, ' ', sizeof(nulls));
 	values[0] = Int64GetDatum(o->run_id);
@@ -979,10 +1224,11 @@ obs_sample_store(BkObserver *o, const char *phase, TimestampTz at, double elapse
 	values[6] = Float8GetDatum((bk_now_ns() - t0) / 1e6);
 	values[7] = Float8GetDatum((obs_process_cpu_ns() - cpu0) / 1e6);
 	bk_become_owner(&sw);
-	bk_spi_exec("INSERT INTO bench.samples (run_id, sample_no, phase, taken_at, elapsed_s, data)"
-				" VALUES ($1, $2, $3, $4, $5, $6::pg_catalog.jsonb OPERATOR(pg_catalog.||)"
-				" pg_catalog.jsonb_build_object('read_ms', pg_catalog.round($7::pg_catalog.numeric, 3),"
-				" 'read_cpu_ms', pg_catalog.round($8::pg_catalog.numeric, 3)))",
+	bk_spi_exec(psprintf("INSERT INTO bench.samples (run_id, sample_no, phase, taken_at, elapsed_s, data)"
+						 " VALUES ($1, $2, $3, $4, $5, %s OPERATOR(pg_catalog.||)"
+						 " pg_catalog.jsonb_build_object('read_ms', pg_catalog.round($7::pg_catalog.numeric, 3),"
+						 " 'read_cpu_ms', pg_catalog.round($8::pg_catalog.numeric, 3)))",
+						 o->remote ? obs_redact_statements_sql : "$6::pg_catalog.jsonb"),
 				8, types, values, nulls, SPI_OK_INSERT);
 	bk_restore_user(&sw);
 	o->sample_no++;
@@ -1093,9 +1339,10 @@ bk_obs_begin(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts)
 	Oid			types[4] = {INT8OID, TEXTOID, TEXTOID, TEXTOID};
 	Datum		values[4];
 	char		nulls[4] = {' ', ' ', ' ', ' '};
-	char	   *settings;
+	char	   *settings = NULL;
 	BkOwnerSwitch sw;
 
+	if (o->remote == NULL)
 	{
 		Oid			t[2] = {TEXTOID, TEXTOID};
 		Datum		v[2] = {CStringGetTextDatum(notable_settings),
@@ -1113,13 +1360,16 @@ bk_obs_begin(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts)
 		values[1] = CStringGetTextDatum(settings);
 	else
 		nulls[1] = 'n';
-	if (o->stats_priv)
+	if (o->stats_priv && o->remote == NULL)
 		values[2] = CStringGetTextDatum(obs_host_json());
 	else
 		nulls[2] = 'n';
 	values[3] = CStringGetTextDatum(obs_unavailable_json(o));
 	bk_become_owner(&sw);
-	bk_spi_exec("UPDATE bench.runs SET settings = $2::pg_catalog.jsonb, host = $3::pg_catalog.jsonb,"
+	/* a target's settings were read by the coordinator; its host is not here */
+	bk_spi_exec(o->remote ?
+				"UPDATE bench.runs SET unavailable = $4::pg_catalog.jsonb WHERE id = $1" :
+				"UPDATE bench.runs SET settings = $2::pg_catalog.jsonb, host = $3::pg_catalog.jsonb,"
 				" unavailable = $4::pg_catalog.jsonb WHERE id = $1",
 				4, types, values, nulls, SPI_OK_UPDATE);
 	if (o->prewarm_json != NULL)

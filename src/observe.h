@@ -12,6 +12,7 @@
 #include "datatype/timestamp.h"
 #include "executor/spi.h"
 #include "lib/stringinfo.h"
+#include "libpq-fe.h"
 
 typedef struct BkObserver
 {
@@ -29,10 +30,19 @@ typedef struct BkObserver
 	char	   *prewarm_json;	/* jsonb array of what was prewarmed */
 	uint64		host_busy_ticks;	/* /proc/stat as last read, each held */
 	uint64		host_idle_ticks;	/* from going back (see obs_host_cpu) */
+
+	/* a run against a target: its statistics, read over this connection */
+	PGconn	   *remote;
+	char	   *remote_dboid;	/* the target's ids of its database and role */
+	char	   *remote_roleid;
+	char	   *remote_tables;	/* the workload's tables there, an oid[] literal */
+	char	   *remote_sample_sql[2];
 } BkObserver;
 
 /* in a transaction, as the run's role */
 extern void bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid);
+extern void bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *conn,
+							   bool pgbench_tables);
 extern void bk_obs_prewarm(BkObserver *o);
 extern void bk_obs_begin(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts);
 extern void bk_obs_sample(BkObserver *o, const char *phase, TimestampTz at,

@@ -698,6 +698,9 @@ connect_poll(ForeignServer *server, PGconn *conn, BkTargetParams *params)
 	}
 }
 
+static PGconn *target_connect(ForeignServer *server, UserMapping *um,
+							  BkTargetParams *params, bool reserve_fd);
+
 /*
  * bk_target_connect
  *		Connect to SERVER as the role of UM with PARAMS, under the password
@@ -709,11 +712,20 @@ connect_poll(ForeignServer *server, PGconn *conn, BkTargetParams *params)
 PGconn *
 bk_target_connect(ForeignServer *server, UserMapping *um, BkTargetParams *params)
 {
+	return target_connect(server, um, params, false);
+}
+
+static PGconn *
+target_connect(ForeignServer *server, UserMapping *um, BkTargetParams *params,
+			   bool reserve_fd)
+{
 	PGconn	   *conn;
 
 	bk_target_check_params(server, um, params);
 
-	if (!AcquireExternalFD())
+	if (reserve_fd)
+		ReserveExternalFD();
+	else if (!AcquireExternalFD())
 		ereport(ERROR,
 				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
 				 errmsg("could not connect to target \"%s\"", server->servername),
@@ -784,7 +796,7 @@ bk_target_open(const char *name, Oid userid, const char *application_name)
 PGconn *
 bk_target_open_conn(BkTarget *target)
 {
-	return bk_target_connect(target->server, target->um, target->params);
+	return target_connect(target->server, target->um, target->params, target->reserve_fds);
 }
 
 /*
@@ -795,10 +807,23 @@ bk_target_open_conn(BkTarget *target)
 PGresult *
 bk_target_exec(PGconn *conn, const char *sql)
 {
+	return bk_target_exec_params(conn, sql, -1, NULL, NULL);
+}
+
+/*
+ * bk_target_exec_params
+ *		bk_target_exec with NPARAMS parameters of TYPES, as text VALUES (NULL:
+ *		a null); NPARAMS -1 sends SQL in the simple protocol, as PQexec.
+ */
+PGresult *
+bk_target_exec_params(PGconn *conn, const char *sql, int nparams, const Oid *types,
+					  const char *const *values)
+{
 	PGresult   *last = NULL;
 	PGresult   *res;
 
-	if (!PQsendQuery(conn, sql))
+	if (!(nparams < 0 ? PQsendQuery(conn, sql) :
+		  PQsendQueryParams(conn, sql, nparams, types, values, NULL, NULL, 0)))
 		return NULL;
 	for (;;)
 	{

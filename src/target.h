@@ -30,6 +30,9 @@ typedef struct BkTarget
 	ForeignServer *server;
 	UserMapping *um;
 	BkTargetParams *params;
+	bool		reserve_fds;	/* its connections' sockets are beyond the
+								 * server's own share of file descriptors
+								 * (a client worker raised its limit) */
 } BkTarget;
 
 extern BkTarget *bk_target_open(const char *name, Oid userid,
@@ -46,6 +49,8 @@ extern void bk_target_check_used_password(ForeignServer *server, UserMapping *um
 										  PGconn *conn);
 extern void bk_target_finish(PGconn *conn);
 extern PGresult *bk_target_exec(PGconn *conn, const char *sql);
+extern PGresult *bk_target_exec_params(PGconn *conn, const char *sql, int nparams,
+									   const Oid *types, const char *const *values);
 extern char *bk_target_redact(const char *message, BkTargetParams *params);
 
 #endif							/* PGBENCHKIT_TARGET_H */

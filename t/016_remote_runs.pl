@@ -42,6 +42,12 @@ $remote->safe_psql('postgres', qq{
 	RESET log_statement;
 	GRANT CREATE ON SCHEMA public TO bench_remote;
 	CREATE DATABASE empty;
+	-- what managed services offer: statements and prewarm, and pg_monitor
+	-- (the statements kept from here on: the password above is the test's)
+	CREATE EXTENSION pg_stat_statements;
+	SELECT pg_stat_statements_reset();
+	CREATE EXTENSION pg_prewarm;
+	GRANT pg_monitor TO bench_remote;
 	CREATE TABLE pipeline_seen (client int, nxt int);
 	GRANT ALL ON pipeline_seen TO bench_remote;
 });
@@ -96,7 +102,7 @@ my $history = remote_value('SELECT count(*) FROM pgbench_history');
 ($ret, $out, $err) = as_role('alice', q{
 	SELECT status, driver, target, jobs, connect, scale, transactions > 0,
 	       target_rtt_ms > 0, connection_time_ms > 0, settings ? 'max_connections',
-	       settings->>'server_version' = server_version, unavailable ? 'samples'
+	       settings->>'server_version' = server_version, unavailable ? 'host'
 	  FROM bench.run('tpcb', clients => 4, jobs => 2, duration => '3 s', progress => '0',
 	                 target => 'remote')});
 is($ret, 0, 'a tpcb run against the target') or diag($err);
@@ -118,6 +124,32 @@ sub last_run
 {
 	return $node->safe_psql('postgres', qq{SELECT $_[0] FROM bench.runs ORDER BY id DESC LIMIT 1});
 }
+
+# the target's statistics, sampled over the coordinator's connection
+my $run = last_run('id');
+is($node->safe_psql('postgres', qq{
+	SELECT count(*) FILTER (WHERE phase = 'before') || '|' || count(*) FILTER (WHERE phase = 'after') || '|'
+	       || bool_and(data ? 'wal' AND data ? 'database' AND data ? 'tables' AND data ? 'indexes')
+	       || '|' || bool_or(data ? 'statements') || '|' || bool_and(NOT data ? 'cpu')
+	  FROM bench.samples WHERE run_id = $run}), '1|1|true|true|true',
+	'samples of the target before and after: WAL, database, tables, indexes, statements, no CPU');
+cmp_ok($node->safe_psql('postgres', qq{SELECT count(*) FROM bench.samples WHERE run_id = $run AND phase = 'during'}),
+	'>=', 1, 'and during the run');
+is($node->safe_psql('postgres', qq{SELECT xact_commit >= transactions, wal_bytes > 0, blks_hit > 0
+	FROM bench.run_counters WHERE run_id = $run}), 't|t|t',
+	'the target\'s commits, WAL and buffer hits over the run, from its samples');
+is($node->safe_psql('postgres', qq{SELECT string_agg(relation, ',' ORDER BY relation) FROM bench.prewarms WHERE run_id = $run}),
+	'public.pgbench_accounts,public.pgbench_accounts_pkey,public.pgbench_branches,public.pgbench_branches_pkey,public.pgbench_history,public.pgbench_tellers,public.pgbench_tellers_pkey',
+	'the target\'s tables and indexes were prewarmed with its pg_prewarm');
+is($node->safe_psql('postgres', qq{SELECT count(DISTINCT relation) FROM bench.relation_sizes WHERE run_id = $run AND phase = 'after'}),
+	'7', 'the sizes of the target\'s relations');
+is($node->safe_psql('postgres', qq{SELECT string_agg(key, ',' ORDER BY key) FROM bench.runs, jsonb_object_keys(unavailable) key WHERE id = $run}),
+	'cpu,host', 'what a target does not show is named: its CPU and its host')
+	or diag($node->safe_psql('postgres', qq{SELECT unavailable FROM bench.runs WHERE id = $run}));
+like($node->safe_psql('postgres', qq{SELECT string_agg(query, ' ') FROM bench.run_statements WHERE run_id = $run}),
+	qr/UPDATE pgbench_accounts SET abalance/, 'the target\'s statements of the run, from its pg_stat_statements');
+like($node->safe_psql('postgres', qq{SELECT bench.report($run)}), qr/not available: host \(the host of a target cannot be read from here\)/,
+	'the report says what the target does not show');
 
 my $counted = last_run('transactions + warmup_transactions');
 is(remote_value('SELECT count(*) FROM pgbench_history') - $history, $counted,
@@ -239,6 +271,10 @@ unlike(slurp_file($node->logfile), qr/\Q$password\E/, 'the driver\'s log has no 
 unlike(slurp_file($remote->logfile), qr/\Q$password\E/, 'the target\'s log has no password');
 unlike(remote_value(q{SELECT string_agg(coalesce(application_name, '') || ' ' || coalesce(query, ''), ' ') FROM pg_stat_activity}),
 	qr/\Q$password\E/, 'the target\'s pg_stat_activity has no password');
+unlike(remote_value(q{SELECT string_agg(query, ' ') FROM pg_stat_statements}),
+	qr/\Q$password\E/, 'the target\'s pg_stat_statements has no password');
+unlike($node->safe_psql('postgres', q{SELECT string_agg(data::text, ' ') FROM bench.samples}),
+	qr/\Q$password\E/, 'no sample has the password');
 
 $node->stop;
 $remote->stop;
