@@ -535,7 +535,10 @@ ALTER TABLE bench.runs
                                        CHECK (connect IN ('per_run', 'per_transaction')),
     ADD COLUMN target_host             text,
     ADD COLUMN target_rtt_ms           double precision,
-    ADD COLUMN connection_time_ms      double precision;
+    ADD COLUMN connection_time_ms      double precision,
+    ADD COLUMN on_disconnect           text
+                                       CHECK (on_disconnect IN ('fail', 'continue')),
+    ADD COLUMN clients_lost            integer;
 
 -- bench.compare shows the driver and target of each side, and warns when they differ
 CREATE OR REPLACE FUNCTION bench.compare(a bigint, b bigint, threshold double precision DEFAULT 0.05)

@@ -24,7 +24,7 @@ SELECT columns_are('bench', 'runs', ARRAY[
     'retries', 'warmup_transactions', 'coordinator_pid', 'prewarm', 'sample_interval',
     'settings', 'host', 'unavailable', 'suite_id', 'origin', 'rate', 'latency_limit', 'random_seed',
     'variables', 'skipped', 'late', 'lag_avg_ms', 'lag_max_ms', 'target', 'driver', 'jobs',
-    'connect', 'target_host', 'target_rtt_ms', 'connection_time_ms'],
+    'connect', 'target_host', 'target_rtt_ms', 'connection_time_ms', 'on_disconnect', 'clients_lost'],
     'bench.runs has the documented columns');
 SELECT col_is_pk('bench', 'runs', 'id', 'bench.runs.id is the primary key');
 SELECT col_type_is('bench', 'runs', 'duration', 'interval', 'bench.runs.duration is an interval');
@@ -93,40 +93,40 @@ SELECT ok((SELECT 'bench.run_scripts'::regclass = ANY (extconfig) AND 'bench.com
 
 -- ---------------------------------------------------------------- functions
 SELECT function_returns('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text'],
     'bench.runs', 'bench.run returns a row of bench.runs');
 SELECT function_returns('bench', 'start',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text'],
     'bigint', 'bench.start returns the run id');
 SELECT function_returns('bench', 'wait', ARRAY['bigint'], 'bench.runs', 'bench.wait returns a row of bench.runs');
 SELECT function_returns('bench', 'cancel', ARRAY['bigint'], 'boolean', 'bench.cancel returns boolean');
 SELECT is(
-    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text)'::regprocedure),
+    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text)'::regprocedure),
     ARRAY['workload', 'clients', 'duration', 'transactions', 'protocol', 'warmup', 'progress', 'max_tries', 'tag', 'prewarm', 'sample_interval',
-          'script', 'rate', 'latency_limit', 'random_seed', 'variables', 'target', 'jobs', 'connect']::text[],
+          'script', 'rate', 'latency_limit', 'random_seed', 'variables', 'target', 'jobs', 'connect', 'on_disconnect']::text[],
     'bench.run has the documented argument names');
 SELECT is(
     (SELECT pg_get_expr(proargdefaults, 0) FROM pg_proc
-      WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text)'::regprocedure),
-    'NULL::text, 1, NULL::interval, NULL::bigint, ''prepared''::text, ''00:00:00''::interval, ''00:00:05''::interval, 1, NULL::text, true, ''00:00:01''::interval, NULL::text, NULL::double precision, NULL::interval, NULL::bigint, NULL::jsonb, NULL::text, NULL::integer, ''per_run''::text',
-    'bench.run defaults: no workload (a script instead), 1 client, 60 s (duration NULL), prepared, no warm-up, progress every 5 s, 1 try, no tag, prewarm, a sample every second, no rate or latency limit, a random seed, no variables, no target (in-server clients), no jobs, a connection per run');
+      WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text)'::regprocedure),
+    'NULL::text, 1, NULL::interval, NULL::bigint, ''prepared''::text, ''00:00:00''::interval, ''00:00:05''::interval, 1, NULL::text, true, ''00:00:01''::interval, NULL::text, NULL::double precision, NULL::interval, NULL::bigint, NULL::jsonb, NULL::text, NULL::integer, ''per_run''::text, ''fail''::text',
+    'bench.run defaults: no workload (a script instead), 1 client, 60 s (duration NULL), prepared, no warm-up, progress every 5 s, 1 try, no tag, prewarm, a sample every second, no rate or latency limit, a random seed, no variables, no target (in-server clients), no jobs, a connection per run, a lost connection fails the run');
 SELECT isnt_strict('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text'],
     'bench.run is not strict (it reports NULL arguments itself)');
 SELECT isnt_definer('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text'],
     'bench.run is not SECURITY DEFINER (its workers run as the caller)');
 SELECT volatility_is('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text'],
     'volatile', 'bench.run is volatile');
 
 -- ---------------------------------------------------------------- privileges
 CREATE ROLE pgbk_tap_runner NOLOGIN;
 SELECT ok(NOT has_function_privilege('public',
-    'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text)', 'EXECUTE'),
+    'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.run');
 SELECT ok(NOT has_function_privilege('public',
-    'bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text)', 'EXECUTE'),
+    'bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.start');
 SELECT ok(NOT has_function_privilege('public', 'bench.wait(bigint)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.wait');

@@ -520,15 +520,15 @@ client_setup(ClientWorker *cw)
 		{
 			char		appname[NAMEDATALEN];
 
-			snprintf(appname, sizeof(appname), "pgbenchkit run %lld",
-					 (long long) sh->run_id);
+			snprintf(appname, sizeof(appname), "pgbenchkit run %lld worker %d",
+					 (long long) sh->run_id, cw->index);
 			StartTransactionCommand();
 			MemoryContextSwitchTo(cw->cxt);
 			target = bk_target_open(sh->target, sh->roleid, appname);
 			CommitTransactionCommand();
 			MemoryContextSwitchTo(cw->cxt);
 			client_raise_fd_limit(cw);
-			target->reserve_fds = true;
+			target->own_fds = true;
 		}
 		for (slot = 0; slot < cw->nslots; slot++)
 		{

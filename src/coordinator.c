@@ -681,6 +681,8 @@ coord_summary(Coord *co, RunSummary *sum, BkHist *hist)
 		sum->lat_p99_ms = sum->lat_p999_ms = -1;
 	}
 	sum->connection_time_ms = coord_connection_time_ms(co, sum);
+	sum->clients_lost = sh->driver == RUN_DRIVER_LIBPQ ?
+		(int) pg_atomic_read_u32(&sh->clients_lost) : -1;
 }
 
 /* the coordinator's connection to the target, if open, closed */
@@ -714,6 +716,19 @@ coord_finish(Coord *co, CoordEnd why)
 	coord_stop_clients(co, why == END_COMPLETE ? 60000 : 500);
 	if (why == END_COMPLETE && sh->client_error.set)
 		why = END_CLIENT_ERROR;
+	/* on_disconnect 'continue': a run whose every client lost its connection failed */
+	if (why == END_COMPLETE &&
+		pg_atomic_read_u32(&sh->clients_lost) == (uint32) sh->clients)
+	{
+		pg_read_barrier();
+		if (pg_atomic_exchange_u32(&sh->client_error_claimed, 1) == 0)
+		{
+			sh->client_error = sh->lost_error;
+			sh->client_error_index = -1;
+			sh->client_error.set = true;
+		}
+		why = END_CLIENT_ERROR;
+	}
 
 	coord_summary(co, &sum, hist);
 	end_ns = Max(co->last_tick_ns, sh->measure_ns);
@@ -738,8 +753,9 @@ coord_finish(Coord *co, CoordEnd why)
 			status = "failed";
 			pg_read_barrier();
 			code = sh->client_error.sqlerrcode;
-			message = psprintf("client %d: %s", sh->client_error_index,
-							   sh->client_error.message);
+			message = sh->client_error_index < 0 ?
+				psprintf("every client lost its connection; the first: %s", sh->client_error.message) :
+				psprintf("client %d: %s", sh->client_error_index, sh->client_error.message);
 			sh->error = sh->client_error;
 			strlcpy(sh->error.message, message, sizeof(sh->error.message));
 			break;

@@ -311,7 +311,7 @@ pq_open(PqSession *ps)
 	PG_CATCH();
 	{
 		ps->conn = NULL;
-		bk_target_finish(conn);
+		bk_target_close_conn(ps->target, conn);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
@@ -322,7 +322,7 @@ static void
 pq_close_conn(PqSession *ps)
 {
 	if (ps->conn != NULL)
-		bk_target_finish(ps->conn);
+		bk_target_close_conn(ps->target, ps->conn);
 	ps->conn = NULL;
 	ps->busy = false;
 	ps->in_pipeline = false;

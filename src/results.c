@@ -65,12 +65,12 @@ void
 bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 {
 	BkOwnerSwitch sw;
-	Oid			types[26] = {INT8OID, TEXTOID, INT8OID, INT4OID, INT4OID, INTERVALOID,
+	Oid			types[27] = {INT8OID, TEXTOID, INT8OID, INT4OID, INT4OID, INTERVALOID,
 		INT8OID, TEXTOID, INTERVALOID, INTERVALOID, INT4OID, TEXTOID, TEXTOID, INT4OID,
 		TIMESTAMPTZOID, BOOLOID, INTERVALOID, INT8OID, FLOAT8OID, INTERVALOID, INT8OID,
-	TEXTOID, TEXTOID, TEXTOID, INT4OID, TEXTOID};
-	Datum		values[26];
-	char		nulls[26];
+	TEXTOID, TEXTOID, TEXTOID, INT4OID, TEXTOID, TEXTOID};
+	Datum		values[27];
+	char		nulls[27];
 
 	memset(nulls, ' ', sizeof(nulls));
 	values[0] = Int64GetDatum(sh->run_id);
@@ -129,10 +129,11 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 		values[23] = CStringGetTextDatum("libpq");
 		values[24] = Int32GetDatum(sh->nworkers);
 		values[25] = CStringGetTextDatum(sh->connect_per_transaction ? "per_transaction" : "per_run");
+		values[26] = CStringGetTextDatum(sh->on_disconnect_continue ? "continue" : "fail");
 	}
 	else
 	{
-		nulls[22] = nulls[24] = nulls[25] = 'n';
+		nulls[22] = nulls[24] = nulls[25] = nulls[26] = 'n';
 		values[23] = CStringGetTextDatum("server");
 	}
 
@@ -148,17 +149,17 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 				" transactions_per_client, protocol, warmup, progress, max_tries, tag,"
 				" status, created_by, coordinator_pid, started_at, prewarm, sample_interval,"
 				" suite_id, rate, latency_limit, random_seed, variables,"
-				" target, driver, jobs, connect)"
+				" target, driver, jobs, connect, on_disconnect)"
 				" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
 				" 'running', $13::name, $14, $15, $16, $17, $18, $19, $20, $21, $22::jsonb,"
-				" $23, $24, $25, $26)" :
+				" $23, $24, $25, $26, $27)" :
 				"INSERT INTO bench.runs (id, workload, dataset_id, scale, clients, duration,"
 				" transactions_per_client, protocol, warmup, progress, max_tries, tag,"
 				" status, created_by, coordinator_pid, started_at, prewarm, sample_interval,"
 				" suite_id, rate, latency_limit, random_seed, variables)"
 				" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
 				" 'running', $13::name, $14, $15, $16, $17, $18, $19, $20, $21, $22::jsonb)",
-				sh->driver == RUN_DRIVER_LIBPQ ? 26 : 22, types, values, nulls, SPI_OK_INSERT);
+				sh->driver == RUN_DRIVER_LIBPQ ? 27 : 22, types, values, nulls, SPI_OK_INSERT);
 
 	/* the scripts it runs */
 	{
@@ -321,13 +322,13 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 {
 	int64		run_id = sh->run_id;
 	BkOwnerSwitch sw;
-	Oid			types[28];
-	Datum		values[28];
-	char		nulls[28];
+	Oid			types[29];
+	Datum		values[29];
+	char		nulls[29];
 
-	/* $1 id, $2 status, $3 sqlstate, $4 error, $5 .. $28 the summary */
+	/* $1 id, $2 status, $3 sqlstate, $4 error, $5 .. $29 the summary */
 	memset(nulls, ' ', sizeof(nulls));
-	for (int i = 0; i < 28; i++)
+	for (int i = 0; i < 29; i++)
 		types[i] = (i == 5 || (i >= 16 && i <= 24)) ? INT8OID : FLOAT8OID;
 	types[0] = INT8OID;
 	types[1] = types[2] = types[3] = TEXTOID;
@@ -341,8 +342,9 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 	else
 		nulls[2] = nulls[3] = 'n';
 
+	types[28] = INT4OID;
 	if (sum == NULL)
-		memset(nulls + 4, 'n', 24);
+		memset(nulls + 4, 'n', 25);
 	else
 	{
 		set_float(values, nulls, 4, sum->measured_s);
@@ -371,6 +373,10 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 		set_float(values, nulls, 25, sum->lag_avg_ms);
 		set_float(values, nulls, 26, sum->lag_max_ms);
 		set_float(values, nulls, 27, sum->connection_time_ms);
+		if (sum->clients_lost >= 0)
+			values[28] = Int32GetDatum(sum->clients_lost);
+		else
+			nulls[28] = 'n';
 	}
 
 	/* connection_time_ms only for a run against a target (see bk_run_insert) */
@@ -389,8 +395,9 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 				" lag_avg_ms = CASE WHEN rate IS NOT NULL THEN $26 END,"
 				" lag_max_ms = CASE WHEN rate IS NOT NULL THEN $27 END%s"
 				" WHERE id = $1",
-						 sh->driver == RUN_DRIVER_LIBPQ ? ", connection_time_ms = $28" : ""),
-				sh->driver == RUN_DRIVER_LIBPQ ? 28 : 27, types, values, nulls, SPI_OK_UPDATE);
+						 sh->driver == RUN_DRIVER_LIBPQ ?
+						 ", connection_time_ms = $28, clients_lost = $29" : ""),
+				sh->driver == RUN_DRIVER_LIBPQ ? 29 : 27, types, values, nulls, SPI_OK_UPDATE);
 
 	if (hist != NULL)
 	{

@@ -632,6 +632,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	if (a.target)
 		strlcpy(sh->target, a.target, NAMEDATALEN);
 	sh->connect_per_transaction = a.connect_per_transaction;
+	sh->on_disconnect_continue = a.on_disconnect_continue;
 	sh->nshards = nshards;
 	sh->protocol = a.protocol;
 	strlcpy(sh->protocol_name, a.protocol_name, sizeof(sh->protocol_name));
@@ -705,6 +706,8 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	pg_atomic_init_u32(&sh->stop, 0);
 	pg_atomic_init_u32(&sh->cancel, 0);
 	pg_atomic_init_u32(&sh->client_error_claimed, 0);
+	pg_atomic_init_u32(&sh->clients_lost, 0);
+	pg_atomic_init_u32(&sh->lost_error_claimed, 0);
 	pg_atomic_init_u32(&sh->progress_seq, 0);
 	for (int i = 0; i < a.clients; i++)
 	{

@@ -140,6 +140,7 @@ typedef struct RunShared
 	int			driver;			/* RUN_DRIVER_* */
 	char		target[NAMEDATALEN];	/* RUN_DRIVER_LIBPQ: the target's name */
 	bool		connect_per_transaction;	/* pgbench -C */
+	bool		on_disconnect_continue; /* a lost connection ends its client only */
 	int			nshards;
 	int			protocol;
 	char		protocol_name[16];
@@ -187,6 +188,11 @@ typedef struct RunShared
 	int64		measure_ns;		/* start_ns + warm-up */
 	char		final_status[16];
 	BkError		error;			/* why the run failed, or did not start */
+
+	/* clients whose connection broke, with on_disconnect 'continue' */
+	pg_atomic_uint32 clients_lost;
+	pg_atomic_uint32 lost_error_claimed;
+	BkError		lost_error;		/* the first of them */
 
 	/* the first client error wins this slot */
 	pg_atomic_uint32 client_error_claimed;
@@ -272,6 +278,7 @@ typedef struct RunSummary
 	double		connection_time_ms; /* pgbench's: initial, or average per
 									 * connection with per_transaction;
 									 * < 0: none (in-server) */
+	int			clients_lost;	/* on_disconnect 'continue'; < 0: in-server */
 } RunSummary;
 
 typedef struct RunInterval

@@ -409,6 +409,26 @@ check_connect(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 				 errhint("Run against a target (target => 'name'), which may be this server itself.")));
 }
 
+static void
+check_on_disconnect(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	char	   *what = text_to_cstring(DatumGetTextPP(v[RA_ON_DISCONNECT]));
+
+	if (strcmp(what, "continue") == 0)
+		a->on_disconnect_continue = true;
+	else if (strcmp(what, "fail") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown on_disconnect \"%s\"", what),
+				 errhint("Use \"fail\" (a client's lost connection fails the run) or \"continue\" (the client ends, the others go on).")));
+	if (a->on_disconnect_continue && a->target == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("on_disconnect => 'continue' needs a target"),
+				 errdetail("In-server clients have no connection to lose."),
+				 errhint("Leave on_disconnect out, or run against a target: target => 'name'.")));
+}
+
 /* ------------------------------------------------------------------------
  * The table
  * ------------------------------------------------------------------------
@@ -459,6 +479,8 @@ const BkArgDef bk_run_args[RUN_NARGS] = {
 	"client workers against a target, each playing its share of the clients (pgbench -j); 1 when not given"},
 	[RA_CONNECT] = {"connect", TEXTOID, "per_run", true, check_connect,
 	"per_run, or per_transaction: a new connection for every transaction (pgbench -C)"},
+	[RA_ON_DISCONNECT] = {"on_disconnect", TEXTOID, "fail", true, check_on_disconnect,
+	"fail: a client whose connection to the target breaks fails the run; continue: it ends, the others go on"},
 };
 
 /*

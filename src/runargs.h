@@ -43,6 +43,7 @@ typedef enum BkRunArgNo
 	RA_TARGET,
 	RA_JOBS,
 	RA_CONNECT,
+	RA_ON_DISCONNECT,
 	RUN_NARGS
 } BkRunArgNo;
 
@@ -79,6 +80,7 @@ typedef struct RunArgs
 	char	   *target;			/* NULL: in-server clients */
 	int			jobs;			/* client workers */
 	bool		connect_per_transaction;
+	bool		on_disconnect_continue;
 } RunArgs;
 
 /*

@@ -205,6 +205,31 @@ bk_claim_client_error(RunShared *sh, int index, const BkError *err)
 }
 
 /*
+ * runner_lost
+ *		With on_disconnect 'continue', an error of a connection that broke
+ *		or could not be made (class 08) ends this client alone: it is counted among the clients
+ *		lost, the first of their errors kept, and the run goes on.  Returns
+ *		whether ERR was such an error.
+ */
+static bool
+runner_lost(BkSession *s, const BkError *err)
+{
+	RunShared  *sh = s->sh;
+
+	if (!sh->on_disconnect_continue ||
+		ERRCODE_TO_CATEGORY(err->sqlerrcode) != ERRCODE_CONNECTION_EXCEPTION)
+		return false;
+	if (pg_atomic_exchange_u32(&sh->lost_error_claimed, 1) == 0)
+	{
+		sh->lost_error = *err;
+		snprintf(sh->lost_error.message, sizeof(sh->lost_error.message),
+				 "client %d: %s", s->index, err->message);
+	}
+	pg_atomic_fetch_add_u32(&sh->clients_lost, 1);
+	return true;
+}
+
+/*
  * bk_session_error
  *		An error raised while the session was advanced, outside its
  *		executor (an expression's, a \gset's, a cancel's): the command at
@@ -611,7 +636,7 @@ runner_connect(BkSession *s)
 	}
 	else if (rc < 0)
 	{
-		if (!bk_session_stopping(s))
+		if (!bk_session_stopping(s) && !runner_lost(s, &err))
 			bk_claim_client_error(s->sh, s->index, &err);
 		return false;
 	}
@@ -716,7 +741,7 @@ runner_error(BkSession *s)
 
 	s->failed_command = s->in_try ?
 		s->command_base[s->cur_script] + s->cur_command : -1;
-	if (s->error == BK_ERR_OTHER && !bk_session_stopping(s))
+	if (s->error == BK_ERR_OTHER && !bk_session_stopping(s) && !runner_lost(s, &s->err))
 	{
 		BkError		e = s->err;
 		int			line = s->cur_command < script->ncommands ?

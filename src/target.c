@@ -699,7 +699,7 @@ connect_poll(ForeignServer *server, PGconn *conn, BkTargetParams *params)
 }
 
 static PGconn *target_connect(ForeignServer *server, UserMapping *um,
-							  BkTargetParams *params, bool reserve_fd);
+							  BkTargetParams *params, bool own_fd);
 
 /*
  * bk_target_connect
@@ -717,14 +717,14 @@ bk_target_connect(ForeignServer *server, UserMapping *um, BkTargetParams *params
 
 static PGconn *
 target_connect(ForeignServer *server, UserMapping *um, BkTargetParams *params,
-			   bool reserve_fd)
+			   bool own_fd)
 {
 	PGconn	   *conn;
 
 	bk_target_check_params(server, um, params);
 
-	if (reserve_fd)
-		ReserveExternalFD();
+	if (own_fd)
+		;						/* beyond the server's count: see BkTarget */
 	else if (!AcquireExternalFD())
 		ereport(ERROR,
 				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
@@ -735,7 +735,8 @@ target_connect(ForeignServer *server, UserMapping *um, BkTargetParams *params,
 	conn = PQconnectStartParams(params->keywords, params->values, false);
 	if (conn == NULL)
 	{
-		ReleaseExternalFD();
+		if (!own_fd)
+			ReleaseExternalFD();
 		ereport(ERROR,
 				(errcode(ERRCODE_OUT_OF_MEMORY),
 				 errmsg("out of memory"),
@@ -756,7 +757,10 @@ target_connect(ForeignServer *server, UserMapping *um, BkTargetParams *params,
 	}
 	PG_CATCH();
 	{
-		bk_target_finish(conn);
+		if (own_fd)
+			PQfinish(conn);
+		else
+			bk_target_finish(conn);
 		PG_RE_THROW();
 	}
 	PG_END_TRY();
@@ -796,7 +800,17 @@ bk_target_open(const char *name, Oid userid, const char *application_name)
 PGconn *
 bk_target_open_conn(BkTarget *target)
 {
-	return target_connect(target->server, target->um, target->params, target->reserve_fds);
+	return target_connect(target->server, target->um, target->params, target->own_fds);
+}
+
+/* close CONN, opened by bk_target_open_conn for TARGET */
+void
+bk_target_close_conn(BkTarget *target, PGconn *conn)
+{
+	if (target->own_fds)
+		PQfinish(conn);
+	else
+		bk_target_finish(conn);
 }
 
 /*

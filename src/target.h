@@ -30,9 +30,9 @@ typedef struct BkTarget
 	ForeignServer *server;
 	UserMapping *um;
 	BkTargetParams *params;
-	bool		reserve_fds;	/* its connections' sockets are beyond the
-								 * server's own share of file descriptors
-								 * (a client worker raised its limit) */
+	bool		own_fds;		/* its connections' sockets are not counted
+								 * among the server's file descriptors: a
+								 * client worker raised its limit for them */
 } BkTarget;
 
 extern BkTarget *bk_target_open(const char *name, Oid userid,
@@ -48,6 +48,7 @@ extern PGconn *bk_target_connect(ForeignServer *server, UserMapping *um,
 extern void bk_target_check_used_password(ForeignServer *server, UserMapping *um,
 										  PGconn *conn);
 extern void bk_target_finish(PGconn *conn);
+extern void bk_target_close_conn(BkTarget *target, PGconn *conn);
 extern PGresult *bk_target_exec(PGconn *conn, const char *sql);
 extern PGresult *bk_target_exec_params(PGconn *conn, const char *sql, int nparams,
 									   const Oid *types, const char *const *values);

@@ -263,6 +263,19 @@ like($out, qr/^failed\|08006\|t\|client \d+: connection to target "remote" faile
 	'a target stopped mid-run: failed, 08006, its transactions kept') or diag($err);
 $remote->start;
 
+# on_disconnect => 'continue': a client whose connection breaks ends, the
+# others go on, and the run says how many it lost
+$id = (split /\n/, (as_role('alice', q{SELECT bench.start('select-only', clients => 2, jobs => 1,
+	duration => '4 s', progress => '1 s', on_disconnect => 'continue', target => 'remote')}))[1])[-1];
+$remote->poll_query_until('postgres', qq{SELECT count(*) = 2 FROM pg_stat_activity
+	WHERE application_name = 'pgbenchkit run $id worker 0'}) or diag('the clients did not connect');
+$node->poll_query_until('postgres', qq{SELECT count(*) >= 1 FROM bench.progress WHERE run_id = $id})
+	or diag('no progress');
+is(remote_value(qq{SELECT count(pg_terminate_backend(pid)) FROM (SELECT pid FROM pg_stat_activity
+	WHERE application_name = 'pgbenchkit run $id worker 0' LIMIT 1) c}), '1', 'one client\'s connection terminated');
+($ret, $out, $err) = as_role('alice', qq{SELECT status, on_disconnect, clients_lost, transactions > 0 FROM bench.wait($id)});
+is($out, 'done|continue|1|t', 'the run went on with the other client and says it lost one') or diag($err);
+
 # the password, nowhere
 my $dump = $node->safe_psql('postgres', q{
 	SELECT string_agg(to_jsonb(r)::text, ' ') FROM bench.runs r});

@@ -66,7 +66,10 @@ CREATE TABLE bench.runs (
                             CHECK (connect IN ('per_run', 'per_transaction')),
     target_host             text,
     target_rtt_ms           double precision,
-    connection_time_ms      double precision
+    connection_time_ms      double precision,
+    on_disconnect           text
+                            CHECK (on_disconnect IN ('fail', 'continue')),
+    clients_lost            integer
 );
 
 CREATE INDEX runs_running ON bench.runs (dataset_id) WHERE status = 'running';
