@@ -66,6 +66,7 @@ my $node = PostgreSQL::Test::Cluster->new('driver');
 $node->init;
 $node->start;
 $node->safe_psql('postgres', qq{
+	CREATE EXTENSION pg_stat_statements;
 	CREATE EXTENSION pgbenchkit CASCADE;
 	CREATE ROLE alice LOGIN;
 	CREATE ROLE bob LOGIN;
@@ -221,6 +222,31 @@ isnt($ret, 0, 'a prepared statement missing on the server fails the run');
 like($err, qr/connection pooler in transaction mode/, 'the error says a pooler may be why');
 like($err, qr/protocol => 'extended'/, 'and which protocol to use');
 
+# bench.compare: an in-server run beside a run against the target, with a warning
+$node->safe_psql('postgres', q{SELECT rows_loaded FROM bench.init('tpcb', scale => 1)});
+my $local_run = $node->safe_psql('postgres',
+	q{SELECT id FROM bench.run('select-only', clients => 2, transactions => 50, progress => '0')});
+($ret, $out, $err) = $node->psql('postgres', qq{
+	SELECT metric || '=' || coalesce(a_value, '') || '/' || coalesce(b_value, '')
+	  FROM bench.compare($local_run, $run) WHERE metric IN ('driver', 'target') ORDER BY metric});
+like($err, qr/WARNING:  comparing runs of different drivers or targets/,
+	'bench.compare warns when the drivers or targets differ');
+is($out, "driver=server/libpq
+target=/remote", 'and shows both');
+
+# a schedule with a target, where pg_cron is there to hold it
+if ($node->safe_psql('postgres', q{SELECT count(*) FROM pg_available_extensions WHERE name = 'pg_cron'}) eq '1')
+{
+	$node->safe_psql('postgres', q{CREATE EXTENSION pg_cron; GRANT USAGE ON SCHEMA cron TO alice});
+	($ret, $out, $err) = $node->psql('postgres', q{
+		SELECT name FROM bench.schedule('nightly-remote', '0 3 * * *', 'select-only', clients => '{2}',
+		                                duration => '1 s', progress => '0', jobs => 1, target => 'remote');
+		SELECT count(*) FROM bench.run_schedule('nightly-remote');
+		SELECT target || '|' || driver || '|' || status FROM bench.runs
+		 WHERE tag = 'nightly-remote' ORDER BY id DESC LIMIT 1;});
+	is((split /\n/, $out)[-1], 'remote|libpq|done', 'a schedule runs against its target') or diag($err);
+}
+
 # refused before anything starts
 my $runs = $node->safe_psql('postgres', 'SELECT count(*) FROM bench.runs');
 ($ret, $out, $err) = as_role('bob', q{SELECT * FROM bench.run('tpcb', duration => '1 s', target => 'remote')});
@@ -288,6 +314,17 @@ unlike(remote_value(q{SELECT string_agg(query, ' ') FROM pg_stat_statements}),
 	qr/\Q$password\E/, 'the target\'s pg_stat_statements has no password');
 unlike($node->safe_psql('postgres', q{SELECT string_agg(data::text, ' ') FROM bench.samples}),
 	qr/\Q$password\E/, 'no sample has the password');
+unlike($node->safe_psql('postgres', q{SELECT string_agg(query, ' ') FROM pg_stat_statements}),
+	qr/\Q$password\E/, 'the driver\'s pg_stat_statements has no password');
+{
+	# every row of every table of the driver's database (the user mapping
+	# itself, a catalog entry, is where the password is meant to be)
+	my ($dump, $dump_err) = ('', '');
+	IPC::Run::run(['pg_dump', '--data-only', '-d', $node->connstr('postgres')], '>', \$dump, '2>', \$dump_err)
+		or die "pg_dump failed: $dump_err";
+	like($dump, qr/COPY bench\.runs /, 'pg_dump --data-only dumps the results');
+	unlike($dump, qr/\Q$password\E/, 'and no table of the driver\'s database has the password');
+}
 
 $node->stop;
 $remote->stop;
