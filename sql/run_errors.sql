@@ -69,7 +69,6 @@ SELECT * FROM bench.run('select-only', transactions => 1, target => 'nosuch');
 SELECT * FROM bench.run('select-only', clients => 2, jobs => 1, transactions => 1);
 SELECT * FROM bench.run('select-only', connect => 'per_transaction', transactions => 1);
 SELECT name FROM bench.add_target('nowhere', 'host=127.0.0.1 port=1 dbname=postgres connect_timeout=1');
-SELECT * FROM bench.run('select-only', clients => 2, jobs => 3, transactions => 1, target => 'nowhere');
 SELECT * FROM bench.run('select-only', clients => 2, jobs => 0, transactions => 1, target => 'nowhere');
 SELECT * FROM bench.run('select-only', connect => 'sometimes', transactions => 1, target => 'nowhere');
 SELECT * FROM bench.run('select-only', connect => NULL, transactions => 1, target => 'nowhere');

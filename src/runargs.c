@@ -376,10 +376,10 @@ check_jobs(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 		return;
 	}
 	a->jobs = DatumGetInt32(v[RA_JOBS]);
-	if (a->jobs < 1 || a->jobs > a->clients)
+	if (a->jobs < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("jobs must be between 1 and clients (%d), not %d", a->clients, a->jobs),
+				 errmsg("jobs must be at least 1, not %d", a->jobs),
 				 errhint("jobs is the number of client workers, each playing its share of the clients, as pgbench -j.")));
 	if (a->target == NULL && a->jobs != a->clients)
 		ereport(ERROR,
@@ -387,6 +387,9 @@ check_jobs(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 				 errmsg("jobs needs a target"),
 				 errdetail("In-server clients are one background worker each."),
 				 errhint("Leave jobs out, or run against a target: target => 'name'.")));
+	/* no more workers than clients, as pgbench has no more threads */
+	if (a->jobs > a->clients)
+		a->jobs = a->clients;
 }
 
 static void
@@ -476,7 +479,7 @@ const BkArgDef bk_run_args[RUN_NARGS] = {
 	[RA_TARGET] = {"target", TEXTOID, NULL, false, check_target,
 	"a target of bench.targets to run against over libpq; none: in-server clients"},
 	[RA_JOBS] = {"jobs", INT4OID, NULL, false, check_jobs,
-	"client workers against a target, each playing its share of the clients (pgbench -j); 1 when not given"},
+	"client workers against a target, each playing its share of the clients (pgbench -j; no more than clients); 1 when not given"},
 	[RA_CONNECT] = {"connect", TEXTOID, "per_run", true, check_connect,
 	"per_run, or per_transaction: a new connection for every transaction (pgbench -C)"},
 	[RA_ON_DISCONNECT] = {"on_disconnect", TEXTOID, "fail", true, check_on_disconnect,

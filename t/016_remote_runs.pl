@@ -194,6 +194,12 @@ like($err, qr/division by zero \(script "\(script\)", line 3\)/, 'an error in a 
 is(remote_value(q{SELECT count(*) FROM pipeline_seen WHERE nxt >= 4}), '0',
 	'the pipeline\'s implicit transaction was rolled back');
 
+# more jobs than clients: as many workers as clients, as pgbench has threads
+($ret, $out, $err) = as_role('alice', q{
+	SELECT status, jobs FROM bench.run('select-only', clients => 2, jobs => 8, transactions => 5,
+	                                   progress => '0', target => 'remote')});
+is($out, 'done|2', 'jobs above clients run as many workers as clients') or diag($err);
+
 # a connection per transaction (pgbench -C)
 my $conns = remote_value(q{SELECT sum(numbackends) FROM pg_stat_database});
 ($ret, $out, $err) = as_role('alice', q{
@@ -257,8 +263,8 @@ my $runs = $node->safe_psql('postgres', 'SELECT count(*) FROM bench.runs');
 like($err, qr/permission denied for target "remote"/, 'a role without USAGE on the target is refused');
 ($ret, $out, $err) = as_role('alice', q{SELECT * FROM bench.run('tpcb', duration => '1 s', target => 'nosuch')});
 like($err, qr/target "nosuch" does not exist/, 'an unknown target is refused');
-($ret, $out, $err) = as_role('alice', q{SELECT * FROM bench.run('tpcb', clients => 2, jobs => 3, duration => '1 s', target => 'remote')});
-like($err, qr/jobs must be between 1 and clients \(2\), not 3/, 'more jobs than clients are refused');
+($ret, $out, $err) = as_role('alice', q{SELECT * FROM bench.run('tpcb', clients => 2, jobs => 0, duration => '1 s', target => 'remote')});
+like($err, qr/jobs must be at least 1, not 0/, 'no jobs is refused');
 ($ret, $out, $err) = $node->psql('postgres', q{SELECT * FROM bench.run('select-only', clients => 2, jobs => 1, duration => '1 s')});
 like($err, qr/jobs needs a target/, 'jobs without a target is refused');
 ($ret, $out, $err) = $node->psql('postgres', q{SELECT * FROM bench.run('select-only', connect => 'per_transaction', duration => '1 s')});
