@@ -137,7 +137,7 @@ measure_pgbench() {
 }
 
 measure_run() {
-	local w=$1 c=$2 r=$3 j id out status tx tps lat p sum=0 h0 h1 pids
+	local w=$1 c=$2 r=$3 j status tx tps lat p sum=0 h0 h1 pids cpu
 	j=$(jobs_for "$c")
 	checkpoint
 	h0=$(history)
@@ -157,7 +157,7 @@ measure_run() {
 	wait "$JOB" || { show_file "$WORK/run.err"; die "bench.run failed"; }
 	JOB=
 	read -r status tx tps lat <"$WORK/run.out"
-	[[ $status == done ]] || { show_file "$WORK/run.err"; die "bench.run ended $status"; }
+	[[ $status == "done" ]] || { show_file "$WORK/run.err"; die "bench.run ended $status"; }
 	for p in "${pids[@]}"; do sum=$((sum + ${LAST[$p]:-0})); done
 	cpu=$(calc "$sum / $TICKS / $tx * 1000")
 	h1=$(history)
@@ -203,5 +203,5 @@ ok=$("${PSQL[@]}" -At -c "SELECT (SELECT sum(abalance) FROM pgbench_accounts) = 
 	AND (SELECT sum(tbalance) FROM pgbench_tellers) = (SELECT sum(bbalance) FROM pgbench_branches)
 	AND (SELECT sum(bbalance) FROM pgbench_branches) = (SELECT sum(delta) FROM pgbench_history)")
 echo "tpcb with $MANY clients in $j workers, 30 s: $status, $tx transactions, history +$((h1 - h0)), balances agree: $ok"
-[[ $status == done && $ok == t && $((h1 - h0)) -eq $tx ]] || MISMATCHES=$((MISMATCHES + 1))
+[[ $status == "done" && $ok == t && $((h1 - h0)) -eq $tx ]] || MISMATCHES=$((MISMATCHES + 1))
 ((MISMATCHES == 0)) || die "$MISMATCHES check(s) failed"

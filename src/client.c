@@ -260,6 +260,7 @@ client_loop(ClientWorker *cw)
 {
 	bool		interrupted = false;
 	int			left = cw->nslots;
+	int			spins = 0;		/* rounds without a look at the sockets */
 
 	for (int i = 0; i < cw->nslots; i++)
 	{
@@ -362,7 +363,14 @@ client_loop(ClientWorker *cw)
 			}
 			if (!PostmasterIsAlive())
 				proc_exit(1);
-			if (!sockets)
+
+			/*
+			 * The sessions that ended a transaction send their next query
+			 * at once (the next round), and then wait with the others: no
+			 * look at the sockets in between, but every 16th round, so
+			 * that sessions that never wait do not starve those that do.
+			 */
+			if (!sockets || ++spins < 16)
 				continue;
 			timeout_ms = 0;
 		}
@@ -381,6 +389,7 @@ client_loop(ClientWorker *cw)
 		if (client_terminated && (timeout_ms < 0 || timeout_ms > 100))
 			timeout_ms = 100;
 
+		spins = 0;
 		nev = WaitEventSetWait(cw->wes, timeout_ms, cw->events, cw->nslots + 2,
 							   PG_WAIT_EXTENSION);
 		for (int e = 0; e < nev; e++)
