@@ -226,6 +226,16 @@ client_disarm(ClientWorker *cw, ClientSlot *slot)
 	}
 }
 
+/* what SLOT waits for, into the earliest time UNTIL and whether SOCKETS */
+static inline void
+client_note_wait(const ClientSlot *slot, int64 *until, bool *sockets)
+{
+	if (slot->wait.kind == BK_WAIT_TIME)
+		*until = Min(*until, slot->wait.until_ns);
+	else if (slot->wait.kind == BK_WAIT_SOCKET)
+		*sockets = true;
+}
+
 /* the worker was terminated: every query in progress on the target canceled */
 static void
 client_cancel_all(ClientWorker *cw)
@@ -295,7 +305,10 @@ client_loop(ClientWorker *cw)
 			stopping = bk_session_stopping(&slot->s);
 			if (slot->wait.kind == BK_WAIT_SOCKET ||
 				(slot->wait.kind == BK_WAIT_TIME && slot->wait.until_ns > now && !stopping))
+			{
+				client_note_wait(slot, &until, &sockets);
 				continue;
+			}
 			client_advance(cw, slot, interrupted);
 			interrupted = false;
 			switch (slot->wait.kind)
@@ -324,27 +337,16 @@ client_loop(ClientWorker *cw)
 					}
 					break;
 				case BK_WAIT_TIME:
+					client_note_wait(slot, &until, &sockets);
 					break;
 				case BK_WAIT_SOCKET:
 					client_arm(cw, slot);
+					client_note_wait(slot, &until, &sockets);
 					break;
 			}
 		}
 		if (left == 0)
 			break;
-
-		/* what the sessions wait for */
-		for (int i = 0; i < cw->nslots; i++)
-		{
-			ClientSlot *slot = &cw->slots[i];
-
-			if (slot->done)
-				continue;
-			if (slot->wait.kind == BK_WAIT_TIME)
-				until = Min(until, slot->wait.until_ns);
-			else if (slot->wait.kind == BK_WAIT_SOCKET)
-				sockets = true;
-		}
 		if (cw->wes_stale)
 			client_build_set(cw);
 

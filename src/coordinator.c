@@ -52,7 +52,6 @@
 #include "catalog.h"
 #include "observe.h"
 #include "target.h"
-#include "workload.h"
 #include "run.h"
 #include "worker.h"
 
@@ -782,30 +781,6 @@ coord_finish(Coord *co, CoordEnd why)
 #define COORD_RTT_ROUNDS		300
 #define COORD_RTT_MAX_NS		(3 * INT64CONST(1000000000))
 
-/* a single value of a query on the target, or NULL (no row, a null) */
-static char *
-coord_target_value(Coord *co, PGconn *conn, const char *sql, const char *what)
-{
-	PGresult   *r = bk_target_exec(conn, sql);
-	char	   *v = NULL;
-
-	if (r == NULL || PQresultStatus(r) != PGRES_TUPLES_OK)
-	{
-		char	   *msg = r ? pchomp(PQresultErrorMessage(r)) : pchomp(PQerrorMessage(conn));
-
-		PQclear(r);
-		ereport(ERROR,
-				(errcode(ERRCODE_CONNECTION_FAILURE),
-				 errmsg("could not read %s from target \"%s\"", what, co->sh->target),
-				 errdetail_internal("%s", msg)));
-	}
-	/* kept past the transaction that read it */
-	if (PQntuples(r) > 0 && !PQgetisnull(r, 0, 0))
-		v = MemoryContextStrdup(TopMemoryContext, PQgetvalue(r, 0, 0));
-	PQclear(r);
-	return v;
-}
-
 static int
 coord_cmp_double(const void *a, const void *b)
 {
@@ -842,12 +817,17 @@ coord_read_target(Coord *co)
 		int			n = 0;
 		int64		until = bk_now_ns() + COORD_RTT_MAX_NS;
 		const char *host = PQhost(conn);
+		MemoryContext old;
 
-		co->target_host = MemoryContextStrdup(TopMemoryContext, host ? host : "");
-		co->target_version = coord_target_value(co, conn,
-												"SELECT pg_catalog.current_setting('server_version')",
-												"the server version");
-		co->target_settings = coord_target_value(co, conn, bk_obs_settings_sql(), "the settings");
+		/* what the run's row gets, kept past the transaction that reads it */
+		old = MemoryContextSwitchTo(TopMemoryContext);
+		co->target_host = pstrdup(host ? host : "");
+		co->target_version = bk_target_value(conn, sh->target, "the server version",
+											 "SELECT pg_catalog.current_setting('server_version')",
+											 -1, NULL, NULL);
+		co->target_settings = bk_target_value(conn, sh->target, "the settings",
+											  bk_obs_settings_sql(), -1, NULL, NULL);
+		MemoryContextSwitchTo(old);
 		if (sh->needs_dataset)
 		{
 			PGresult   *r = bk_target_exec(conn, "select count(*) from pgbench_branches");
@@ -972,7 +952,8 @@ coord_run(Coord *co, dsm_segment *seg)
 	if (sh->driver == RUN_DRIVER_SERVER)
 		bk_obs_init(&co->obs, sh->run_id, sh->dataset_id, sh->roleid);
 	else
-		bk_obs_init_remote(&co->obs, sh->run_id, sh->roleid, co->target_conn, sh->needs_dataset);
+		bk_obs_init_remote(&co->obs, sh->run_id, sh->roleid, co->target_conn, sh->target,
+						   sh->needs_dataset);
 	if (sh->prewarm)
 		bk_obs_prewarm(&co->obs);
 	coord_xact_commit();

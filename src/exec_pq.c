@@ -708,7 +708,10 @@ pq_fetch_abort(PqSession *ps, BkResult *res)
 			if (f == BK_FETCH_WAIT)
 				return f;
 			if (f == BK_FETCH_DONE)
+			{
+				pq_close_conn(ps);	/* broken: the session is over */
 				continue;
+			}
 			if (r == NULL)
 			{
 				/* the end of a query's results */
@@ -727,13 +730,17 @@ pq_fetch_abort(PqSession *ps, BkResult *res)
 			PQclear(r);
 			continue;
 		}
-		if (ps->abort_phase == 0 && ps->busy)
+		/* the rest of the failed query's results, or of the ROLLBACK's */
+		if (ps->busy)
 		{
 			f = pq_next(ps, &r, res);
 			if (f == BK_FETCH_WAIT)
 				return f;
 			if (f == BK_FETCH_DONE)
+			{
+				pq_close_conn(ps);	/* broken: the session is over */
 				continue;
+			}
 			if (r == NULL)
 				ps->busy = false;
 			PQclear(r);
@@ -744,24 +751,12 @@ pq_fetch_abort(PqSession *ps, BkResult *res)
 			PGTransactionStatusType ts = PQtransactionStatus(ps->conn);
 
 			ps->abort_phase = 1;
-			if (ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR)
+			if ((ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR) &&
+				PQsendQuery(ps->conn, "ROLLBACK"))
 			{
-				if (PQsendQuery(ps->conn, "ROLLBACK"))
-					ps->busy = true;
+				ps->busy = true;
 				continue;
 			}
-		}
-		if (ps->busy)
-		{
-			f = pq_next(ps, &r, res);
-			if (f == BK_FETCH_WAIT)
-				return f;
-			if (f == BK_FETCH_DONE)
-				continue;
-			if (r == NULL)
-				ps->busy = false;
-			PQclear(r);
-			continue;
 		}
 		ps->req = PQ_REQ_NONE;
 		return BK_FETCH_DONE;

@@ -127,46 +127,27 @@ obs_query_text(const char *sql, int nargs, Oid *types, Datum *values)
 	return result;
 }
 
-/*
- * obs_remote_text
- *		The single text value of SQL run on the observer's target, with
- *		NPARAMS parameters of TYPES as text VALUES; NULL if none.  An error
- *		of the target is raised.
- */
-static char *
+/* the single text value of SQL on the observer's target: bk_target_value */
+static inline char *
 obs_remote_text(BkObserver *o, const char *sql, int nparams, const Oid *types,
 				const char *const *values)
 {
-	PGresult   *r = bk_target_exec_params(o->remote, sql, nparams, types, values);
-	char	   *v = NULL;
-
-	if (r == NULL || PQresultStatus(r) != PGRES_TUPLES_OK)
-	{
-		char	   *msg = pchomp(r ? PQresultErrorMessage(r) : PQerrorMessage(o->remote));
-
-		PQclear(r);
-		ereport(ERROR,
-				(errcode(ERRCODE_CONNECTION_FAILURE),
-				 errmsg("could not read the target's statistics: %s", msg)));
-	}
-	if (PQntuples(r) > 0 && !PQgetisnull(r, 0, 0))
-		v = pstrdup(PQgetvalue(r, 0, 0));
-	PQclear(r);
-	return v;
+	return bk_target_value(o->remote, o->remote_name, "its statistics", sql,
+						   nparams, types, values);
 }
 
 /*
  * obs_text
- *		The single text value of a query on the server the observer
- *		samples: this one (obs_query_text), or its target, the parameters
- *		sent as text.
+ *		The single text value of a query on the server observer O samples:
+ *		this one (obs_query_text; also with O NULL), or its target, the
+ *		parameters sent as text.
  */
 static char *
 obs_text(BkObserver *o, const char *sql, int nargs, Oid *types, Datum *values)
 {
 	const char **texts;
 
-	if (o->remote == NULL)
+	if (o == NULL || o->remote == NULL)
 		return obs_query_text(sql, nargs, types, values);
 	texts = palloc(sizeof(char *) * Max(nargs, 1));
 	for (int i = 0; i < nargs; i++)
@@ -180,17 +161,17 @@ obs_text(BkObserver *o, const char *sql, int nargs, Oid *types, Datum *values)
 	return obs_remote_text(o, sql, nargs, types, texts);
 }
 
-/* the schema an extension is installed in, or NULL */
+/* the schema an extension is installed in on the observed server, or NULL */
 static char *
-obs_extension_schema(const char *extname)
+obs_extension_schema(BkObserver *o, const char *extname)
 {
 	Oid			types[1] = {TEXTOID};
 	Datum		values[1] = {CStringGetTextDatum(extname)};
 
-	return obs_query_text("SELECT n.nspname FROM pg_catalog.pg_extension e"
-						  " JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace"
-						  " WHERE e.extname = $1",
-						  1, types, values);
+	return obs_text(o, "SELECT n.nspname FROM pg_catalog.pg_extension e"
+					" JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace"
+					" WHERE e.extname OPERATOR(pg_catalog.=) $1",
+					1, types, values);
 }
 
 static void
@@ -531,7 +512,7 @@ obs_prewarm_list(const Oid *tables, int ntables, ObsPrewarmed **out)
 	*out = NULL;
 	if (ntables == 0)
 		return 0;
-	schema = obs_extension_schema("pg_prewarm");
+	schema = obs_extension_schema(NULL, "pg_prewarm");
 	if (schema == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
@@ -748,12 +729,15 @@ static const ObsSource obs_sources[] = {
  *		Whether the sampled server has the statistics view pg_catalog.NAME.
  */
 static bool
-obs_view_exists(const char *name)
+obs_view_exists(BkObserver *o, const char *name)
 {
-	return bk_spi_int64("SELECT count(*) FROM pg_catalog.pg_class c"
-						" JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
-						" WHERE n.nspname = 'pg_catalog' AND c.relname = $1",
-						1, (Oid[]) {TEXTOID}, (Datum[]) {CStringGetTextDatum(name)}) > 0;
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {CStringGetTextDatum(name)};
+
+	return strcmp(obs_text(o, "SELECT pg_catalog.count(*) FROM pg_catalog.pg_class c"
+						   " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
+						   " WHERE n.nspname = 'pg_catalog' AND c.relname OPERATOR(pg_catalog.=) $1",
+						   1, types, values), "0") != 0;
 }
 
 /*
@@ -858,7 +842,7 @@ bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid)
 	if (GetConfigOption("pg_stat_statements.track", true, false) != NULL)
 		SetConfigOption("pg_stat_statements.track", "none", PGC_SUSET, PGC_S_OVERRIDE);
 
-	pgss = obs_extension_schema("pg_stat_statements");
+	pgss = obs_extension_schema(o, "pg_stat_statements");
 	if (pgss == NULL)
 		obs_unavailable(o, "statements", "pg_stat_statements is not installed in this database");
 	else if (!obs_pgss_usable(pgss, &why))
@@ -886,7 +870,7 @@ bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid)
 	}
 
 	for (int i = 0; i < OBS_NSOURCES; i++)
-		read[i] = obs_sources[i].view == NULL || obs_view_exists(obs_sources[i].view);
+		read[i] = obs_sources[i].view == NULL || obs_view_exists(o, obs_sources[i].view);
 	for (int texts = 0; texts < 2; texts++)
 	{
 		Oid			types[5] = {OIDOID, OIDARRAYOID, TEXTOID, INT8OID, OIDOID};
@@ -918,9 +902,7 @@ obs_prewarm_remote(BkObserver *o)
 
 	if (o->ntables == 0)
 		return;
-	schema = obs_remote_text(o, "SELECT n.nspname FROM pg_catalog.pg_extension e"
-							 " JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace"
-							 " WHERE e.extname = 'pg_prewarm'", 0, NULL, NULL);
+	schema = obs_extension_schema(o, "pg_prewarm");
 	old = MemoryContextSwitchTo(TopMemoryContext);
 	if (schema == NULL)
 	{
@@ -968,7 +950,7 @@ obs_prewarm_remote(BkObserver *o)
  */
 void
 bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *conn,
-				   bool pgbench_tables)
+				   const char *name, bool pgbench_tables)
 {
 	MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
 	bool		read[OBS_NSOURCES];
@@ -980,6 +962,7 @@ bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *conn,
 	o->run_id = run_id;
 	o->roleid = roleid;
 	o->remote = conn;
+	o->remote_name = pstrdup(name);
 	initStringInfo(&o->unavailable);
 	appendStringInfoChar(&o->unavailable, '{');
 
@@ -1014,9 +997,7 @@ bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *conn,
 			o->tables[i] = DatumGetObjectId(elems[i]);
 	}
 
-	pgss = obs_remote_text(o, "SELECT n.nspname FROM pg_catalog.pg_extension e"
-						   " JOIN pg_catalog.pg_namespace n ON n.oid = e.extnamespace"
-						   " WHERE e.extname = 'pg_stat_statements'", 0, NULL, NULL);
+	pgss = obs_extension_schema(o, "pg_stat_statements");
 	if (pgss == NULL)
 		obs_unavailable(o, "statements", "pg_stat_statements is not installed in the target's database");
 	else
@@ -1039,15 +1020,7 @@ bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *conn,
 	obs_unavailable(o, "host", "the host of a target cannot be read from here");
 
 	for (int i = 0; i < OBS_NSOURCES; i++)
-	{
-		const char *v[1] = {obs_sources[i].view};
-
-		read[i] = obs_sources[i].view == NULL ||
-			strcmp(obs_remote_text(o, "SELECT pg_catalog.count(*) FROM pg_catalog.pg_class c"
-								   " JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace"
-								   " WHERE n.nspname = 'pg_catalog' AND c.relname OPERATOR(pg_catalog.=) $1",
-								   1, (Oid[]) {TEXTOID}, v), "0") != 0;
-	}
+		read[i] = obs_sources[i].view == NULL || obs_view_exists(o, obs_sources[i].view);
 	for (int texts = 0; texts < 2; texts++)
 		o->remote_sample_sql[texts] = obs_sample_sql(read, pgss, texts == 1, false);
 	o->sampling = true;

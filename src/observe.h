@@ -33,6 +33,7 @@ typedef struct BkObserver
 
 	/* a run against a target: its statistics, read over this connection */
 	PGconn	   *remote;
+	char	   *remote_name;	/* the target's, for messages */
 	char	   *remote_dboid;	/* the target's ids of its database and role */
 	char	   *remote_roleid;
 	char	   *remote_tables;	/* the workload's tables there, an oid[] literal */
@@ -42,7 +43,7 @@ typedef struct BkObserver
 /* in a transaction, as the run's role */
 extern void bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid);
 extern void bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *conn,
-							   bool pgbench_tables);
+							   const char *name, bool pgbench_tables);
 extern void bk_obs_prewarm(BkObserver *o);
 extern void bk_obs_begin(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts);
 extern void bk_obs_sample(BkObserver *o, const char *phase, TimestampTz at,

@@ -144,21 +144,14 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 	 * pgbenchkit UPDATE.
 	 */
 	bk_become_owner(&sw);
-	bk_spi_exec(sh->driver == RUN_DRIVER_LIBPQ ?
-				"INSERT INTO bench.runs (id, workload, dataset_id, scale, clients, duration,"
-				" transactions_per_client, protocol, warmup, progress, max_tries, tag,"
-				" status, created_by, coordinator_pid, started_at, prewarm, sample_interval,"
-				" suite_id, rate, latency_limit, random_seed, variables,"
-				" target, driver, jobs, connect, on_disconnect)"
-				" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
-				" 'running', $13::name, $14, $15, $16, $17, $18, $19, $20, $21, $22::jsonb,"
-				" $23, $24, $25, $26, $27)" :
-				"INSERT INTO bench.runs (id, workload, dataset_id, scale, clients, duration,"
-				" transactions_per_client, protocol, warmup, progress, max_tries, tag,"
-				" status, created_by, coordinator_pid, started_at, prewarm, sample_interval,"
-				" suite_id, rate, latency_limit, random_seed, variables)"
-				" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
-				" 'running', $13::name, $14, $15, $16, $17, $18, $19, $20, $21, $22::jsonb)",
+	bk_spi_exec(psprintf("INSERT INTO bench.runs (id, workload, dataset_id, scale, clients, duration,"
+						 " transactions_per_client, protocol, warmup, progress, max_tries, tag,"
+						 " status, created_by, coordinator_pid, started_at, prewarm, sample_interval,"
+						 " suite_id, rate, latency_limit, random_seed, variables%s)"
+						 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
+						 " 'running', $13::name, $14, $15, $16, $17, $18, $19, $20, $21, $22::jsonb%s)",
+						 sh->driver == RUN_DRIVER_LIBPQ ? ", target, driver, jobs, connect, on_disconnect" : "",
+						 sh->driver == RUN_DRIVER_LIBPQ ? ", $23, $24, $25, $26, $27" : ""),
 				sh->driver == RUN_DRIVER_LIBPQ ? 27 : 22, types, values, nulls, SPI_OK_INSERT);
 
 	/* the scripts it runs */

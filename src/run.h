@@ -239,19 +239,6 @@ bk_run_worker_clients(const RunShared *sh, int w, int *first, int *n)
 	}
 }
 
-/* the worker that plays client C of SH */
-static inline int
-bk_run_client_worker(const RunShared *sh, int c)
-{
-	for (int w = 0, dealt = 0; w < sh->nworkers; w++)
-	{
-		dealt += (sh->clients - dealt + sh->nworkers - w - 1) / (sh->nworkers - w);
-		if (c < dealt)
-			return w;
-	}
-	return sh->nworkers - 1;
-}
-
 /* results.c: rows of bench.runs, bench.progress and bench.histograms */
 typedef struct RunSummary
 {

@@ -825,6 +825,36 @@ bk_target_exec(PGconn *conn, const char *sql)
 }
 
 /*
+ * bk_target_value
+ *		The single text value of SQL on CONN, the connection to target NAME
+ *		(NULL: no row, or a null), with NPARAMS parameters as for
+ *		bk_target_exec_params.  An error of the target, or a broken
+ *		connection, is raised as 08006: could not read WHAT.
+ */
+char *
+bk_target_value(PGconn *conn, const char *name, const char *what, const char *sql,
+				int nparams, const Oid *types, const char *const *values)
+{
+	PGresult   *r = bk_target_exec_params(conn, sql, nparams, types, values);
+	char	   *v = NULL;
+
+	if (r == NULL || PQresultStatus(r) != PGRES_TUPLES_OK)
+	{
+		char	   *msg = pchomp(r ? PQresultErrorMessage(r) : PQerrorMessage(conn));
+
+		PQclear(r);
+		ereport(ERROR,
+				(errcode(ERRCODE_CONNECTION_FAILURE),
+				 errmsg("could not read %s from target \"%s\"", what, name),
+				 errdetail_internal("%s", msg)));
+	}
+	if (PQntuples(r) > 0 && !PQgetisnull(r, 0, 0))
+		v = pstrdup(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return v;
+}
+
+/*
  * bk_target_exec_params
  *		bk_target_exec with NPARAMS parameters of TYPES, as text VALUES (NULL:
  *		a null); NPARAMS -1 sends SQL in the simple protocol, as PQexec.

@@ -52,6 +52,9 @@ extern void bk_target_close_conn(BkTarget *target, PGconn *conn);
 extern PGresult *bk_target_exec(PGconn *conn, const char *sql);
 extern PGresult *bk_target_exec_params(PGconn *conn, const char *sql, int nparams,
 									   const Oid *types, const char *const *values);
+extern char *bk_target_value(PGconn *conn, const char *name, const char *what,
+							 const char *sql, int nparams, const Oid *types,
+							 const char *const *values);
 extern char *bk_target_redact(const char *message, BkTargetParams *params);
 
 #endif							/* PGBENCHKIT_TARGET_H */
