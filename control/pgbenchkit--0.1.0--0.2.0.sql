@@ -303,7 +303,9 @@ BEGIN
                     HINT = 'Name the target and give its connection string: bench.add_target(''aurora'', ''host=... dbname=postgres sslmode=verify-full sslrootcert=...'', password => ''...'').';
     END IF;
     IF add_target.name = '' OR octet_length(add_target.name) >= 64 THEN
-        RAISE EXCEPTION 'invalid target name "%"', add_target.name
+        RAISE EXCEPTION 'invalid target name "%"',
+                        CASE WHEN length(add_target.name) > 64 THEN left(add_target.name, 64) || '...'
+                             ELSE add_target.name END
               USING ERRCODE = 'invalid_parameter_value',
                     HINT = 'A target''s name is the name of its server: 1 to 63 bytes.';
     END IF;
@@ -311,6 +313,21 @@ BEGIN
         RAISE EXCEPTION 'target "%" already exists', add_target.name
               USING ERRCODE = 'duplicate_object',
                     HINT = 'A server of that name exists: bench.targets lists the targets; bench.drop_target drops one.';
+    END IF;
+    IF octet_length(add_target.conninfo) > 8192 THEN
+        RAISE EXCEPTION 'conninfo is too long: % bytes, at most 8192', octet_length(add_target.conninfo)
+              USING ERRCODE = 'string_data_right_truncation',
+                    HINT = 'A target''s connection string is at most 8192 bytes.';
+    END IF;
+    IF octet_length(add_target.password) > 1024 THEN
+        RAISE EXCEPTION 'the password is too long: at most 1024 bytes'
+              USING ERRCODE = 'string_data_right_truncation',
+                    HINT = 'A target''s password is at most 1024 bytes.';
+    END IF;
+    IF octet_length(remote_user) >= 64 THEN
+        RAISE EXCEPTION 'user is too long: % bytes, at most 63', octet_length(remote_user)
+              USING ERRCODE = 'name_too_long',
+                    HINT = 'A role name is at most 63 bytes.';
     END IF;
     IF add_target.password = '' THEN
         RAISE EXCEPTION 'the password of a target must not be empty'

@@ -114,6 +114,13 @@ SELECT name FROM bench.define_workload('divide', E'\\set aid random(1, 100000 * 
 SELECT * FROM bench.run('divide', clients => 2, transactions => 5, progress => '0');
 SELECT status, sqlstate, error, other_failures >= 1 AS counted
   FROM bench.runs WHERE workload = 'divide';
+-- an error message longer than what is kept is cut at a whole character:
+-- what bench.runs keeps stays valid UTF-8
+SELECT status FROM bench.run(script => $$DO $x$BEGIN RAISE EXCEPTION 'long: %', repeat('ä', 700); END $x$;$$,
+                             transactions => 1, progress => '0', prewarm => false, tag => 'long error');
+SELECT status, sqlstate, octet_length(error) BETWEEN 1000 AND 1100 AS cut, error ~ '^client 0: long: ä+ ?$' AS kept,
+       pg_catalog.convert_from(pg_catalog.convert_to(error, 'UTF8'), 'UTF8') = error AS valid
+  FROM bench.runs WHERE tag = 'long error';
 -- an error while preparing (a missing table) refuses the run before it starts
 SELECT name FROM bench.define_workload('missing', E'SELECT * FROM no_such_table;\n', 'refers to a missing table', dataset => 'tpcb');
 SELECT * FROM bench.run('missing', transactions => 1);

@@ -18,6 +18,7 @@
 #include "catalog/pg_namespace.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -90,6 +91,73 @@ bk_arg_not_null(bool isnull, const char *fn, const char *name)
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("argument \"%s\" of %s must not be null", name, fn),
 				 errhint("Leave the argument out to use its default.")));
+}
+
+/*
+ * bk_check_chars
+ *		Refuse VALUE (named WHAT in the message) if it has more than
+ *		MAX_CHARS characters: a label that is stored with every row that
+ *		names it must stay a label.
+ */
+void
+bk_check_chars(const char *what, const char *value, int max_chars, const char *hint)
+{
+	size_t		bytes = strlen(value);
+	int			chars;
+
+	/* no character counting of a value that cannot fit in any encoding */
+	if (bytes <= (size_t) max_chars)
+		return;
+	chars = bytes > (size_t) max_chars * MAX_MULTIBYTE_CHAR_LEN ? -1 :
+		pg_mbstrlen_with_len(value, (int) bytes);
+	if (chars >= 0 && chars <= max_chars)
+		return;
+	if (chars < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
+				 errmsg("%s is too long: %zu bytes, at most %d characters", what, bytes, max_chars),
+				 errhint("%s", hint)));
+	ereport(ERROR,
+			(errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
+			 errmsg("%s is too long: %d characters, at most %d", what, chars, max_chars),
+			 errhint("%s", hint)));
+}
+
+/*
+ * bk_check_bytes
+ *		Refuse VALUE (named WHAT) if it is longer than MAX_BYTES bytes.
+ */
+void
+bk_check_bytes(const char *what, const char *value, int max_bytes, const char *hint)
+{
+	size_t		bytes = strlen(value);
+
+	if (bytes > (size_t) max_bytes)
+		ereport(ERROR,
+				(errcode(ERRCODE_STRING_DATA_RIGHT_TRUNCATION),
+				 errmsg("%s is too long: %zu bytes, at most %d", what, bytes, max_bytes),
+				 errhint("%s", hint)));
+}
+
+/*
+ * bk_shown
+ *		VALUE as an error message quotes a value it refuses: whole when
+ *		short, else its first BK_MAX_SHOWN_CHARS characters and "...", so
+ *		that a megabyte of bad input does not become a megabyte of log.
+ */
+const char *
+bk_shown(const char *value)
+{
+	size_t		bytes = strlen(value);
+	int			cut;
+
+	if (bytes <= BK_MAX_SHOWN_CHARS)
+		return value;
+	cut = pg_mbcharcliplen(value, (int) Min(bytes, (size_t) BK_MAX_SHOWN_CHARS * MAX_MULTIBYTE_CHAR_LEN),
+						   BK_MAX_SHOWN_CHARS);
+	if ((size_t) cut >= bytes)
+		return value;
+	return psprintf("%.*s...", cut, value);
 }
 
 /*

@@ -22,6 +22,23 @@ extern void bk_restore_user(BkOwnerSwitch *sw);
 
 extern void bk_arg_not_null(bool isnull, const char *fn, const char *name);
 
+/*
+ * Limits on the texts pgbenchkit stores (docs/functions.md, "Limits"):
+ * characters for labels, bytes for scripts and documents.
+ */
+#define BK_MAX_TAG_CHARS		256		/* a run's or a suite's tag */
+#define BK_MAX_DESCRIPTION_CHARS 1024	/* a workload's description */
+#define BK_MAX_SCRIPT_BYTES		(1024 * 1024)	/* one script */
+#define BK_MAX_VARIABLES_BYTES	(1024 * 1024)	/* a run's variables, as JSON */
+#define BK_MAX_VARIABLES		1000	/* variables of a run */
+#define BK_MAX_SHOWN_CHARS		64		/* of a bad value echoed in an error */
+
+extern void bk_check_chars(const char *what, const char *value, int max_chars,
+						   const char *hint);
+extern void bk_check_bytes(const char *what, const char *value, int max_bytes,
+						   const char *hint);
+extern const char *bk_shown(const char *value);
+
 extern void bk_spi_exec(const char *sql, int nargs, Oid *argtypes,
 						Datum *values, const char *nulls, int expected);
 extern void bk_spi_utility(const char *sql);

@@ -756,7 +756,7 @@ coord_finish(Coord *co, CoordEnd why)
 				psprintf("every client lost its connection; the first: %s", sh->client_error.message) :
 				psprintf("client %d: %s", sh->client_error_index, sh->client_error.message);
 			sh->error = sh->client_error;
-			strlcpy(sh->error.message, message, sizeof(sh->error.message));
+			bk_text_copy(sh->error.message, message, sizeof(sh->error.message));
 			break;
 		default:
 			status = "aborted";

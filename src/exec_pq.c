@@ -107,7 +107,7 @@ pq_conn_error(PqSession *ps, BkError *err)
 	snprintf(err->message, sizeof(err->message),
 			 "connection to target \"%s\" failed: %s",
 			 ps->target->server->servername, text);
-	strlcpy(err->hint,
+	bk_text_copy(err->hint,
 			"The target closed the connection or could not be reached: the target's log says why.",
 			sizeof(err->hint));
 	err->set = true;
@@ -131,11 +131,11 @@ pq_result_error(PqSession *ps, PGresult *r, BkResult *res)
 		err->sqlerrcode = ERRCODE_CONNECTION_FAILURE;
 	if (primary == NULL)
 		primary = pchomp(PQresultErrorMessage(r));
-	strlcpy(err->message, bk_target_redact(primary, ps->target->params), sizeof(err->message));
+	bk_text_copy(err->message, bk_target_redact(primary, ps->target->params), sizeof(err->message));
 	if (detail)
-		strlcpy(err->detail, bk_target_redact(detail, ps->target->params), sizeof(err->detail));
+		bk_text_copy(err->detail, bk_target_redact(detail, ps->target->params), sizeof(err->detail));
 	if (hint)
-		strlcpy(err->hint, hint, sizeof(err->hint));
+		bk_text_copy(err->hint, hint, sizeof(err->hint));
 	if (context)
 		strlcpy(err->context, context, sizeof(err->context));
 
@@ -167,7 +167,7 @@ pq_result_error(PqSession *ps, PGresult *r, BkResult *res)
 				 "A prepared statement of this connection was %s on the server: target \"%s\" seems to be behind a connection pooler in transaction mode (PgBouncer, Supavisor, Neon's), which runs each transaction on any of its server connections; protocol => 'extended' or 'simple' works with one.",
 				 err->sqlerrcode == ERRCODE_UNDEFINED_PSTATEMENT ? "missing" : "there already",
 				 ps->target->server->servername);
-		strlcpy(err->hint,
+		bk_text_copy(err->hint,
 				"Use protocol => 'extended' (or 'simple') with such a pooler, or connect to the server's own port.",
 				sizeof(err->hint));
 	}
@@ -648,7 +648,7 @@ pq_take(PqSession *ps, PGresult *r, int cmdno, BkResult *res)
 			snprintf(res->err.message, sizeof(res->err.message),
 					 "unexpected result from target \"%s\": %s",
 					 ps->target->server->servername, PQresStatus(st));
-			strlcpy(res->err.hint,
+			bk_text_copy(res->err.hint,
 					"COPY to or from the client is not supported in a benchmark script.",
 					sizeof(res->err.hint));
 			res->err.set = true;

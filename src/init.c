@@ -246,7 +246,7 @@ init_notice(void *arg, const char *message)
 	InitShared *sh = (InitShared *) arg;
 	uint64		n = pg_atomic_read_u64(&sh->notices_written);
 
-	strlcpy(sh->notices[n % INIT_NOTICES], message, INIT_NOTICE_LEN);
+	bk_text_copy(sh->notices[n % INIT_NOTICES], message, INIT_NOTICE_LEN);
 	pg_write_barrier();
 	pg_atomic_write_u64(&sh->notices_written, n + 1);
 	bk_set_latch_of(sh->caller_pid);
@@ -1140,7 +1140,7 @@ init_cleanup(InitShared *sh, BackgroundWorkerHandle **loaders, const char *prefi
 	{
 		note = bk_remote_abort(remote);
 		if (note != NULL && sh->error.detail[0] == '\0')
-			strlcpy(sh->error.detail, note, sizeof(sh->error.detail));
+			bk_text_copy(sh->error.detail, note, sizeof(sh->error.detail));
 	}
 
 	if (sh->dataset_id == 0)

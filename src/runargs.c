@@ -84,7 +84,11 @@ check_workload(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 	if (!n[RA_WORKLOAD])
 		a->workload = text_to_cstring(DatumGetTextPP(v[RA_WORKLOAD]));
 	else
+	{
 		a->script = text_to_cstring(DatumGetTextPP(v[RA_SCRIPT]));
+		bk_check_bytes("script", a->script, BK_MAX_SCRIPT_BYTES,
+					   "A script is at most 1 MB (1048576 bytes).");
+	}
 }
 
 static void
@@ -215,6 +219,9 @@ static void
 check_tag(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 {
 	a->tag = n[RA_TAG] ? NULL : text_to_cstring(DatumGetTextPP(v[RA_TAG]));
+	if (a->tag)
+		bk_check_chars("tag", a->tag, BK_MAX_TAG_CHARS,
+					   "A tag is a label of at most 256 characters, kept with the run.");
 }
 
 static void
@@ -316,10 +323,19 @@ read_variables(Datum json, RunArgs *a)
 				 errhint("For example variables => '{\"nrows\": 1000, \"label\": \"a\"}', as pgbench -D nrows=1000 -D label=a.")));
 	a->variables_json = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[0],
 															  SPI_tuptable->tupdesc, 2));
+	bk_check_bytes("variables", a->variables_json, BK_MAX_VARIABLES_BYTES,
+				   "The variables of a run are at most 1 MB (1048576 bytes) as JSON text.");
 	if (SPI_execute_with_args("SELECT key, pg_catalog.jsonb_typeof(value), value #>> '{}'"
 							  " FROM pg_catalog.jsonb_each($1) ORDER BY key",
 							  1, types, values, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read variables");
+	if (SPI_processed > BK_MAX_VARIABLES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many variables: %llu, at most %d",
+						(unsigned long long) SPI_processed, BK_MAX_VARIABLES),
+				 errhint("A run starts with at most %d variables; a script can set more with \\set.",
+						 BK_MAX_VARIABLES)));
 	a->nvariables = (int) SPI_processed;
 	a->var_names = MemoryContextAlloc(cxt, sizeof(char *) * Max(a->nvariables, 1));
 	a->var_values = MemoryContextAlloc(cxt, sizeof(char *) * Max(a->nvariables, 1));
@@ -333,7 +349,7 @@ read_variables(Datum json, RunArgs *a)
 		if (!bk_valid_var_name(name))
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("invalid variable name \"%s\" in variables", name),
+					 errmsg("invalid variable name \"%s\" in variables", bk_shown(name)),
 					 errhint("A variable name is made of letters, digits and underscores, and does not start with a digit.")));
 		if (strcmp(type, "object") == 0 || strcmp(type, "array") == 0)
 			ereport(ERROR,

@@ -196,9 +196,9 @@ bk_claim_client_error(RunShared *sh, int index, const BkError *err)
 		return;
 	sh->client_error_index = index;
 	sh->client_error.sqlerrcode = err->sqlerrcode;
-	strlcpy(sh->client_error.message, err->message, sizeof(sh->client_error.message));
-	strlcpy(sh->client_error.detail, err->detail, sizeof(sh->client_error.detail));
-	strlcpy(sh->client_error.hint, err->hint, sizeof(sh->client_error.hint));
+	bk_text_copy(sh->client_error.message, err->message, sizeof(sh->client_error.message));
+	bk_text_copy(sh->client_error.detail, err->detail, sizeof(sh->client_error.detail));
+	bk_text_copy(sh->client_error.hint, err->hint, sizeof(sh->client_error.hint));
 	strlcpy(sh->client_error.context, err->context, sizeof(sh->client_error.context));
 	pg_write_barrier();
 	sh->client_error.set = true;

@@ -875,7 +875,7 @@ bench_run_schedule(PG_FUNCTION_ARGS)
 	if (spec == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("schedule \"%s\" does not exist", name),
+				 errmsg("schedule \"%s\" does not exist", bk_shown(name)),
 				 errhint("bench.schedules lists the schedules; bench.schedule creates one.")));
 	return suite_run(fcinfo, "bench.run_schedule", spec);
 }
@@ -1236,7 +1236,7 @@ bench_suite_worker_main(Datum main_arg)
 		{
 			status = "canceled";
 			if (strncmp(sh->error.message, "canceling statement", 19) == 0)
-				strlcpy(sh->error.message,
+				bk_text_copy(sh->error.message,
 						"the suite was canceled (bench.cancel_suite, pg_cancel_backend, or its caller was canceled)",
 						sizeof(sh->error.message));
 		}

@@ -61,6 +61,7 @@
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 
+#include "catalog.h"
 #include "compat.h"
 #include "pgbenchkit.h"
 #include "target.h"
@@ -392,7 +393,7 @@ bk_target_lookup(const char *name)
 	if (server == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("target \"%s\" does not exist", name),
+				 errmsg("target \"%s\" does not exist", bk_shown(name)),
 				 errhint("bench.targets lists the targets; bench.add_target adds one.")));
 	fdw = GetForeignDataWrapper(server->fdwid);
 	if (strcmp(fdw->fdwname, BK_TARGET_FDW) != 0)

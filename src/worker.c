@@ -13,6 +13,7 @@
  */
 #include "postgres.h"
 
+#include "mb/pg_wchar.h"
 #include "miscadmin.h"
 #include "pgstat.h"
 #include "postmaster/bgworker.h"
@@ -52,6 +53,24 @@ bk_error_capture(BkError *dst)
 }
 
 /*
+ * bk_text_copy
+ *		strlcpy for text in the database's encoding: a text longer than
+ *		DST's SIZE is cut at the last whole character that fits, so that
+ *		what is kept (and stored in a table) stays valid in the encoding.
+ */
+void
+bk_text_copy(char *dst, const char *src, size_t size)
+{
+	size_t		len = strlen(src);
+
+	Assert(size > 0);
+	if (len >= size)
+		len = pg_mbcliplen(src, (int) Min(len, (size_t) PG_INT32_MAX), (int) size - 1);
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+/*
  * bk_error_copy
  *		Copy an error (CopyErrorData's) into DST, which is set last.
  */
@@ -59,10 +78,10 @@ void
 bk_error_copy(BkError *dst, const ErrorData *edata)
 {
 	dst->sqlerrcode = edata->sqlerrcode;
-	strlcpy(dst->message, edata->message ? edata->message : "", sizeof(dst->message));
-	strlcpy(dst->detail, edata->detail ? edata->detail : "", sizeof(dst->detail));
-	strlcpy(dst->hint, edata->hint ? edata->hint : "", sizeof(dst->hint));
-	strlcpy(dst->context, edata->context ? edata->context : "", sizeof(dst->context));
+	bk_text_copy(dst->message, edata->message ? edata->message : "", sizeof(dst->message));
+	bk_text_copy(dst->detail, edata->detail ? edata->detail : "", sizeof(dst->detail));
+	bk_text_copy(dst->hint, edata->hint ? edata->hint : "", sizeof(dst->hint));
+	bk_text_copy(dst->context, edata->context ? edata->context : "", sizeof(dst->context));
 	pg_memory_barrier();
 	dst->set = true;
 }
@@ -77,9 +96,9 @@ bk_error_set(BkError *dst, int sqlerrcode, const char *message, const char *hint
 	if (dst->set)
 		return;
 	dst->sqlerrcode = sqlerrcode;
-	strlcpy(dst->message, message, sizeof(dst->message));
+	bk_text_copy(dst->message, message, sizeof(dst->message));
 	dst->detail[0] = '\0';
-	strlcpy(dst->hint, hint ? hint : "", sizeof(dst->hint));
+	bk_text_copy(dst->hint, hint ? hint : "", sizeof(dst->hint));
 	dst->context[0] = '\0';
 	pg_memory_barrier();
 	dst->set = true;

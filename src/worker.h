@@ -68,6 +68,7 @@ typedef struct BkLaunch
 	void		(*each) (void *arg);	/* at every wake-up while waiting; or NULL */
 } BkLaunch;
 
+extern void bk_text_copy(char *dst, const char *src, size_t size);
 extern void bk_error_capture(BkError *dst);
 extern void bk_error_copy(BkError *dst, const ErrorData *edata);
 extern void bk_error_set(BkError *dst, int sqlerrcode, const char *message,

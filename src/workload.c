@@ -71,7 +71,7 @@ bk_workload_load(const char *name)
 		names = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("unknown workload \"%s\"", name),
+				 errmsg("unknown workload \"%s\"", bk_shown(name)),
 				 errhint("The workloads are: %s; bench.define_workload adds one.", names ? names : "none")));
 	}
 	tup = SPI_tuptable->vals[0];
@@ -213,7 +213,7 @@ workload_check_name(const char *name)
 	if (!ok)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_NAME),
-				 errmsg("invalid workload name \"%s\"", name),
+				 errmsg("invalid workload name \"%s\"", bk_shown(name)),
 				 errhint("A workload name is 1 to 63 letters, digits, underscores, dots and dashes, and starts with a letter, a digit or an underscore.")));
 }
 
@@ -368,6 +368,8 @@ bench_define_workload(PG_FUNCTION_ARGS)
 					 errhint("Every element of scripts is the text of a script.")));
 		w.scripts[i] = TextDatumGetCString(elems[i]);
 		w.weights[i] = 1;
+		bk_check_bytes(psprintf("script %d of workload \"%s\"", i + 1, name), w.scripts[i],
+					   BK_MAX_SCRIPT_BYTES, "A script is at most 1 MB (1048576 bytes).");
 	}
 
 	/* the weights: one per script, none negative, not all zero (pgbench's rules) */
@@ -404,7 +406,11 @@ bench_define_workload(PG_FUNCTION_ARGS)
 				 errhint("Give at least one script a positive weight.")));
 
 	if (!PG_ARGISNULL(3))
+	{
 		description = text_to_cstring(PG_GETARG_TEXT_PP(3));
+		bk_check_chars("description", description, BK_MAX_DESCRIPTION_CHARS,
+					   "A workload's description is at most 1024 characters.");
+	}
 	if (!PG_ARGISNULL(4))
 	{
 		bool		known = false;
@@ -500,12 +506,12 @@ bench_drop_workload(PG_FUNCTION_ARGS)
 		if (PG_GETARG_BOOL(1))
 		{
 			ereport(NOTICE,
-					(errmsg("workload \"%s\" does not exist, skipping", name)));
+					(errmsg("workload \"%s\" does not exist, skipping", bk_shown(name))));
 			PG_RETURN_BOOL(false);
 		}
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
-				 errmsg("workload \"%s\" does not exist", name),
+				 errmsg("workload \"%s\" does not exist", bk_shown(name)),
 				 errhint("bench.workloads lists the workloads; pass if_exists => true to ignore a missing one.")));
 	}
 	workload_check_owner(name, builtin, defined_by);
