@@ -79,6 +79,84 @@ bk_restore_user(BkOwnerSwitch *sw)
 }
 
 /*
+ * The search_path of pgbenchkit's own queries.  Every SPI session that runs
+ * them (bk_spi_connect to bk_spi_finish) pins it, so that neither the
+ * caller's search_path nor a role's or database's default can put a
+ * function, operator or type of another schema before pg_catalog's in a
+ * query pgbenchkit wrote (running it with the caller's rights, or a
+ * worker's).  The scripts of a run are not such queries: exec_spi.c runs
+ * them with the caller's search_path, as pgbench's session would.
+ *
+ * Each pin is a GUC nest level of its own, undone by bk_spi_finish, or by
+ * the (sub)transaction's abort after an error: a level left on the stack by
+ * an error is forgotten at the next pin, which gets a level no higher.
+ */
+#define BK_PINNED_SEARCH_PATH	"pg_catalog, pg_temp"
+
+static int	pin_levels[64];
+static int	npins = 0;
+
+void
+bk_pin_search_path(void)
+{
+	int			level = bk_search_path_push(BK_PINNED_SEARCH_PATH);
+
+	while (npins > 0 && pin_levels[npins - 1] >= level)
+		npins--;
+	if (npins >= (int) lengthof(pin_levels))
+		elog(ERROR, "too many nested SPI sessions of pgbenchkit");
+	pin_levels[npins++] = level;
+}
+
+void
+bk_unpin_search_path(void)
+{
+	if (npins <= 0)
+		elog(ERROR, "search_path is not pinned");
+	bk_search_path_pop(pin_levels[--npins]);
+}
+
+/*
+ * bk_search_path_push, bk_search_path_pop
+ *		Use search_path PATH from here to the pop of the level returned (or
+ *		the abort of the (sub)transaction), as a function's SET clause does.
+ */
+int
+bk_search_path_push(const char *path)
+{
+	int			level = NewGUCNestLevel();
+
+	(void) set_config_option("search_path", path, PGC_USERSET, PGC_S_SESSION,
+							 GUC_ACTION_SAVE, true, 0, false);
+	return level;
+}
+
+void
+bk_search_path_pop(int level)
+{
+	AtEOXact_GUC(true, level);
+}
+
+/*
+ * bk_spi_connect, bk_spi_finish
+ *		SPI_connect and SPI_finish for pgbenchkit's own queries, with
+ *		search_path pinned in between.
+ */
+void
+bk_spi_connect(void)
+{
+	SPI_connect();
+	bk_pin_search_path();
+}
+
+void
+bk_spi_finish(void)
+{
+	bk_unpin_search_path();
+	SPI_finish();
+}
+
+/*
  * bk_arg_not_null
  *		The error of every SQL function of pgbenchkit given NULL for an
  *		argument that has a default instead.
@@ -171,11 +249,11 @@ bk_spi_exec(const char *sql, int nargs, Oid *argtypes, Datum *values,
 {
 	int			rc;
 
-	SPI_connect();
+	bk_spi_connect();
 	rc = SPI_execute_with_args(sql, nargs, argtypes, values, nulls, false, 0);
 	if (rc != expected)
 		elog(ERROR, "unexpected SPI result %d for: %s", rc, sql);
-	SPI_finish();
+	bk_spi_finish();
 }
 
 /*
@@ -213,7 +291,7 @@ bk_spi_int64(const char *sql, int nargs, Oid *argtypes, Datum *values)
 	bool		isnull = true;
 	int			rc;
 
-	SPI_connect();
+	bk_spi_connect();
 	rc = SPI_execute_with_args(sql, nargs, argtypes, values, NULL, false, 0);
 	if (rc < 0)
 		elog(ERROR, "unexpected SPI result %d for: %s", rc, sql);
@@ -224,7 +302,7 @@ bk_spi_int64(const char *sql, int nargs, Oid *argtypes, Datum *values)
 		if (!isnull)
 			result = DatumGetInt64(d);
 	}
-	SPI_finish();
+	bk_spi_finish();
 	return result;
 }
 
@@ -425,7 +503,7 @@ bk_recover_orphans(void)
 	char	   *tables = NULL;
 
 	bk_become_owner(&sw);
-	SPI_connect();
+	bk_spi_connect();
 	if (SPI_execute("WITH gone AS ("
 					"  UPDATE bench.datasets d SET status = 'aborted',"
 					"    error = 'the loading worker ended before it finished (server restart, crash or termination)',"
@@ -450,6 +528,6 @@ bk_recover_orphans(void)
 		ereport(LOG,
 				(errmsg("pgbenchkit dropped tables of abandoned loads: %s", tables)));
 	}
-	SPI_finish();
+	bk_spi_finish();
 	bk_restore_user(&sw);
 }

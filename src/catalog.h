@@ -20,6 +20,13 @@ typedef struct BkOwnerSwitch
 extern void bk_become_owner(BkOwnerSwitch *sw);
 extern void bk_restore_user(BkOwnerSwitch *sw);
 
+extern int	bk_search_path_push(const char *path);
+extern void bk_search_path_pop(int level);
+extern void bk_pin_search_path(void);
+extern void bk_unpin_search_path(void);
+extern void bk_spi_connect(void);
+extern void bk_spi_finish(void);
+
 extern void bk_arg_not_null(bool isnull, const char *fn, const char *name);
 
 /*

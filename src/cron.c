@@ -37,6 +37,7 @@
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
+#include "catalog.h"
 #include "compat.h"
 #include "worker.h"
 #include "pgbenchkit.h"
@@ -224,7 +225,7 @@ bench_cron_worker_main(Datum main_arg)
 		}
 		SetCurrentStatementStartTimestamp();
 		StartTransactionCommand();
-		SPI_connect();
+		bk_spi_connect();
 		PushActiveSnapshot(GetTransactionSnapshot());
 		pgstat_report_activity(STATE_RUNNING, sql[sh->op]);
 		rc = SPI_execute_with_args(sql[sh->op], sh->nargs, types, values, NULL, false, 1);
@@ -241,7 +242,7 @@ bench_cron_worker_main(Datum main_arg)
 				strlcpy(sh->result, v, sizeof(sh->result));
 		}
 		PopActiveSnapshot();
-		SPI_finish();
+		bk_spi_finish();
 		CommitTransactionCommand();
 		pgstat_report_activity(STATE_IDLE, NULL);
 	}

@@ -773,7 +773,7 @@ init_xact_begin(const char *activity)
 {
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
-	SPI_connect();
+	bk_spi_connect();
 	PushActiveSnapshot(GetTransactionSnapshot());
 	pgstat_report_activity(STATE_RUNNING, activity);
 }
@@ -781,7 +781,7 @@ init_xact_begin(const char *activity)
 static void
 init_xact_commit(void)
 {
-	SPI_finish();
+	bk_spi_finish();
 	PopActiveSnapshot();
 	CommitTransactionCommand();
 	pgstat_report_activity(STATE_IDLE, NULL);

@@ -113,7 +113,7 @@ obs_query_text(const char *sql, int nargs, Oid *types, Datum *values)
 	MemoryContext cxt = CurrentMemoryContext;
 	char	   *result = NULL;
 
-	SPI_connect();
+	bk_spi_connect();
 	if (SPI_execute_with_args(sql, nargs, types, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "unexpected SPI result for: %s", sql);
 	if (SPI_processed > 0)
@@ -123,7 +123,7 @@ obs_query_text(const char *sql, int nargs, Oid *types, Datum *values)
 		if (v != NULL)
 			result = MemoryContextStrdup(cxt, v);
 	}
-	SPI_finish();
+	bk_spi_finish();
 	return result;
 }
 
@@ -444,7 +444,7 @@ obs_dataset_tables(int64 dataset_id, Oid **tables, int *ntables)
 	*ntables = 0;
 	if (dataset_id <= 0)
 		return;
-	SPI_connect();
+	bk_spi_connect();
 	if (SPI_execute_with_args("SELECT t::pg_catalog.oid FROM bench.datasets d, pg_catalog.unnest(d.tables) AS t"
 							  " WHERE d.id = $1",
 							  1, types, values, NULL, true, 0) != SPI_OK_SELECT)
@@ -458,7 +458,7 @@ obs_dataset_tables(int64 dataset_id, Oid **tables, int *ntables)
 													  SPI_tuptable->tupdesc, 1, &isnull));
 	}
 	*ntables = (int) SPI_processed;
-	SPI_finish();
+	bk_spi_finish();
 }
 
 typedef struct ObsPrewarmed
@@ -521,7 +521,7 @@ obs_prewarm_list(const Oid *tables, int ntables, ObsPrewarmed **out)
 	call_sql = psprintf("SELECT %s.pg_prewarm($1::pg_catalog.regclass, 'buffer')",
 					quote_identifier(schema));
 
-	SPI_connect();
+	bk_spi_connect();
 	values[0] = obs_oid_array(tables, ntables);
 	types[0] = OIDARRAYOID;
 	if (SPI_execute_with_args(psprintf("%s, r AS ("
@@ -578,7 +578,7 @@ obs_prewarm_list(const Oid *tables, int ntables, ObsPrewarmed **out)
 		(*out)[i].blocks = call.blocks;
 		(*out)[i].seconds = (bk_now_ns() - t0) / 1e9;
 	}
-	SPI_finish();
+	bk_spi_finish();
 	return n;
 }
 
@@ -790,11 +790,11 @@ obs_pgss_probe(void *arg)
 {
 	const char *schema = arg;
 
-	SPI_connect();
+	bk_spi_connect();
 	if (SPI_execute(psprintf("SELECT 1 FROM %s.pg_stat_statements(false) LIMIT 1",
 							 quote_identifier(schema)), true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read pg_stat_statements");
-	SPI_finish();
+	bk_spi_finish();
 }
 
 /* whether pg_stat_statements can be read here; the reason why not in *WHY */
@@ -876,13 +876,13 @@ bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid)
 		Oid			types[5] = {OIDOID, OIDARRAYOID, TEXTOID, INT8OID, OIDOID};
 		char	   *sql = obs_sample_sql(read, pgss, texts == 1, true);
 
-		SPI_connect();
+		bk_spi_connect();
 		o->sample_plan[texts] = SPI_prepare(sql, 5, types);
 		if (o->sample_plan[texts] == NULL)
 			elog(ERROR, "could not prepare the sample query: %s", SPI_result_code_string(SPI_result));
 		if (SPI_keepplan(o->sample_plan[texts]) != 0)
 			elog(ERROR, "could not keep the sample query");
-		SPI_finish();
+		bk_spi_finish();
 	}
 	o->sampling = true;
 }
@@ -1174,13 +1174,13 @@ obs_sample_store(BkObserver *o, const char *phase, TimestampTz at, double elapse
 	}
 	else
 	{
-		SPI_connect();
+		bk_spi_connect();
 		if (SPI_execute_plan(o->sample_plan[strcmp(phase, "during") == 0 ? 0 : 1],
 							 values, nulls, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 			elog(ERROR, "could not read a sample");
 		json = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
 		json = MemoryContextStrdup(cxt, json);
-		SPI_finish();
+		bk_spi_finish();
 	}
 
 	memset(nulls, ' ', sizeof(nulls));

@@ -437,7 +437,7 @@ bk_recover_runs(void)
 	/* whoever is alive now, not when this transaction first looked */
 	pgstat_clear_snapshot();
 	bk_become_owner(&sw);
-	SPI_connect();
+	bk_spi_connect();
 	if (SPI_execute("UPDATE bench.runs r SET status = 'aborted', sqlstate = '57P01',"
 					"   error = 'the run''s coordinator ended before the run finished (server restart, crash or termination)',"
 					"   ended_at = COALESCE(p.last_end, r.started_at),"
@@ -475,6 +475,6 @@ bk_recover_runs(void)
 					"                      AND a.backend_type = '" SUITE_WORKER_TYPE "')",
 					false, 0) != SPI_OK_UPDATE)
 		elog(ERROR, "could not mark abandoned suites");
-	SPI_finish();
+	bk_spi_finish();
 	bk_restore_user(&sw);
 }

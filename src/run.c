@@ -114,7 +114,7 @@ bk_find_dataset(const char *workload, const char *dataset, int *scale)
 				 errhint("Load one first with bench.init('%s', scale => N).", dataset)));
 	values[0] = CStringGetTextDatum(dataset);
 	values[1] = ObjectIdGetDatum(relid);
-	SPI_connect();
+	bk_spi_connect();
 	if (SPI_execute_with_args("SELECT id, scale FROM bench.datasets"
 							  " WHERE status = 'ready' AND workload = $1"
 							  "   AND $2 OPERATOR(pg_catalog.=) ANY (tables::pg_catalog.oid[])"
@@ -128,7 +128,7 @@ bk_find_dataset(const char *workload, const char *dataset, int *scale)
 		id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 		*scale = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	}
-	SPI_finish();
+	bk_spi_finish();
 	if (id == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
@@ -248,7 +248,7 @@ bk_print_progress(int64 run_id, double *printed_elapsed)
 	Oid			types[2] = {INT8OID, FLOAT8OID};
 	Datum		values[2] = {Int64GetDatum(run_id), Float8GetDatum(*printed_elapsed)};
 
-	SPI_connect();
+	bk_spi_connect();
 	bk_select_latest("SELECT pg_catalog.format('progress: %s s, %s tps, lat %s ms stddev %s, %s failed%s',"
 					 "  round(elapsed_s::numeric, 1), round(tps::numeric, 1),"
 					 "  round(coalesce(latency_avg_ms, 0)::numeric, 3),"
@@ -266,7 +266,7 @@ bk_print_progress(int64 run_id, double *printed_elapsed)
 		*printed_elapsed = DatumGetFloat8(SPI_getbinval(SPI_tuptable->vals[i],
 														SPI_tuptable->tupdesc, 2, &isnull));
 	}
-	SPI_finish();
+	bk_spi_finish();
 }
 
 /* the bench.runs row of a run, as the function's result (NULL: no such run) */
@@ -277,12 +277,12 @@ run_row(FunctionCallInfo fcinfo, int64 run_id, bool *found)
 	Datum		values[1] = {Int64GetDatum(run_id)};
 	Datum		result = (Datum) 0;
 
-	SPI_connect();
+	bk_spi_connect();
 	bk_select_latest("SELECT * FROM bench.runs WHERE id = $1", 1, types, values, 1);
 	*found = SPI_processed == 1;
 	if (*found)
 		result = PointerGetDatum(SPI_returntuple(SPI_tuptable->vals[0], SPI_tuptable->tupdesc));
-	SPI_finish();
+	bk_spi_finish();
 	return result;
 }
 
@@ -294,7 +294,7 @@ run_status(int64 run_id, int *coordinator_pid, char **created_by)
 	Datum		values[1] = {Int64GetDatum(run_id)};
 	char	   *status = NULL;
 
-	SPI_connect();
+	bk_spi_connect();
 	bk_select_latest("SELECT status, coordinator_pid, created_by FROM bench.runs WHERE id = $1",
 					  1, types, values, 1);
 	if (SPI_processed == 1)
@@ -313,7 +313,7 @@ run_status(int64 run_id, int *coordinator_pid, char **created_by)
 		if (coordinator_pid)
 			*coordinator_pid = pid ? atoi(pid) : 0;
 	}
-	SPI_finish();
+	bk_spi_finish();
 	if (status == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),

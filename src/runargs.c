@@ -311,7 +311,7 @@ read_variables(Datum json, RunArgs *a)
 	Datum		values[1] = {json};
 	MemoryContext cxt = CurrentMemoryContext;
 
-	SPI_connect();
+	bk_spi_connect();
 	if (SPI_execute_with_args("SELECT pg_catalog.jsonb_typeof($1), $1::text", 1, types, values,
 							  NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read variables");
@@ -361,7 +361,7 @@ read_variables(Datum json, RunArgs *a)
 		a->var_values[i] = strcmp(type, "null") == 0 ? NULL :
 			MemoryContextStrdup(cxt, SPI_getvalue(tup, desc, 3));
 	}
-	SPI_finish();
+	bk_spi_finish();
 }
 
 /* variables => '{"name": value, ...}', as pgbench -D name=value */

@@ -117,6 +117,9 @@ static volatile sig_atomic_t suite_terminated = false;
 /* in the worker: the client count of each step, in the suite's order */
 static int *suite_steps = NULL;
 
+/* in the worker: the caller's search_path, which its runs use */
+static char *suite_search_path = NULL;
+
 /* in the worker: the query that runs a step (suite_step_sql) */
 static char *suite_run_sql = NULL;
 
@@ -246,12 +249,14 @@ sweep_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool *n
 	SPEC_PARAM(INT4OID, v[SWEEP_REPEAT], false);
 	SPEC_PARAM(TEXTOID, v[SWEEP_RUN_ORDER], false);
 	SPEC_PARAM(TEXTOID, rv[RA_TAG], rn[RA_TAG]);
+	/* the caller's (read here: in the SPI session below it is pinned) */
+	SPEC_PARAM(TEXTOID, CStringGetTextDatum(GetConfigOption("search_path", false, false)), false);
 	initStringInfo(&sql);
 	appendStringInfoString(&sql,
 						   "SELECT pg_catalog.jsonb_build_object("
 						   "  'workload', $1, 'clients', pg_catalog.to_jsonb($2),"
 						   "  'repeat', $3, 'run_order', $4, 'tag', $5,"
-						   "  'search_path', pg_catalog.current_setting('search_path'),"
+						   "  'search_path', $6,"
 						   "  'args', pg_catalog.jsonb_build_object(");
 	for (int ra = 0, first = 1; ra < RUN_NARGS; ra++)
 	{
@@ -265,13 +270,13 @@ sweep_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool *n
 #undef SPEC_PARAM
 	appendStringInfoString(&sql, "))::text");
 
-	SPI_connect();
+	bk_spi_connect();
 	if (SPI_execute_with_args(sql.data, nparams, types, values, nulls, true, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
 		elog(ERROR, "could not build the suite's arguments");
 	spec = MemoryContextStrdup(callercxt,
 							   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
-	SPI_finish();
+	bk_spi_finish();
 	return spec;
 }
 
@@ -400,7 +405,7 @@ suite_read(SuiteWatch *w)
 	Oid			types[1] = {INT8OID};
 	Datum		values[1] = {Int64GetDatum(w->suite_id)};
 
-	SPI_connect();
+	bk_spi_connect();
 	bk_select_latest("SELECT s.status, s.runs_planned,"
 						"       (SELECT count(*) FROM bench.runs r"
 						"         WHERE r.suite_id = s.id AND r.status = 'done')::integer,"
@@ -409,7 +414,7 @@ suite_read(SuiteWatch *w)
 						1, types, values, 0);
 	if (SPI_processed != 1)
 	{
-		SPI_finish();
+		bk_spi_finish();
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("suite %lld does not exist", (long long) w->suite_id),
@@ -426,7 +431,7 @@ suite_read(SuiteWatch *w)
 
 		w->worker_pid = pid ? atoi(pid) : 0;
 	}
-	SPI_finish();
+	bk_spi_finish();
 }
 
 /*
@@ -440,7 +445,7 @@ suite_print(SuiteWatch *w)
 	Oid			types[2] = {INT8OID, INT8OID};
 	Datum		values[2];
 
-	SPI_connect();
+	bk_spi_connect();
 	for (;;)
 	{
 		int64		next_id;
@@ -487,7 +492,7 @@ suite_print(SuiteWatch *w)
 			w->run_ended = true;
 		}
 	}
-	SPI_finish();
+	bk_spi_finish();
 }
 
 /*
@@ -567,7 +572,7 @@ suite_return_summary(FunctionCallInfo fcinfo, int64 suite_id)
 	Datum		values[1] = {Int64GetDatum(suite_id)};
 
 	bk_init_materialized_srf(fcinfo);
-	SPI_connect();
+	bk_spi_connect();
 	bk_select_latest("SELECT * FROM bench.suite_summary WHERE suite_id = $1 ORDER BY position",
 						1, types, values, 0);
 	for (uint64 i = 0; i < SPI_processed; i++)
@@ -581,7 +586,7 @@ suite_return_summary(FunctionCallInfo fcinfo, int64 suite_id)
 		heap_deform_tuple(SPI_tuptable->vals[i], desc, row, isnull);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row, isnull);
 	}
-	SPI_finish();
+	bk_spi_finish();
 }
 
 /* start a suite from its spec, wait for it, return its summary */
@@ -688,7 +693,7 @@ schedule_call(const Datum *v, const bool *n, const char *spec, bool *isnull)
 		values[i] = null ? (Datum) 0 : slots[i] < 0 ? CStringGetTextDatum(spec) : v[slots[i]];
 		nulls[i] = null ? 'n' : ' ';
 	}
-	SPI_connect();
+	bk_spi_connect();
 	if (SPI_execute_with_args("SELECT s FROM bench._schedule($1, $2, $3::pg_catalog.jsonb, $4, $5) s",
 							  5, types, values, nulls, false, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
@@ -696,7 +701,7 @@ schedule_call(const Datum *v, const bool *n, const char *spec, bool *isnull)
 	row = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, isnull);
 	if (!*isnull)
 		row = SPI_datumTransfer(row, false, -1);
-	SPI_finish();
+	bk_spi_finish();
 	return row;
 }
 
@@ -861,7 +866,7 @@ bench_run_schedule(PG_FUNCTION_ARGS)
 	suite_result_cxt = CurrentMemoryContext;
 	bk_run_check_caller("bench.run_schedule");
 
-	SPI_connect();
+	bk_spi_connect();
 	bk_select_latest("SELECT pg_catalog.jsonb_build_object("
 						"  'workload', workload, 'clients', pg_catalog.to_jsonb(clients),"
 						"  'repeat', repeat, 'run_order', run_order, 'tag', NULL,"
@@ -871,7 +876,7 @@ bench_run_schedule(PG_FUNCTION_ARGS)
 						1, types, values, 0);
 	if (SPI_processed == 1)
 		spec = suite_getvalue(0, 1);
-	SPI_finish();
+	bk_spi_finish();
 	if (spec == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
@@ -908,7 +913,7 @@ suite_xact_begin(const char *activity)
 {
 	SetCurrentStatementStartTimestamp();
 	StartTransactionCommand();
-	SPI_connect();
+	bk_spi_connect();
 	PushActiveSnapshot(GetTransactionSnapshot());
 	pgstat_report_activity(STATE_RUNNING, activity);
 }
@@ -917,7 +922,7 @@ static void
 suite_xact_end(void)
 {
 	PopActiveSnapshot();
-	SPI_finish();
+	bk_spi_finish();
 	CommitTransactionCommand();
 	pgstat_report_stat(true);
 	pgstat_report_activity(STATE_IDLE, NULL);
@@ -991,8 +996,8 @@ suite_begin(SuiteShared *sh, int **steps)
 	search_path = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3);
 	bk_restore_user(&sw);
 
-	/* the runs see the tables the caller saw (this transaction commits it) */
-	SetConfigOption("search_path", search_path, PGC_USERSET, PGC_S_SESSION);
+	/* the runs see the tables the caller saw (suite_step) */
+	suite_search_path = MemoryContextStrdup(TopMemoryContext, search_path);
 
 	/* the client count of every step, in the suite's order */
 	if (busy == NULL)
@@ -1078,7 +1083,7 @@ suite_step_sql(int64 suite_id)
 						 quote_identifier(key), quote_literal_cstr(key),
 						 format_type_be_qualified(bk_run_args[ra].type));
 	}
-	appendStringInfoString(&sql, ")).id FROM bench.suites s WHERE s.id = $1");
+	appendStringInfoString(&sql, ")).id FROM bench.suites s WHERE s.id OPERATOR(pg_catalog.=) $1");
 	return MemoryContextStrdup(TopMemoryContext, sql.data);
 }
 
@@ -1093,6 +1098,7 @@ suite_step(SuiteShared *sh, int step, int clients)
 	Oid			types[2] = {INT8OID, INT4OID};
 	Datum		values[2] = {Int64GetDatum(sh->suite_id), Int32GetDatum(clients)};
 	char		activity[128];
+	int			level;
 
 	snprintf(activity, sizeof(activity), "pgbenchkit: suite %lld, run %d of %d (%d clients)",
 			 (long long) sh->suite_id, step + 1, sh->runs_planned, clients);
@@ -1100,8 +1106,11 @@ suite_step(SuiteShared *sh, int step, int clients)
 	if (suite_run_sql == NULL)
 		suite_run_sql = suite_step_sql(sh->suite_id);
 	bk_run_suite_id = sh->suite_id;
+	/* bench.run as the caller would call it: with the caller's search_path */
+	level = bk_search_path_push(suite_search_path);
 	if (SPI_execute_with_args(suite_run_sql, 2, types, values, NULL, false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not run step %d of suite %lld", step + 1, (long long) sh->suite_id);
+	bk_search_path_pop(level);
 	bk_run_suite_id = 0;
 	suite_xact_end();
 }

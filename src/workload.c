@@ -57,7 +57,7 @@ bk_workload_load(const char *name)
 	int			n;
 	char	   *dataset;
 
-	SPI_connect();
+	bk_spi_connect();
 	if (SPI_execute_with_args("SELECT scripts, weights, dataset FROM bench.workloads WHERE name = $1",
 							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read bench.workloads");
@@ -96,7 +96,7 @@ bk_workload_load(const char *name)
 	}
 	dataset = SPI_getvalue(tup, desc, 3);
 	w->dataset = dataset ? MemoryContextStrdup(cxt, dataset) : NULL;
-	SPI_finish();
+	bk_spi_finish();
 
 	if (w->total_weight <= 0)
 		ereport(ERROR,
@@ -233,7 +233,7 @@ workload_existing(const char *name, bool *builtin, char **defined_by)
 	BkOwnerSwitch sw;
 
 	bk_become_owner(&sw);
-	SPI_connect();
+	bk_spi_connect();
 	if (SPI_execute_with_args("SELECT builtin, defined_by FROM bench.workloads WHERE name = $1 FOR UPDATE",
 							  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read bench.workloads");
@@ -246,7 +246,7 @@ workload_existing(const char *name, bool *builtin, char **defined_by)
 		*defined_by = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[0],
 															SPI_tuptable->tupdesc, 2));
 	}
-	SPI_finish();
+	bk_spi_finish();
 	bk_restore_user(&sw);
 	return found;
 }
@@ -464,7 +464,7 @@ bench_define_workload(PG_FUNCTION_ARGS)
 		elog(ERROR, "bench.define_workload must return a row");
 
 	bk_become_owner(&sw);
-	SPI_connect();
+	bk_spi_connect();
 	if (SPI_execute_with_args(exists ?
 							  "UPDATE bench.workloads SET scripts = $2, weights = $3, description = $4,"
 							  " dataset = $5, defined_by = $6, defined_at = pg_catalog.now()"
@@ -474,7 +474,7 @@ bench_define_workload(PG_FUNCTION_ARGS)
 							  6, types, values, nulls, false, 1) < 0 || SPI_processed != 1)
 		elog(ERROR, "could not write bench.workloads");
 	result = PointerGetDatum(SPI_returntuple(SPI_tuptable->vals[0], tupdesc));
-	SPI_finish();
+	bk_spi_finish();
 	bk_restore_user(&sw);
 	PG_RETURN_DATUM(result);
 }

@@ -14,8 +14,11 @@
 -- The bench._svg_* functions are the drawing kit they share: internal, not
 -- part of the interface.  The small ones are LANGUAGE sql without a SET
 -- clause so that the planner inlines them (they are called once per point),
--- and name only pg_catalog functions; the others pin search_path as every
--- function of the extension does.  The install script is kept ASCII: what
+-- and name only pg_catalog functions; only functions that pin search_path
+-- call them, so their operators too are pg_catalog's once inlined (the
+-- body is parsed when the caller's query is planned, under the caller's
+-- pinned search_path).  The others pin search_path as every function of
+-- the extension does.  The install script is kept ASCII: what
 -- needs another character in the picture is written as an XML character
 -- reference.
 --
