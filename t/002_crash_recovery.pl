@@ -286,7 +286,7 @@ is(sql("SELECT status FROM bench.datasets WHERE id = $ready_id"), 'ready', 'a sc
 	my ($ret, $out, $err) = $node->psql('bk',
 		q{SELECT dataset_id FROM bench.init('tpcb', scale => 2, force => true)},
 		extra_params => [ '-v', 'VERBOSITY=verbose' ]);
-	like($err, qr/ERROR:  2BP01: cannot drop desired object\(s\) because other objects depend on them\nDETAIL:  view accounts_view depends on table pgbench_accounts/,
+	like($err, qr/ERROR:  2BP01: cannot drop desired object\(s\) because other objects depend on them\nDETAIL:  view public.accounts_view depends on table public.pgbench_accounts/,
 		"$what: the load fails with 2BP01");
 	my $id = sql('SELECT max(id) FROM bench.datasets');
 	no_leftovers($what, $id, 'failed');
