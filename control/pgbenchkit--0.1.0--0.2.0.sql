@@ -977,3 +977,1033 @@ COMMENT ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, b
     'Create and load a workload''s dataset (tpcb: the tables pgbench -i makes), in background workers';
 
 REVOKE ALL ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text) FROM PUBLIC;
+
+--
+-- Run state: a run is alive while its coordinator holds the
+-- run's lock; its readers show a run whose coordinator is gone as aborted
+-- at once (bench._run_alive, bench._run_state), with what its progress rows
+-- kept: each progress row now keeps its interval's latency histogram, and
+-- an aborted run's histogram is theirs merged.  The host's CPU counters of
+-- a sample are held at the run's sample before (bench._host_cpu_sample).
+--
+ALTER TABLE bench.progress ADD COLUMN histogram_lower_ms double precision[];
+ALTER TABLE bench.progress ADD COLUMN histogram_upper_ms double precision[];
+ALTER TABLE bench.progress ADD COLUMN histogram_count bigint[];
+
+CREATE FUNCTION bench._run_alive(run_id bigint)
+RETURNS boolean
+LANGUAGE c STRICT VOLATILE PARALLEL RESTRICTED
+AS 'MODULE_PATHNAME', 'bench_run_alive';
+
+COMMENT ON FUNCTION bench._run_alive(bigint) IS
+    'Internal: whether the run''s coordinator is alive (it holds the run''s lock)';
+
+-- the latency histogram of a run's measured intervals, from its progress rows
+CREATE FUNCTION bench._progress_histogram(run_id bigint)
+RETURNS TABLE (lower_ms double precision, upper_ms double precision, count bigint)
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+SELECT h.lower_ms, h.upper_ms, sum(h.count)::bigint
+  FROM bench.progress q,
+       unnest(q.histogram_lower_ms, q.histogram_upper_ms, q.histogram_count) AS h (lower_ms, upper_ms, count)
+ WHERE q.run_id = _progress_histogram.run_id AND NOT q.in_warmup
+ GROUP BY h.lower_ms, h.upper_ms
+ ORDER BY h.lower_ms
+$fn$;
+
+COMMENT ON FUNCTION bench._progress_histogram(bigint) IS
+    'Internal: the latency histogram of a run''s measured progress intervals, merged';
+
+-- a run whose coordinator is gone, as it is recorded: 'aborted', with the
+-- figures of its progress rows
+CREATE FUNCTION bench._run_aborted(r bench.runs)
+RETURNS bench.runs
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    p   record;
+    pct double precision[];
+BEGIN
+    SELECT max(q.interval_end) AS last_end,
+           sum(q.transactions) FILTER (WHERE NOT q.in_warmup)::bigint AS xacts,
+           sum(q.transactions) FILTER (WHERE q.in_warmup)::bigint AS warmup_xacts,
+           sum(q.failures)::bigint AS failures,
+           sum(q.retries) FILTER (WHERE NOT q.in_warmup)::bigint AS retries,
+           sum(EXTRACT(epoch FROM q.interval_end - q.interval_start))
+               FILTER (WHERE NOT q.in_warmup)::float8 AS measured_s,
+           sum(q.transactions * q.latency_avg_ms) FILTER (WHERE NOT q.in_warmup) AS lat_sum,
+           sum(q.transactions * (q.latency_stddev_ms ^ 2 + q.latency_avg_ms ^ 2))
+               FILTER (WHERE NOT q.in_warmup) AS lat_sumsq,
+           max(q.latency_max_ms) FILTER (WHERE NOT q.in_warmup) AS lat_max
+      INTO p
+      FROM bench.progress q
+     WHERE q.run_id = r.id;
+    -- percentiles as the library reads them from a histogram: the midpoint
+    -- of the bucket that holds the value of rank ceil(fraction * n)
+    WITH h AS (
+        SELECT h.lower_ms, h.upper_ms,
+               sum(h.count) OVER (ORDER BY h.lower_ms) AS seen,
+               sum(h.count) OVER () AS n
+          FROM bench._progress_histogram(r.id) h
+    )
+    SELECT array_agg((SELECT CASE WHEN h.upper_ms - h.lower_ms < 1.5e-6 THEN h.lower_ms
+                                  ELSE (h.lower_ms + h.upper_ms) / 2 END
+                        FROM h
+                       WHERE h.seen >= greatest(1, ceil(f.fraction * h.n::float8))
+                       ORDER BY h.lower_ms LIMIT 1) ORDER BY f.fraction)
+      INTO pct
+      FROM (VALUES (0.5::float8), (0.9), (0.95), (0.99), (0.999)) AS f (fraction);
+
+    r.status := 'aborted';
+    r.sqlstate := '57P01';
+    r.error := 'the run''s coordinator ended before the run finished (server restart, crash or termination)';
+    r.ended_at := COALESCE(p.last_end, r.started_at);
+    r.coordinator_pid := NULL;
+    r.measured_s := p.measured_s;
+    r.transactions := p.xacts;
+    r.tps := CASE WHEN p.measured_s > 0 THEN p.xacts / p.measured_s END;
+    r.warmup_transactions := p.warmup_xacts;
+    r.failures := p.failures;
+    r.retries := p.retries;
+    r.latency_avg_ms := p.lat_sum / NULLIF(p.xacts, 0);
+    r.latency_stddev_ms := sqrt(greatest(p.lat_sumsq / NULLIF(p.xacts, 0)
+                                         - (p.lat_sum / NULLIF(p.xacts, 0)) ^ 2, 0));
+    r.latency_max_ms := p.lat_max;
+    r.latency_min_ms := (SELECT min(h.lower_ms) FROM bench._progress_histogram(r.id) h);
+    r.latency_p50_ms := pct[1];
+    r.latency_p90_ms := pct[2];
+    r.latency_p95_ms := pct[3];
+    r.latency_p99_ms := pct[4];
+    r.latency_p999_ms := pct[5];
+    RETURN r;
+END
+$fn$;
+
+COMMENT ON FUNCTION bench._run_aborted(bench.runs) IS
+    'Internal: a run whose coordinator is gone, as it is recorded: aborted, with the counts, latencies and histogram of its progress rows';
+
+CREATE FUNCTION bench._run_state(r bench.runs)
+RETURNS bench.runs
+LANGUAGE sql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+SELECT CASE WHEN r.status = 'running' AND NOT bench._run_alive(r.id)
+            THEN bench._run_aborted(r) ELSE r END
+$fn$;
+
+COMMENT ON FUNCTION bench._run_state(bench.runs) IS
+    'Internal: a run''s row as its readers show it: aborted as soon as its coordinator is gone';
+
+CREATE OR REPLACE VIEW bench.runs_in_progress AS
+SELECT r.id, r.workload, r.clients, r.protocol, r.tag, r.created_by,
+       r.started_at,
+       pg_catalog.clock_timestamp() - r.started_at AS elapsed,
+       r.duration,
+       p.done_transactions AS transactions,
+       p.last_tps AS tps,
+       p.last_latency_avg_ms AS latency_avg_ms,
+       p.any_in_warmup AS in_warmup,
+       r.coordinator_pid
+  FROM bench.runs r
+  LEFT JOIN LATERAL (
+       SELECT sum(q.transactions)::bigint AS done_transactions,
+              (array_agg(q.tps ORDER BY q.interval_start DESC))[1] AS last_tps,
+              (array_agg(q.latency_avg_ms ORDER BY q.interval_start DESC))[1] AS last_latency_avg_ms,
+              (array_agg(q.in_warmup ORDER BY q.interval_start DESC))[1] AS any_in_warmup
+         FROM bench.progress q WHERE q.run_id = r.id) p ON true
+ WHERE r.status = 'running' AND bench._run_alive(r.id);
+
+CREATE FUNCTION bench._host_cpu_sample(stat text, previous jsonb DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'bench_host_cpu_sample';
+
+COMMENT ON FUNCTION bench._host_cpu_sample(text, jsonb) IS
+    'Internal: the host CPU figures of a sample (host_busy_s, host_total_s) from the first line of /proc/stat, each counter held at the sample before';
+
+CREATE OR REPLACE FUNCTION bench.report_json(run_id bigint)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    r       bench.runs;
+    d       bench.datasets;
+    script  text;
+    c       bench.run_counters;
+    failed  bigint;
+    cpu     jsonb;
+    result  jsonb;
+BEGIN
+    IF run_id IS NULL THEN
+        RAISE EXCEPTION 'run_id must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Give the id of a run, as bench.runs lists them.';
+    END IF;
+    SELECT * INTO r FROM bench.runs WHERE id = run_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'run % does not exist', run_id
+            USING ERRCODE = 'no_data_found',
+                  HINT = 'bench.runs lists the runs there are.';
+    END IF;
+    -- aborted as soon as its coordinator is gone
+    r := bench._run_state(r);
+    SELECT * INTO d FROM bench.datasets WHERE id = r.dataset_id;
+    SELECT CASE WHEN count(*) = 1 THEN min(rs.script) END INTO script
+      FROM bench.run_scripts rs WHERE rs.run_id = r.id;
+    SELECT * INTO c FROM bench.run_counters rc WHERE rc.run_id = r.id;
+    failed := COALESCE(r.failures, 0);
+
+    IF r.unavailable ? 'cpu' THEN
+        cpu := jsonb_build_object('available', false, 'reason', r.unavailable->>'cpu');
+    ELSE
+        cpu := jsonb_build_object('available', c.server_cpu_s IS NOT NULL,
+                                  'server_s', round(c.server_cpu_s::numeric, 3),
+                                  'server_ms_per_tx', c.server_cpu_ms_per_tx,
+                                  'host_busy_s', round(c.host_cpu_busy_s::numeric, 3),
+                                  'host_total_s', round(c.host_cpu_total_s::numeric, 3),
+                                  'host_ms_per_tx', round((c.host_cpu_busy_s * 1000
+                                        / NULLIF(c.transactions, 0))::numeric, 6));
+    END IF;
+
+    result := jsonb_build_object(
+        'run', jsonb_build_object(
+            'id', r.id, 'workload', r.workload, 'status', r.status,
+            'sqlstate', r.sqlstate, 'error', r.error, 'tag', r.tag,
+            'created_by', r.created_by, 'server_version', r.server_version,
+            'started_at', r.started_at, 'ended_at', r.ended_at,
+            'dataset_id', r.dataset_id, 'prewarm', r.prewarm,
+            'sample_interval_s', extract(epoch FROM r.sample_interval),
+            'warmup_s', extract(epoch FROM r.warmup),
+            'warmup_transactions', r.warmup_transactions),
+        'pgbench', jsonb_build_object(
+            'transaction_type', CASE WHEN script IS NULL AND EXISTS (SELECT FROM bench.run_scripts rs WHERE rs.run_id = r.id)
+                                     THEN 'multiple scripts'
+                                     ELSE COALESCE(substring(script FROM '^-- (<builtin: [^>]*>)'), r.workload) END,
+            'rate_tps', r.rate,
+            'latency_limit_ms', extract(epoch FROM r.latency_limit) * 1000,
+            'random_seed', r.random_seed,
+            'variables', r.variables,
+            'skipped_transactions', r.skipped,
+            'skipped_pct', round(100.0 * r.skipped / NULLIF(COALESCE(r.transactions, 0) + r.skipped
+                                   + (SELECT COALESCE(sum(rs.failures), 0) FROM bench.run_scripts rs WHERE rs.run_id = r.id), 0), 3),
+            'late_transactions', r.late,
+            'late_pct', round(100.0 * r.late / NULLIF(r.transactions, 0), 3),
+            'schedule_lag_avg_ms', round(r.lag_avg_ms::numeric, 3),
+            'schedule_lag_max_ms', round(r.lag_max_ms::numeric, 3),
+            'scaling_factor', r.scale,
+            'partition_method', CASE WHEN (d.options->>'partitions')::int > 0
+                                     THEN d.options->>'partition_method' END,
+            'partitions', CASE WHEN (d.options->>'partitions')::int > 0
+                               THEN (d.options->>'partitions')::int END,
+            'query_mode', r.protocol,
+            'number_of_clients', r.clients,
+            'number_of_threads', r.clients,
+            'maximum_number_of_tries', r.max_tries,
+            'duration_s', extract(epoch FROM r.duration)::double precision,
+            'transactions_per_client', r.transactions_per_client,
+            'transactions', r.transactions,
+            'failed_transactions', failed,
+            'failed_pct', round(100.0 * failed / NULLIF(COALESCE(r.transactions, 0) + failed, 0), 3),
+            'serialization_failures', r.serialization_failures,
+            'deadlock_failures', r.deadlock_failures,
+            'transactions_retried', r.retried,
+            'total_retries', r.retries,
+            'latency_average_ms', round(r.latency_avg_ms::numeric, 3),
+            'latency_stddev_ms', round(r.latency_stddev_ms::numeric, 3),
+            'tps', round(r.tps::numeric, 6),
+            'measured_s', round(r.measured_s::numeric, 3)),
+        'scripts', COALESCE((
+            SELECT jsonb_agg(jsonb_build_object(
+                       'script_no', rs.script_no, 'weight', rs.weight,
+                       'weight_pct', round(100.0 * rs.weight / NULLIF(rs.total_weight, 0), 1),
+                       'name', COALESCE(substring(rs.script FROM '^-- (<builtin: [^>]*>)'),
+                                        CASE WHEN rs.nscripts = 1 THEN r.workload
+                                             ELSE format('%s script %s', r.workload, rs.script_no) END),
+                       'transactions', rs.transactions,
+                       'transactions_pct', round(100.0 * rs.transactions / NULLIF(r.transactions, 0), 1),
+                       'tps', round((rs.transactions / NULLIF(r.measured_s, 0))::numeric, 6),
+                       'failures', rs.failures, 'skipped', rs.skipped,
+                       'latency_average_ms', round(rs.latency_avg_ms::numeric, 3),
+                       'commands', COALESCE((
+                           SELECT jsonb_agg(jsonb_build_object(
+                                      'command_no', cl.command_no, 'line', cl.line,
+                                      'command', cl.command, 'executions', cl.executions,
+                                      'latency_ms', round(cl.latency_avg_ms::numeric, 3),
+                                      'failures', cl.failures, 'retries', cl.retries) ORDER BY cl.command_no)
+                             FROM bench.command_latencies cl
+                            WHERE cl.run_id = rs.run_id AND cl.script_no = rs.script_no), '[]'::jsonb))
+                       ORDER BY rs.script_no)
+              FROM (SELECT q.*, sum(q.weight) OVER () AS total_weight, count(*) OVER () AS nscripts
+                      FROM bench.run_scripts q WHERE q.run_id = r.id) rs), '[]'::jsonb),
+        'latency_ms', jsonb_build_object(
+            'min', round(r.latency_min_ms::numeric, 3), 'p50', round(r.latency_p50_ms::numeric, 3),
+            'p90', round(r.latency_p90_ms::numeric, 3), 'p95', round(r.latency_p95_ms::numeric, 3),
+            'p99', round(r.latency_p99_ms::numeric, 3), 'p99_9', round(r.latency_p999_ms::numeric, 3),
+            'max', round(r.latency_max_ms::numeric, 3)),
+        'server', jsonb_build_object(
+            'seconds', round(c.seconds::numeric, 3),
+            'transactions', c.transactions,
+            'wal', jsonb_build_object(
+                'bytes', c.wal_bytes, 'generated_bytes', c.wal_generated_bytes,
+                'records', c.wal_records, 'fpi', c.wal_fpi,
+                'bytes_per_tx', c.wal_bytes_per_tx, 'fpi_per_tx', c.wal_fpi_per_tx,
+                'mb_per_s', c.wal_mb_per_s, 'buffers_full', c.wal_buffers_full),
+            'checkpoints', jsonb_build_object(
+                'timed', c.checkpoints_timed, 'requested', c.checkpoints_requested,
+                'buffers_written', c.buffers_checkpoint),
+            'buffers', jsonb_build_object(
+                'checkpointer', c.buffers_checkpoint, 'bgwriter', c.buffers_clean,
+                'bgwriter_stopped_full', c.maxwritten_clean,
+                'backends', c.buffers_backend, 'allocated', c.buffers_alloc),
+            'io', CASE WHEN c.io_reads IS NOT NULL THEN jsonb_build_object(
+                'reads', c.io_reads, 'writes', c.io_writes,
+                'extends', c.io_extends, 'fsyncs', c.io_fsyncs) END,
+            'cache', jsonb_build_object(
+                'blks_read', c.blks_read, 'blks_hit', c.blks_hit,
+                'blks_read_per_tx', c.blks_read_per_tx, 'blks_hit_per_tx', c.blks_hit_per_tx,
+                'hit_ratio', c.cache_hit_ratio,
+                'temp_files', c.temp_files, 'temp_bytes', c.temp_bytes),
+            'database', jsonb_build_object(
+                'xact_commit', c.xact_commit, 'xact_rollback', c.xact_rollback,
+                'deadlocks', c.deadlocks),
+            'cpu', cpu,
+            'statements', (
+                SELECT jsonb_agg(jsonb_build_object(
+                           'query', s.query, 'calls', s.calls, 'total_ms', s.total_exec_ms,
+                           'mean_ms', s.mean_exec_ms, 'rows', s.rows,
+                           'wal_bytes', s.wal_bytes, 'run_role', s.run_role)
+                           ORDER BY s.total_exec_ms DESC, s.queryid)
+                  FROM (SELECT * FROM bench.run_statements rs WHERE rs.run_id = r.id
+                         ORDER BY rs.total_exec_ms DESC, rs.queryid LIMIT 10) s),
+            'sizes', (
+                SELECT jsonb_agg(jsonb_build_object(
+                           'relation', COALESCE(a.relation, b.relation),
+                           'kind', COALESCE(a.kind, b.kind),
+                           'before_bytes', b.total_bytes, 'after_bytes', a.total_bytes)
+                           ORDER BY COALESCE(a.kind, b.kind) DESC, COALESCE(a.relation, b.relation))
+                  FROM (SELECT * FROM bench.relation_sizes WHERE relation_sizes.run_id = r.id
+                           AND phase = 'before') b
+                  FULL JOIN (SELECT * FROM bench.relation_sizes WHERE relation_sizes.run_id = r.id
+                                AND phase = 'after') a ON a.relid = b.relid),
+            'prewarm', (
+                SELECT jsonb_agg(jsonb_build_object(
+                           'relation', p.relation, 'kind', p.kind,
+                           'blocks', p.blocks, 'seconds', round(p.seconds::numeric, 6))
+                           ORDER BY p.relation)
+                  FROM bench.prewarms p WHERE p.run_id = r.id),
+            'settings', r.settings,
+            'host', r.host,
+            'unavailable', COALESCE(r.unavailable, '{}')));
+    RETURN result;
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION bench.chart_run(run_id bigint, width integer DEFAULT 900, height integer DEFAULT 560)
+RETURNS text
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    tps_colour  constant text := '#1f77b4';
+    p99_colour  constant text := '#ff7f0e';
+    stall_colour constant text := '#d62728';
+    warm_colour constant text := '#888888';
+    ck_colour   constant text := '#555555';
+    r           bench.runs;
+    n           integer;            -- progress intervals
+    xmax        double precision;   -- elapsed at the end of the last one
+    tps_max     double precision;
+    p99_max     double precision;
+    warm_end    double precision;   -- elapsed at the end of the warm-up
+    med         double precision;   -- median tps of the measured intervals
+    stall_below double precision;   -- tps under which an interval is a stall
+    nstalls     integer;
+    ck_at       double precision[]; -- elapsed of the samples that saw checkpoints
+    ck_n        bigint[];           -- and how many
+    kinds       text[] := ARRAY['line', 'line'];
+    colours     text[] := ARRAY[tps_colour, p99_colour];
+    names       text[] := ARRAY['tps', 'p99 latency'];
+    lg          record;
+    sub         text[] := '{}';
+    -- layout, in pixels: two panels of height ph, the tps one above
+    pl          constant double precision := 72;
+    pw          double precision := width - 72 - 24;
+    top1        double precision;
+    bot1        double precision;
+    top2        double precision;
+    bot2        double precision;
+    ph          double precision;
+    xt          double precision[];
+    yt1         double precision[];
+    yt2         double precision[];
+    -- data to pixels: x = ax + bx * elapsed, y = ayN + byN * value
+    ax          constant double precision := 72;
+    bx          double precision;
+    ay1         double precision;
+    by1         double precision;
+    ay2         double precision;
+    by2         double precision;
+    x           double precision;
+    last_label  double precision := '-Infinity';
+    o           text[];
+BEGIN
+    IF chart_run.run_id IS NULL THEN
+        RAISE EXCEPTION 'argument "run_id" of bench.chart_run must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Give the id of a run, as bench.runs lists them.';
+    END IF;
+    PERFORM bench._svg_check_size('bench.chart_run', width, height);
+    SELECT * INTO r FROM bench.runs WHERE id = chart_run.run_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'run % does not exist', chart_run.run_id
+            USING ERRCODE = 'no_data_found',
+                  HINT = 'bench.runs lists the runs.';
+    END IF;
+    -- aborted as soon as its coordinator is gone
+    r := bench._run_state(r);
+
+    -- the intervals; the median is of the measured ones (of all when the
+    -- run never left its warm-up)
+    SELECT count(*), max(p.elapsed_s), max(p.tps), max(p.latency_p99_ms),
+           max(p.elapsed_s) FILTER (WHERE p.in_warmup),
+           COALESCE(percentile_cont(0.5) WITHIN GROUP (ORDER BY p.tps) FILTER (WHERE NOT p.in_warmup),
+                    percentile_cont(0.5) WITHIN GROUP (ORDER BY p.tps))
+      INTO n, xmax, tps_max, p99_max, warm_end, med
+      FROM bench.progress p
+     WHERE p.run_id = r.id;
+    stall_below := CASE WHEN med > 0 THEN med * 0.1 END;
+    SELECT count(*) INTO nstalls
+      FROM bench.progress p
+     WHERE p.run_id = r.id AND p.tps < stall_below;
+
+    -- checkpoints: the samples whose timed + requested count went up
+    SELECT COALESCE(array_agg(c.elapsed_s ORDER BY c.sample_no), '{}'),
+           COALESCE(array_agg(c.n ORDER BY c.sample_no), '{}')
+      INTO ck_at, ck_n
+      FROM (SELECT s.sample_no, s.elapsed_s,
+                   s.checkpoints_timed + s.checkpoints_requested
+                   - lag(s.checkpoints_timed + s.checkpoints_requested) OVER (ORDER BY s.sample_no) AS n
+              FROM bench.sample_counters s
+             WHERE s.run_id = r.id) c
+     WHERE c.n > 0;
+
+    -- without intervals, the time axis spans the samples (or the run)
+    IF n = 0 THEN
+        SELECT max(s.elapsed_s) INTO xmax FROM bench.samples s WHERE s.run_id = r.id;
+        xmax := COALESCE(xmax, r.measured_s);
+    END IF;
+    IF xmax IS NULL OR NOT xmax > 0 THEN
+        xmax := 1;
+    END IF;
+
+    IF warm_end IS NOT NULL THEN
+        kinds := kinds || 'band'::text; colours := colours || warm_colour; names := names || 'warm-up'::text;
+    END IF;
+    IF nstalls > 0 THEN
+        kinds := kinds || 'band'::text; colours := colours || stall_colour;
+        names := names || 'stall (under 10% of the median tps)'::text;
+    END IF;
+    IF cardinality(ck_at) > 0 THEN
+        kinds := kinds || 'dash'::text; colours := colours || ck_colour; names := names || 'checkpoint'::text;
+    END IF;
+
+    -- layout: heading, legend, room for the checkpoint labels, the two
+    -- panels 18 px apart, the x tick labels and the x title under them
+    lg := bench._svg_legend(pl, 52, pw, GREATEST(18, (height - 120) * 0.2), kinds, colours, names);
+    top1 := 52 + lg.height + 20;
+    ph := GREATEST((height - 46 - top1 - 18) / 2, 10);
+    bot1 := top1 + ph;
+    top2 := bot1 + 18;
+    bot2 := top2 + ph;
+    xt := bench._svg_ticks(0, xmax, GREATEST(2, LEAST(10, floor(pw / 80)::integer)));
+    yt1 := bench._svg_ticks(0, tps_max * 1.02, GREATEST(2, LEAST(6, floor(ph / 20)::integer)));
+    yt2 := bench._svg_ticks(0, p99_max * 1.02, GREATEST(2, LEAST(6, floor(ph / 20)::integer)));
+    bx := pw / xt[cardinality(xt)];
+    by1 := -ph / (yt1[cardinality(yt1)] - yt1[1]);
+    ay1 := bot1 - by1 * yt1[1];
+    by2 := -ph / (yt2[cardinality(yt2)] - yt2[1]);
+    ay2 := bot2 - by2 * yt2[1];
+
+    sub := sub || (r.status || ', started ' || to_char(r.started_at, 'YYYY-MM-DD HH24:MI:SS'));
+    sub := sub || CASE WHEN r.transactions_per_client IS NOT NULL
+                       THEN r.transactions_per_client || ' transactions per client'
+                       ELSE bench._svg_num(extract(epoch FROM r.duration)::double precision) || ' s' END;
+    IF r.warmup > '0' THEN
+        sub := sub || ('warm-up ' || bench._svg_num(extract(epoch FROM r.warmup)::double precision) || ' s');
+    END IF;
+    IF r.progress > '0' THEN
+        sub := sub || ('progress every ' || bench._svg_num(extract(epoch FROM r.progress)::double precision) || ' s');
+    END IF;
+    IF r.tps IS NOT NULL THEN
+        sub := sub || (round(r.tps::numeric) || ' tps'
+                       || COALESCE(', p99 ' || round(r.latency_p99_ms::numeric, 3) || ' ms', '')
+                       || ' overall');
+    END IF;
+    IF r.tag IS NOT NULL THEN
+        sub := sub || ('tag ' || r.tag);
+    END IF;
+
+    o := ARRAY[bench._svg_open(width, height, format('run %s: tps and p99 latency over time', r.id)),
+               bench._svg_heading(width,
+                   format('run %s: %s, %s client%s, PostgreSQL %s', r.id, r.workload, r.clients,
+                          CASE WHEN r.clients = 1 THEN '' ELSE 's' END, split_part(r.server_version, ' ', 1)),
+                   array_to_string(sub, ', ')),
+               lg.svg,
+               bench._svg_panel(pl, top1, pw, ph, 0, xt[cardinality(xt)], xt, NULL,
+                                yt1, bench._svg_tick_labels(yt1), 'tps'),
+               bench._svg_panel(pl, top2, pw, ph, 0, xt[cardinality(xt)], xt, bench._svg_tick_labels(xt),
+                                yt2, bench._svg_tick_labels(yt2), 'p99 latency (ms)'),
+               bench._svg_text(pl + pw / 2, bot2 + 38, 'elapsed (s)',
+                               'class="axis-title" font-size="12" fill="#222222" text-anchor="middle"')];
+
+    -- shaded spans of time, across both panels
+    IF warm_end IS NOT NULL THEN
+        o := o || format('<rect class="warmup" x="%s" y="%s" width="%s" height="%s" fill="%s" fill-opacity="0.2"/>',
+                         bench._svg_num(ax), bench._svg_num(top1), bench._svg_num(bx * warm_end),
+                         bench._svg_num(bot2 - top1), warm_colour);
+        IF bx * warm_end >= 56 THEN
+            o := o || bench._svg_text(ax + 5, bot1 - 6, 'warm-up', 'font-size="11" fill="#555555"');
+        END IF;
+    END IF;
+    IF nstalls > 0 THEN
+        o := o || ARRAY(
+            SELECT format('<rect class="stall" x="%s" y="%s" width="%s" height="%s" fill="%s" fill-opacity="0.2"/>',
+                          bench._svg_num(ax + bx * q.s), bench._svg_num(top1),
+                          bench._svg_num(GREATEST(bx * (p.elapsed_s - q.s), 2)),
+                          bench._svg_num(bot2 - top1), stall_colour)
+              FROM bench.progress p
+             CROSS JOIN LATERAL (SELECT GREATEST(p.elapsed_s - extract(epoch FROM p.interval_end - p.interval_start)::double precision, 0) AS s) q
+             WHERE p.run_id = r.id AND p.tps < stall_below
+             ORDER BY p.elapsed_s);
+    END IF;
+
+    -- checkpoints: a dashed line across both panels, labelled above unless
+    -- too close to the previous label
+    FOR i IN 1 .. cardinality(ck_at) LOOP
+        x := ax + bx * LEAST(GREATEST(ck_at[i], 0), xt[cardinality(xt)]);
+        o := o || format('<line class="checkpoint" x1="%s" y1="%s" x2="%s" y2="%s" stroke="%s" stroke-width="1.2" stroke-dasharray="5,4"/>',
+                         bench._svg_num(x), bench._svg_num(top1), bench._svg_num(x), bench._svg_num(bot2), ck_colour);
+        IF x - last_label >= 80 THEN
+            o := o || bench._svg_text(x, top1 - 5,
+                          'checkpoint' || CASE WHEN ck_n[i] > 1 THEN ' &#215;' || ck_n[i] ELSE '' END,
+                          format('font-size="10" fill="%s" text-anchor="%s"', ck_colour,
+                                 CASE WHEN x - 30 < pl THEN 'start' WHEN x + 30 > pl + pw THEN 'end' ELSE 'middle' END));
+            last_label := x;
+        END IF;
+    END LOOP;
+
+    -- the series: tps, and p99 latency broken where an interval had none
+    o := o || (SELECT format('<polyline class="tps" fill="none" stroke="%s" stroke-width="1.5" stroke-linejoin="round" points="%s"/>',
+                             tps_colour,
+                             string_agg(bench._svg_num(ax + bx * p.elapsed_s) || ',' || bench._svg_num(ay1 + by1 * p.tps),
+                                        ' ' ORDER BY p.elapsed_s))
+                 FROM bench.progress p
+                WHERE p.run_id = r.id
+               HAVING count(*) > 0);
+    o := o || ARRAY(
+        SELECT format('<polyline class="p99" fill="none" stroke="%s" stroke-width="1.5" stroke-linejoin="round" points="%s"/>',
+                      p99_colour,
+                      string_agg(bench._svg_num(ax + bx * q.elapsed_s) || ',' || bench._svg_num(ay2 + by2 * q.latency_p99_ms),
+                                 ' ' ORDER BY q.elapsed_s))
+          FROM (SELECT p.elapsed_s, p.latency_p99_ms,
+                       count(*) FILTER (WHERE p.latency_p99_ms IS NULL) OVER (ORDER BY p.elapsed_s) AS segment
+                  FROM bench.progress p
+                 WHERE p.run_id = r.id) q
+         WHERE q.latency_p99_ms IS NOT NULL
+         GROUP BY q.segment
+         ORDER BY q.segment);
+    -- points too, while there are few enough to tell apart
+    IF n BETWEEN 1 AND 120 THEN
+        o := o || (SELECT format('<g class="tps-points" fill="%s">', tps_colour)
+                          || string_agg(format('<circle cx="%s" cy="%s" r="2.2"/>',
+                                               bench._svg_num(ax + bx * p.elapsed_s), bench._svg_num(ay1 + by1 * p.tps)),
+                                        '' ORDER BY p.elapsed_s) || '</g>'
+                     FROM bench.progress p
+                    WHERE p.run_id = r.id);
+        o := o || (SELECT format('<g class="p99-points" fill="%s">', p99_colour)
+                          || string_agg(format('<circle cx="%s" cy="%s" r="2.2"/>',
+                                               bench._svg_num(ax + bx * p.elapsed_s), bench._svg_num(ay2 + by2 * p.latency_p99_ms)),
+                                        '' ORDER BY p.elapsed_s) || '</g>'
+                     FROM bench.progress p
+                    WHERE p.run_id = r.id AND p.latency_p99_ms IS NOT NULL);
+    END IF;
+    IF nstalls > 0 THEN
+        o := o || ARRAY(
+            SELECT format('<circle class="stall-point" cx="%s" cy="%s" r="3.5" fill="%s"/>',
+                          bench._svg_num(ax + bx * p.elapsed_s), bench._svg_num(ay1 + by1 * p.tps), stall_colour)
+              FROM bench.progress p
+             WHERE p.run_id = r.id AND p.tps < stall_below
+             ORDER BY p.elapsed_s);
+    END IF;
+
+    IF n = 0 THEN
+        o := o || bench._svg_no_data(pl + pw / 2, top1 + ph / 2,
+                                     CASE WHEN r.progress = '0' THEN 'the run was made with progress => ''0'''
+                                          WHEN r.status = 'running' THEN 'no progress interval has ended yet'
+                                          ELSE 'the run recorded no progress intervals' END)
+               || bench._svg_no_data(pl + pw / 2, top2 + ph / 2);
+    END IF;
+    RETURN array_to_string(o, E'\n') || E'\n</svg>';
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION bench.compare(a bigint, b bigint, threshold double precision DEFAULT 0.05)
+RETURNS TABLE (section text, metric text, clients integer, a_value text, b_value text,
+               ratio double precision, change_pct double precision,
+               noise_pct double precision, verdict text)
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+#variable_conflict use_column
+DECLARE
+    id_a        bigint := compare.a;
+    id_b        bigint := compare.b;
+    kind_a      text;
+    kind_b      text;
+    status_a    text;
+    status_b    text;
+    is_suite    boolean;
+    run_clients integer;
+    differing   bigint;
+    -- the notable settings every run records, those that matter most for
+    -- performance first; the other settings come after them, by name
+    notable     text[] := ARRAY['wal_level', 'shared_buffers', 'max_wal_size', 'min_wal_size',
+                                'checkpoint_timeout', 'checkpoint_completion_target',
+                                'synchronous_commit', 'wal_compression', 'wal_buffers',
+                                'data_checksums', 'huge_pages', 'huge_pages_status', 'fsync',
+                                'full_page_writes', 'io_method', 'effective_io_concurrency',
+                                'work_mem', 'max_connections', 'autovacuum', 'block_size',
+                                'wal_segment_size'];
+    -- the host facts that describe the machine (not the free disk space,
+    -- which changes with every run)
+    host_keys   text[] := ARRAY['cpus', 'cpu_model', 'memory_bytes', 'kernel', 'machine',
+                                'data_directory_fs_bytes'];
+BEGIN
+    IF id_a IS NULL OR id_b IS NULL THEN
+        RAISE EXCEPTION 'a and b must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Give the ids of two runs (bench.runs) or of two suites (bench.suites).';
+    END IF;
+    IF threshold IS NULL THEN
+        RAISE EXCEPTION 'threshold must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'The threshold is a fraction: 0.05, the default, means a change of 5%.';
+    END IF;
+    IF NOT (threshold > 0 AND threshold < 1) THEN
+        RAISE EXCEPTION 'threshold must be between 0 and 1, not %', threshold
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'The threshold is a fraction: 0.05, the default, means a change of 5%.';
+    END IF;
+
+    -- run ids and suite ids come from one sequence: an id is one or the other
+    SELECT 'run', (bench._run_state(r)).status INTO kind_a, status_a FROM bench.runs r WHERE r.id = id_a;
+    IF NOT FOUND THEN
+        SELECT 'suite', s.status INTO kind_a, status_a FROM bench.suites s WHERE s.id = id_a;
+    END IF;
+    IF kind_a IS NULL THEN
+        RAISE EXCEPTION 'run or suite % does not exist', id_a
+            USING ERRCODE = 'no_data_found',
+                  HINT = 'bench.runs and bench.suites list the runs and suites there are.';
+    END IF;
+    IF id_a = id_b THEN
+        RAISE EXCEPTION 'cannot compare % % with itself', kind_a, id_a
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Give two different runs, or two different suites.';
+    END IF;
+    SELECT 'run', (bench._run_state(r)).status INTO kind_b, status_b FROM bench.runs r WHERE r.id = id_b;
+    IF NOT FOUND THEN
+        SELECT 'suite', s.status INTO kind_b, status_b FROM bench.suites s WHERE s.id = id_b;
+    END IF;
+    IF kind_b IS NULL THEN
+        RAISE EXCEPTION 'run or suite % does not exist', id_b
+            USING ERRCODE = 'no_data_found',
+                  HINT = 'bench.runs and bench.suites list the runs and suites there are.';
+    END IF;
+    IF kind_a <> kind_b THEN
+        RAISE EXCEPTION 'cannot compare % % with % %', kind_a, id_a, kind_b, id_b
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Compare two runs, or two suites; the runs of a suite are the rows of bench.runs with its suite_id.';
+    END IF;
+    IF status_a = 'running' OR status_b = 'running' THEN
+        RAISE EXCEPTION '% % is still running', kind_a, CASE WHEN status_a = 'running' THEN id_a ELSE id_b END
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = CASE WHEN kind_a = 'run'
+                              THEN 'Wait for it to end (bench.wait) or cancel it (bench.cancel), then compare.'
+                              ELSE 'Wait for the suite to end, then compare.' END;
+    END IF;
+    is_suite := kind_a = 'suite';
+    -- runs by different drivers or against different targets measure
+    -- different things (the network, the client): say so before the rows
+    IF (SELECT count(DISTINCT (r.driver, r.target)) > 1
+          FROM bench.runs r
+         WHERE CASE WHEN is_suite THEN r.suite_id IN (id_a, id_b) ELSE r.id IN (id_a, id_b) END) THEN
+        RAISE WARNING 'comparing runs of different drivers or targets'
+            USING DETAIL = 'The rows "driver" and "target" show which; throughput and latency then include different networks and clients.',
+                  HINT = 'Compare runs against the same target, or read the change as that of the whole path.';
+    END IF;
+    IF NOT is_suite THEN
+        -- two runs: their client count, if it is the same
+        SELECT CASE WHEN min(r.clients) = max(r.clients) THEN min(r.clients) END INTO run_clients
+          FROM bench.runs r WHERE r.id IN (id_a, id_b);
+    END IF;
+
+    --
+    -- What differs: a run that did not end 'done' (it may be compared, but
+    -- measured less than it should have), the parameters, the server's
+    -- version and settings, the host.  For a suite, each value is that of
+    -- its runs; runs of one suite that disagree show as 'mixed: ...'.
+    --
+    IF status_a <> 'done' OR status_b <> 'done' THEN
+        RETURN QUERY SELECT 'parameter'::text, 'status'::text, NULL::integer, status_a, status_b,
+                            NULL::float8, NULL::float8, NULL::float8,
+                            CASE WHEN status_a <> status_b THEN 'differs' ELSE 'not done' END;
+    END IF;
+
+    RETURN QUERY
+    WITH side (side, id) AS (
+        VALUES ('a', id_a), ('b', id_b)
+    ), rs AS (
+        -- the runs of each side: the run itself, or every run of the suite
+        SELECT side.side, r.*
+          FROM side
+          JOIN bench.runs r0 ON CASE WHEN is_suite THEN r0.suite_id = side.id ELSE r0.id = side.id END
+         CROSS JOIN LATERAL bench._run_state(r0) r
+    ), setting_names AS (
+        SELECT DISTINCT k.key AS name
+          FROM rs, jsonb_object_keys(rs.settings) AS k (key)
+         WHERE k.key NOT IN ('server_version', 'server_version_num')
+    ), vals (side, ord, sub, name, value) AS (
+        -- the run's parameters, in the order of bench.run's arguments
+        SELECT rs.side, 1, p.ord, p.name, p.value
+          FROM rs CROSS JOIN LATERAL (VALUES
+               (1, 'workload', rs.workload),
+               (2, 'scale', rs.scale::text),
+               (3, 'clients', rs.clients::text),
+               (4, 'duration', rs.duration::text),
+               (5, 'transactions_per_client', rs.transactions_per_client::text),
+               (6, 'protocol', rs.protocol),
+               (7, 'warmup', rs.warmup::text),
+               (8, 'max_tries', rs.max_tries::text),
+               (9, 'prewarm', rs.prewarm::text),
+               (10, 'rate', rs.rate::text),
+               (11, 'latency_limit', rs.latency_limit::text),
+               (12, 'variables', rs.variables::text),
+               (14, 'driver', rs.driver),
+               (15, 'target', rs.target),
+               (16, 'target_host', rs.target_host),
+               (17, 'jobs', rs.jobs::text),
+               (18, 'connect', rs.connect),
+               -- the scripts themselves (a workload may have been redefined)
+               (13, 'scripts', (SELECT format('%s script%s, md5 %s', count(*),
+                                             CASE WHEN count(*) = 1 THEN '' ELSE 's' END,
+                                             left(md5(string_agg(x.weight || ':' || x.script, E'\x01'
+                                                                 ORDER BY x.script_no)), 12))
+                                  FROM bench.run_scripts x WHERE x.run_id = rs.id))) AS p (ord, name, value)
+         WHERE NOT (is_suite AND p.name IN ('workload', 'clients'))
+        UNION ALL
+        SELECT rs.side, 2, 0, 'server_version', rs.server_version FROM rs
+        UNION ALL
+        -- every setting recorded on either side (absent: NULL)
+        SELECT rs.side, 3, COALESCE(array_position(notable, n.name), 1000), n.name, rs.settings->>n.name
+          FROM rs CROSS JOIN setting_names n
+        UNION ALL
+        SELECT rs.side, 4, h.ord::integer, 'host ' || h.key, rs.host->>h.key
+          FROM rs CROSS JOIN unnest(host_keys) WITH ORDINALITY AS h (key, ord)
+    ), suite_vals (side, ord, sub, name, value) AS (
+        -- a suite's own parameters
+        SELECT side.side, 0, p.ord, p.name, p.value
+          FROM side
+          JOIN bench.suites s ON s.id = side.id
+         CROSS JOIN LATERAL (VALUES
+               (1, 'workload', s.workload),
+               (2, 'clients', s.clients::text),
+               (3, 'repeat', s.repeat::text),
+               (4, 'run_order', s.run_order),
+               (5, 'runs_done', format('%s of %s',
+                    (SELECT count(*) FROM bench.runs r WHERE r.suite_id = s.id AND r.status = 'done'),
+                    s.runs_planned))) AS p (ord, name, value)
+         WHERE is_suite
+    ), agg AS (
+        SELECT v.side, v.ord, v.sub, v.name,
+               CASE WHEN count(DISTINCT COALESCE(v.value, E'\x01')) > 1
+                    THEN 'mixed: ' || array_to_string(array_agg(DISTINCT v.value), ', ', '(none)')
+                    ELSE max(v.value) END AS value,
+               count(DISTINCT COALESCE(v.value, E'\x01')) > 1 AS mixed
+          FROM vals v
+         GROUP BY v.side, v.ord, v.sub, v.name
+        UNION ALL
+        SELECT v.side, v.ord, v.sub, v.name, v.value, false FROM suite_vals v
+    ), pairs AS (
+        SELECT COALESCE(x.ord, y.ord) AS ord, COALESCE(x.sub, y.sub) AS sub,
+               COALESCE(x.name, y.name) AS name, x.value AS va, y.value AS vb,
+               COALESCE(x.mixed, false) OR COALESCE(y.mixed, false) AS mixed
+          FROM (SELECT * FROM agg WHERE agg.side = 'a') x
+          FULL JOIN (SELECT * FROM agg WHERE agg.side = 'b') y USING (ord, sub, name)
+    )
+    SELECT 'parameter'::text, p.name, NULL::integer, p.va, p.vb,
+           NULL::float8, NULL::float8, NULL::float8,
+           CASE WHEN p.va IS DISTINCT FROM p.vb THEN 'differs' ELSE 'mixed' END
+      FROM pairs p
+     WHERE p.va IS DISTINCT FROM p.vb OR p.mixed
+     ORDER BY p.ord, p.sub, p.name;
+    GET DIAGNOSTICS differing = ROW_COUNT;
+    IF differing = 0 THEN
+        RETURN QUERY SELECT 'parameter'::text, 'none differ'::text, NULL::integer, NULL::text, NULL::text,
+                            NULL::float8, NULL::float8, NULL::float8, NULL::text;
+    END IF;
+
+    --
+    -- The metrics, per client count for suites.
+    --
+    RETURN QUERY
+    WITH side (side, id) AS (
+        VALUES ('a', id_a), ('b', id_b)
+    ), ms (ord, metric, higher) AS (
+        -- each metric and whether more is better
+        VALUES (1, 'tps', true),
+               (2, 'latency_avg_ms', false),
+               (3, 'latency_p50_ms', false),
+               (4, 'latency_p95_ms', false),
+               (5, 'latency_p99_ms', false),
+               (6, 'wal_bytes_per_tx', false),
+               (7, 'wal_fpi_per_tx', false),
+               (8, 'checkpoints', false),
+               (9, 'blks_read_per_tx', false)
+    ), rs AS (
+        -- the runs that count: the run itself, or the finished runs of the suite
+        SELECT side.side, r.id, r.clients, r.tps, r.latency_avg_ms, r.latency_p50_ms,
+               r.latency_p95_ms, r.latency_p99_ms
+          FROM side
+          JOIN bench.runs r0 ON CASE WHEN is_suite THEN r0.suite_id = side.id AND r0.status = 'done'
+                                     ELSE r0.id = side.id END
+         CROSS JOIN LATERAL bench._run_state(r0) r
+    ), mv AS (
+        SELECT rs.side, rs.id AS run_id, COALESCE(CASE WHEN is_suite THEN rs.clients ELSE run_clients END, 0) AS k,
+               m.metric, m.value
+          FROM rs
+          LEFT JOIN bench.run_counters c ON c.run_id = rs.id
+         CROSS JOIN LATERAL (VALUES
+               ('tps', rs.tps),
+               ('latency_avg_ms', rs.latency_avg_ms),
+               ('latency_p50_ms', rs.latency_p50_ms),
+               ('latency_p95_ms', rs.latency_p95_ms),
+               ('latency_p99_ms', rs.latency_p99_ms),
+               ('wal_bytes_per_tx', (c.wal_bytes / NULLIF(c.transactions, 0))::float8),
+               ('wal_fpi_per_tx', (c.wal_fpi::numeric / NULLIF(c.transactions, 0))::float8),
+               ('checkpoints', (c.checkpoints_timed + c.checkpoints_requested)::float8),
+               ('blks_read_per_tx', (c.blks_read::numeric / NULLIF(c.transactions, 0))::float8))
+               AS m (metric, value)
+    ), agg AS (
+        SELECT mv.side, mv.k, mv.metric,
+               percentile_cont(0.5) WITHIN GROUP (ORDER BY mv.value) AS value,
+               min(mv.value) AS lo, max(mv.value) AS hi,
+               count(mv.value) AS n,
+               min(mv.run_id) FILTER (WHERE mv.value IS NOT NULL) AS run_id
+          FROM mv
+         GROUP BY mv.side, mv.k, mv.metric
+    ), keys (k) AS (
+        SELECT mv.k FROM mv
+        UNION
+        SELECT c.c FROM bench.suites s, unnest(s.clients) AS c (c)
+         WHERE is_suite AND s.id IN (id_a, id_b)
+        UNION
+        SELECT COALESCE(run_clients, 0) WHERE NOT is_suite
+    ), single AS (
+        -- the runs whose series give the noise: where each side has one
+        SELECT x.run_id FROM agg x JOIN agg y ON y.k = x.k AND y.metric = x.metric AND y.side <> x.side
+         WHERE x.n = 1 AND y.n = 1
+    ), series (run_id, metric, v) AS (
+        -- per progress interval, out of the warm-up, leaving out a last
+        -- interval shorter than half the others
+        SELECT p.run_id, s.metric, s.v
+          FROM bench.progress p
+          JOIN bench.runs r ON r.id = p.run_id
+         CROSS JOIN LATERAL (VALUES
+               ('tps', p.tps),
+               ('latency_avg_ms', p.latency_avg_ms),
+               ('latency_p50_ms', p.latency_avg_ms),
+               ('latency_p95_ms', p.latency_avg_ms),
+               ('latency_p99_ms', p.latency_p99_ms)) AS s (metric, v)
+         WHERE p.run_id IN (SELECT single.run_id FROM single)
+           AND NOT p.in_warmup
+           AND extract(epoch FROM p.interval_end - p.interval_start)
+               >= 0.5 * extract(epoch FROM r.progress)
+        UNION ALL
+        -- per sample interval while the clients ran.  WAL per transaction
+        -- comes from the insert position here: pg_stat_wal's counters
+        -- reach a sample up to a second late, its per-interval series
+        -- would be noise of the sampling, not of the run
+        SELECT i.run_id, s.metric, s.v
+          FROM bench.interval_counters i
+          JOIN bench.runs r ON r.id = i.run_id
+         CROSS JOIN LATERAL (VALUES
+               ('wal_bytes_per_tx', (i.wal_generated_bytes / i.transactions)::float8),
+               ('wal_fpi_per_tx', (i.wal_fpi::numeric / i.transactions)::float8),
+               ('blks_read_per_tx', (i.blks_read::numeric / i.transactions)::float8)) AS s (metric, v)
+         WHERE i.run_id IN (SELECT single.run_id FROM single)
+           AND i.phase = 'during' AND i.transactions > 0
+           AND i.elapsed_s > extract(epoch FROM r.warmup)
+    ), cv AS (
+        SELECT series.run_id, series.metric,
+               -- a series that is 0 throughout (no FPI, no block read) does
+               -- not vary: its cv is 0
+               CASE WHEN count(series.v) < 3 THEN NULL
+                    WHEN avg(series.v) = 0 THEN 0
+                    ELSE stddev_samp(series.v) / abs(avg(series.v)) END AS cv
+          FROM series
+         GROUP BY series.run_id, series.metric
+    ), cmp AS (
+        SELECT m.ord, m.metric, m.higher, keys.k,
+               x.value AS va, y.value AS vb, x.lo AS lo_a, x.hi AS hi_a, y.lo AS lo_b, y.hi AS hi_b,
+               x.n AS n_a, y.n AS n_b,
+               x.n >= 1 AND y.n >= 1 AND (x.n >= 2 OR y.n >= 2) AS by_range,
+               CASE WHEN m.metric = 'checkpoints' THEN NULL
+                    WHEN x.n >= 2 OR y.n >= 2
+                    THEN GREATEST((x.hi - x.lo) / 2 / NULLIF(abs(x.value), 0),
+                                  (y.hi - y.lo) / 2 / NULLIF(abs(y.value), 0))
+                    ELSE sqrt((cx.cv ^ 2 + cy.cv ^ 2) / 2) END AS noise,
+               -- from 0 to anything, the change counts as 100%
+               CASE WHEN x.value = 0 THEN 1
+                    ELSE abs(y.value / x.value - 1) END AS change
+          FROM keys CROSS JOIN ms m
+          LEFT JOIN agg x ON x.side = 'a' AND x.k = keys.k AND x.metric = m.metric
+          LEFT JOIN agg y ON y.side = 'b' AND y.k = keys.k AND y.metric = m.metric
+          LEFT JOIN cv cx ON cx.run_id = x.run_id AND cx.metric = m.metric AND x.n = 1
+          LEFT JOIN cv cy ON cy.run_id = y.run_id AND cy.metric = m.metric AND y.n = 1
+    )
+    SELECT 'metric'::text, c.metric,
+           CASE WHEN is_suite THEN c.k ELSE run_clients END,
+           fa.t, fb.t,
+           c.vb / NULLIF(c.va, 0),
+           (c.vb / NULLIF(c.va, 0) - 1) * 100,
+           c.noise * 100,
+           CASE WHEN c.va IS NULL OR c.vb IS NULL THEN NULL
+                WHEN c.metric = 'checkpoints'
+                THEN CASE WHEN abs(c.vb - c.va) <= 1 THEN 'within noise'
+                          WHEN c.vb < c.va THEN 'improvement' ELSE 'regression' END
+                WHEN c.va = c.vb THEN 'within noise'
+                WHEN c.by_range AND NOT (c.change > threshold AND (c.hi_a < c.lo_b OR c.hi_b < c.lo_a))
+                THEN 'within noise'
+                WHEN NOT c.by_range AND NOT c.change > GREATEST(threshold, 3 * COALESCE(c.noise, 0))
+                THEN 'within noise'
+                WHEN (c.vb > c.va) = c.higher THEN 'improvement'
+                ELSE 'regression' END
+      FROM cmp c
+     -- figures as text: four significant digits, at least one decimal
+     -- (none for counts of checkpoints); with repeats, the range after the
+     -- median
+     CROSS JOIN LATERAL (
+           SELECT string_agg(CASE WHEN f.v = 0 THEN '0'
+                                  WHEN c.metric = 'checkpoints' AND f.v = trunc(f.v) THEN f.v::bigint::text
+                                  ELSE round(f.v::numeric, GREATEST(1, 3 - floor(log(abs(f.v::numeric)))::integer))::text
+                             END, ', ' ORDER BY f.i) AS t
+             FROM unnest(ARRAY[c.va, c.lo_a, c.hi_a]) WITH ORDINALITY AS f (v, i)
+            WHERE f.i = 1 OR c.n_a >= 2) fa0
+     CROSS JOIN LATERAL (
+           SELECT string_agg(CASE WHEN f.v = 0 THEN '0'
+                                  WHEN c.metric = 'checkpoints' AND f.v = trunc(f.v) THEN f.v::bigint::text
+                                  ELSE round(f.v::numeric, GREATEST(1, 3 - floor(log(abs(f.v::numeric)))::integer))::text
+                             END, ', ' ORDER BY f.i) AS t
+             FROM unnest(ARRAY[c.vb, c.lo_b, c.hi_b]) WITH ORDINALITY AS f (v, i)
+            WHERE f.i = 1 OR c.n_b >= 2) fb0
+     CROSS JOIN LATERAL (SELECT regexp_replace(fa0.t, '^([^,]*), (.*)$', '\1 [\2]') AS t) fa
+     CROSS JOIN LATERAL (SELECT regexp_replace(fb0.t, '^([^,]*), (.*)$', '\1 [\2]') AS t) fb
+     ORDER BY c.ord, c.k;
+END
+$fn$;
+
+CREATE OR REPLACE FUNCTION bench.export(id bigint)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path = pg_catalog, pg_temp
+SET extra_float_digits = 3
+SET intervalstyle = 'postgres'
+AS $fn$
+#variable_conflict use_column
+DECLARE
+    the_id  bigint := export.id;
+    kind    text;
+    status  text;
+    suite   jsonb;
+    run_ids bigint[];
+BEGIN
+    IF the_id IS NULL THEN
+        RAISE EXCEPTION 'id must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Give the id of a run (bench.runs) or of a suite (bench.suites).';
+    END IF;
+    SELECT 'run', (bench._run_state(r)).status INTO kind, status FROM bench.runs r WHERE r.id = the_id;
+    IF NOT FOUND THEN
+        SELECT 'suite', s.status, to_jsonb(s) INTO kind, status, suite FROM bench.suites s WHERE s.id = the_id;
+    END IF;
+    IF kind IS NULL THEN
+        RAISE EXCEPTION 'run or suite % does not exist', the_id
+            USING ERRCODE = 'no_data_found',
+                  HINT = 'bench.runs and bench.suites list the runs and suites there are.';
+    END IF;
+    -- a run still running would arrive as one that never ends
+    IF status = 'running' THEN
+        RAISE EXCEPTION '% % is still running', kind, the_id
+            USING ERRCODE = 'object_not_in_prerequisite_state',
+                  HINT = CASE WHEN kind = 'run'
+                              THEN 'Wait for it to end (bench.wait) or cancel it (bench.cancel), then export it.'
+                              ELSE 'Wait for the suite to end, then export it.' END;
+    END IF;
+    SELECT array_agg(r.id ORDER BY r.id) INTO run_ids
+      FROM bench.runs r
+     WHERE CASE WHEN kind = 'run' THEN r.id = the_id ELSE r.suite_id = the_id END;
+
+    RETURN jsonb_build_object(
+        'format', 'pgbenchkit export',
+        'format_version', 1,
+        'kind', kind,
+        'id', the_id,
+        'system_identifier', (SELECT c.system_identifier::text FROM pg_control_system() c),
+        'server_version', current_setting('server_version'),
+        'server_version_num', current_setting('server_version_num')::integer,
+        'pgbenchkit_version', (SELECT e.extversion FROM pg_extension e WHERE e.extname = 'pgbenchkit'),
+        'exported_at', now(),
+        'suite', suite,
+        'runs', COALESCE((SELECT jsonb_agg(to_jsonb(r) ORDER BY r.id)
+                            FROM bench.runs r0 CROSS JOIN LATERAL bench._run_state(r0) r
+                           WHERE r0.id = ANY (run_ids)), '[]'),
+        'progress', COALESCE((SELECT jsonb_agg(to_jsonb(p) ORDER BY p.run_id, p.interval_start)
+                                FROM bench.progress p WHERE p.run_id = ANY (run_ids)), '[]'),
+        -- an aborted run not yet recorded so: its progress rows' histogram
+        'histograms', COALESCE((SELECT jsonb_agg(to_jsonb(h) ORDER BY h.run_id, h.lower_ms)
+                                  FROM (SELECT * FROM bench.histograms h WHERE h.run_id = ANY (run_ids)
+                                        UNION ALL
+                                        SELECT r.id, p.lower_ms, p.upper_ms, p.count
+                                          FROM bench.runs r CROSS JOIN LATERAL bench._progress_histogram(r.id) p
+                                         WHERE r.id = ANY (run_ids) AND r.status = 'running') h), '[]'),
+        'samples', COALESCE((SELECT jsonb_agg(to_jsonb(s) ORDER BY s.run_id, s.sample_no)
+                               FROM bench.samples s WHERE s.run_id = ANY (run_ids)), '[]'),
+        'relation_sizes', COALESCE((SELECT jsonb_agg(to_jsonb(z) ORDER BY z.run_id, z.phase, z.relid)
+                                      FROM bench.relation_sizes z WHERE z.run_id = ANY (run_ids)), '[]'),
+        'prewarms', COALESCE((SELECT jsonb_agg(to_jsonb(w) ORDER BY w.run_id, w.relid)
+                                FROM bench.prewarms w WHERE w.run_id = ANY (run_ids)), '[]'),
+        'run_scripts', COALESCE((SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.script_no)
+                                   FROM bench.run_scripts x WHERE x.run_id = ANY (run_ids)), '[]'),
+        'command_latencies', COALESCE((SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.script_no, x.command_no)
+                                         FROM bench.command_latencies x WHERE x.run_id = ANY (run_ids)), '[]'));
+END
+$fn$;
+
+CREATE OR REPLACE VIEW bench.export_runs AS
+SELECT r.id, r.suite_id, r.tag, r.workload, r.scale, r.clients, r.protocol,
+       extract(epoch FROM r.duration)::double precision AS duration_s,
+       r.transactions_per_client, r.status, r.server_version, r.started_at, r.ended_at,
+       r.measured_s, r.transactions, r.tps,
+       r.latency_avg_ms, r.latency_stddev_ms, r.latency_min_ms, r.latency_p50_ms,
+       r.latency_p90_ms, r.latency_p95_ms, r.latency_p99_ms, r.latency_p999_ms, r.latency_max_ms,
+       r.failures, r.retries,
+       c.wal_bytes_per_tx, c.wal_fpi_per_tx,
+       c.checkpoints_timed + c.checkpoints_requested AS checkpoints,
+       c.blks_read_per_tx, c.cache_hit_ratio, c.server_cpu_ms_per_tx
+  FROM bench.runs r0
+ CROSS JOIN LATERAL bench._run_state(r0) r
+  LEFT JOIN bench.run_counters c ON c.run_id = r.id
+ ORDER BY r.id;

@@ -34,7 +34,7 @@ SELECT fk_ok('bench', 'runs', 'dataset_id', 'bench', 'datasets', 'id', 'bench.ru
 SELECT columns_are('bench', 'progress', ARRAY[
     'run_id', 'interval_start', 'interval_end', 'elapsed_s', 'transactions', 'tps',
     'latency_avg_ms', 'latency_stddev_ms', 'latency_p99_ms', 'latency_max_ms', 'failures',
-    'retries', 'in_warmup'],
+    'retries', 'in_warmup', 'histogram_lower_ms', 'histogram_upper_ms', 'histogram_count'],
     'bench.progress has the documented columns');
 SELECT col_is_pk('bench', 'progress', ARRAY['run_id', 'interval_start'], 'bench.progress is keyed by run and interval');
 SELECT fk_ok('bench', 'progress', 'run_id', 'bench', 'runs', 'id', 'bench.progress.run_id references bench.runs');

@@ -42,7 +42,6 @@
 #include "postmaster/bgworker.h"
 #include "storage/ipc.h"
 #include "storage/latch.h"
-#include "storage/lock.h"
 #include "tcop/tcopprot.h"
 #include "utils/builtins.h"
 #include "utils/memutils.h"
@@ -56,9 +55,6 @@
 #include "worker.h"
 
 PGDLLEXPORT void bench_run_coordinator_main(Datum main_arg);
-
-/* advisory lock field that marks pgbenchkit's dataset locks in pg_locks */
-#define RUN_LOCK_FIELD4		0x4b42
 
 /* how the run ended */
 typedef enum CoordEnd
@@ -87,8 +83,8 @@ typedef struct Coord
 	int		   *worker_of;		/* each client's worker */
 	int			nstarted;
 	bool		row_inserted;
-	bool		locked;
-	LOCKTAG		locktag;
+	bool		locked;			/* the dataset's lock (runstate.c) */
+	bool		progress_hist;	/* bench.progress keeps histograms (not 0.1.0's) */
 	TimestampTz start_ts;
 	int64		last_tick_ns;
 	CoordTotals prev[2];		/* per phase, at the last tick */
@@ -176,40 +172,6 @@ coord_stop_requested(Coord *co, CoordEnd *why)
  * Starting
  * ------------------------------------------------------------------------
  */
-
-/*
- * coord_lock_dataset
- *		One run at a time per dataset: a session-level advisory lock, held
- *		until the coordinator exits.
- */
-static void
-coord_lock_dataset(Coord *co)
-{
-	RunShared  *sh = co->sh;
-
-	if (sh->dataset_id <= 0)
-		return;
-	SET_LOCKTAG_ADVISORY(co->locktag, MyDatabaseId,
-						 (uint32) (sh->dataset_id >> 32), (uint32) sh->dataset_id,
-						 RUN_LOCK_FIELD4);
-	if (LockAcquire(&co->locktag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
-	{
-		Oid			types[1] = {INT8OID};
-		Datum		values[1] = {Int64GetDatum(sh->dataset_id)};
-		int64		other = bk_spi_int64("SELECT id FROM bench.runs"
-										 " WHERE dataset_id = $1 AND status = 'running'"
-										 " ORDER BY id LIMIT 1",
-										 1, types, values);
-
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_IN_USE),
-				 errmsg("dataset %lld is in use by run %lld",
-						(long long) sh->dataset_id, (long long) other),
-				 errhint("Wait for it with bench.wait(%lld) or stop it with bench.cancel(%lld): one run at a time per dataset.",
-						 (long long) other, (long long) other)));
-	}
-	co->locked = true;
-}
 
 /*
  * coord_start_clients
@@ -447,7 +409,7 @@ coord_interval(Coord *co, int64 end_ns)
 
 	coord_xact_begin("pgbenchkit: recording progress");
 	coord_record_start(co);
-	bk_run_progress(sh->run_id, &iv);
+	bk_run_progress(sh->run_id, &iv, co->progress_hist ? co->delta_hist : NULL);
 	coord_xact_commit();
 
 	if (sh->progress_ns > 0)
@@ -926,8 +888,17 @@ coord_run(Coord *co, dsm_segment *seg)
 	coord_xact_begin("pgbenchkit: starting a run");
 	bk_recover_orphans();
 	bk_recover_runs();
-	coord_lock_dataset(co);
+	if (sh->dataset_id > 0)
+	{
+		bk_take_dataset(sh->dataset_id, true);
+		co->locked = true;
+	}
 	sh->run_id = bk_run_next_id();
+	bk_run_hold(sh->run_id);
+	co->progress_hist = bk_spi_int64("SELECT count(*) FROM pg_catalog.pg_attribute"
+									 " WHERE attrelid = 'bench.progress'::pg_catalog.regclass"
+									 "   AND attname = 'histogram_count' AND NOT attisdropped",
+									 0, NULL, NULL) > 0;
 	coord_xact_commit();
 	snprintf(appname, sizeof(appname), "pgbenchkit run %lld", (long long) sh->run_id);
 	pgstat_report_appname(appname);
@@ -1112,7 +1083,8 @@ bench_run_coordinator_main(Datum main_arg)
 	PG_END_TRY();
 
 	coord_close_target(&co);
+	bk_run_release(sh->run_id);
 	if (co.locked)
-		LockRelease(&co.locktag, ExclusiveLock, true);
+		bk_release_dataset(sh->dataset_id);
 	bk_set_latch_of(sh->caller_pid);
 }

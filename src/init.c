@@ -637,7 +637,10 @@ bench_init(PG_FUNCTION_ARGS)
 	if (target == NULL)
 	{
 		existing = palloc(sizeof(Oid) * kind->ntables);
-		(void) init_existing_tables(kind, opts, nspid, nspname, GetUserId(), force, existing);
+		/* a run on the dataset to replace: refused now, not deadlocked at the swap */
+		bk_refuse_busy_tables(existing,
+							  init_existing_tables(kind, opts, nspid, nspname, GetUserId(),
+												   force, existing));
 	}
 	else
 	{
@@ -1011,6 +1014,8 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 	{
 		StringInfoData sql;
 
+		/* no run may use them now, nor start to until this commits */
+		bk_take_tables(existing, nexisting);
 		initStringInfo(&sql);
 		appendStringInfoString(&sql, "drop table ");
 		for (int i = 0; i < nexisting; i++)

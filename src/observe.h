@@ -28,8 +28,9 @@ typedef struct BkObserver
 	StringInfoData unavailable; /* jsonb object: source -> why */
 	bool		unavailable_changed;
 	char	   *prewarm_json;	/* jsonb array of what was prewarmed */
-	uint64		host_busy_ticks;	/* /proc/stat as last read, each held */
+	uint64		host_busy_ticks;	/* /proc/stat as last sampled, each held */
 	uint64		host_idle_ticks;	/* from going back (see obs_host_cpu) */
+	bool		host_held;		/* they hold the run's sample before */
 
 	/* a run against a target: its statistics, read over this connection */
 	PGconn	   *remote;

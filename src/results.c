@@ -7,9 +7,9 @@
  * Only the run's coordinator writes them, each in a transaction of its
  * own, as the owner of schema bench (catalog.c): the row of a run is
  * committed before its clients start, a progress row at the end of every
- * interval, and the summary when the run ends, however it ends.  Runs
- * whose coordinator vanished (crash, restart) are finished here too, by
- * the next bench function called, from the progress rows they left.
+ * interval (with the interval's latency histogram), and the summary when
+ * the run ends, however it ends.  Runs whose coordinator vanished (crash,
+ * restart) are finished by runstate.c, from the progress rows they left.
  *
  *-------------------------------------------------------------------------
  */
@@ -267,17 +267,49 @@ bk_run_set_started(int64 run_id, TimestampTz started_at)
 }
 
 /*
+ * run_hist_arrays
+ *		The non-empty buckets of HIST as three arrays: lower and upper
+ *		bounds in milliseconds, counts (bench.histograms' columns).
+ */
+static void
+run_hist_arrays(const BkHist *hist, Datum *lower_ms, Datum *upper_ms, Datum *counts)
+{
+	Datum	   *lower = palloc(sizeof(Datum) * BK_HIST_BUCKETS);
+	Datum	   *upper = palloc(sizeof(Datum) * BK_HIST_BUCKETS);
+	Datum	   *count = palloc(sizeof(Datum) * BK_HIST_BUCKETS);
+	int			n = 0;
+
+	for (int b = 0; b < BK_HIST_BUCKETS; b++)
+	{
+		if (hist->counts[b] == 0)
+			continue;
+		lower[n] = Float8GetDatum(bk_hist_lower(b) / 1e6);
+		upper[n] = Float8GetDatum(bk_hist_upper(b) / 1e6);
+		count[n] = Int64GetDatum((int64) hist->counts[b]);
+		n++;
+	}
+	*lower_ms = PointerGetDatum(construct_array(lower, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	*upper_ms = PointerGetDatum(construct_array(upper, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+	*counts = PointerGetDatum(construct_array(count, n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+}
+
+/*
  * bk_run_progress
- *		One progress row.
+ *		One progress row, with the latency histogram of its interval's
+ *		transactions when HIST is given (NULL: the SQL of 0.1.0, whose
+ *		bench.progress has no histogram).  The histograms of the measured
+ *		intervals add up to the run's: what a run whose coordinator
+ *		vanished keeps of it (runstate.c).
  */
 void
-bk_run_progress(int64 run_id, const RunInterval *iv)
+bk_run_progress(int64 run_id, const RunInterval *iv, const BkHist *hist)
 {
 	BkOwnerSwitch sw;
-	Oid			types[13] = {INT8OID, TIMESTAMPTZOID, TIMESTAMPTZOID, FLOAT8OID, INT8OID,
-		FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, INT8OID, INT8OID, BOOLOID};
-	Datum		values[13];
-	char		nulls[13];
+	Oid			types[16] = {INT8OID, TIMESTAMPTZOID, TIMESTAMPTZOID, FLOAT8OID, INT8OID,
+		FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, INT8OID, INT8OID, BOOLOID,
+	FLOAT8ARRAYOID, FLOAT8ARRAYOID, INT8ARRAYOID};
+	Datum		values[16];
+	char		nulls[16];
 
 	memset(nulls, ' ', sizeof(nulls));
 	values[0] = Int64GetDatum(run_id);
@@ -293,13 +325,17 @@ bk_run_progress(int64 run_id, const RunInterval *iv)
 	values[10] = Int64GetDatum(iv->failures);
 	values[11] = Int64GetDatum(iv->retries);
 	values[12] = BoolGetDatum(iv->in_warmup);
+	if (hist != NULL)
+		run_hist_arrays(hist, &values[13], &values[14], &values[15]);
 
 	bk_become_owner(&sw);
-	bk_spi_exec("INSERT INTO bench.progress (run_id, interval_start, interval_end, elapsed_s,"
-				" transactions, tps, latency_avg_ms, latency_stddev_ms, latency_p99_ms,"
-				" latency_max_ms, failures, retries, in_warmup)"
-				" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-				13, types, values, nulls, SPI_OK_INSERT);
+	bk_spi_exec(psprintf("INSERT INTO bench.progress (run_id, interval_start, interval_end, elapsed_s,"
+						 " transactions, tps, latency_avg_ms, latency_stddev_ms, latency_p99_ms,"
+						 " latency_max_ms, failures, retries, in_warmup%s)"
+						 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13%s)",
+						 hist ? ", histogram_lower_ms, histogram_upper_ms, histogram_count" : "",
+						 hist ? ", $14, $15, $16" : ""),
+				hist ? 16 : 13, types, values, nulls, SPI_OK_INSERT);
 	bk_restore_user(&sw);
 }
 
@@ -396,85 +432,13 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 	{
 		Oid			htypes[4] = {INT8OID, FLOAT8ARRAYOID, FLOAT8ARRAYOID, INT8ARRAYOID};
 		Datum		hvalues[4];
-		Datum	   *lower = palloc(sizeof(Datum) * BK_HIST_BUCKETS);
-		Datum	   *upper = palloc(sizeof(Datum) * BK_HIST_BUCKETS);
-		Datum	   *count = palloc(sizeof(Datum) * BK_HIST_BUCKETS);
-		int			n = 0;
 
-		for (int b = 0; b < BK_HIST_BUCKETS; b++)
-		{
-			if (hist->counts[b] == 0)
-				continue;
-			lower[n] = Float8GetDatum(bk_hist_lower(b) / 1e6);
-			upper[n] = Float8GetDatum(bk_hist_upper(b) / 1e6);
-			count[n] = Int64GetDatum((int64) hist->counts[b]);
-			n++;
-		}
 		hvalues[0] = Int64GetDatum(run_id);
-		hvalues[1] = PointerGetDatum(construct_array(lower, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-		hvalues[2] = PointerGetDatum(construct_array(upper, n, FLOAT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-		hvalues[3] = PointerGetDatum(construct_array(count, n, INT8OID, 8, FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		run_hist_arrays(hist, &hvalues[1], &hvalues[2], &hvalues[3]);
 		bk_spi_exec("INSERT INTO bench.histograms (run_id, lower_ms, upper_ms, count)"
 					" SELECT $1, l, u, c FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4)) AS h (l, u, c)",
 					4, htypes, hvalues, NULL, SPI_OK_INSERT);
 	}
 	run_finish_scripts(sh);
-	bk_restore_user(&sw);
-}
-
-/*
- * bk_recover_runs
- *		Runs left 'running' by a coordinator that no longer exists (a crash,
- *		a restart) become 'aborted', with what their progress rows say was
- *		measured: transactions and throughput after the warm-up.  Suites
- *		left 'running' by a worker that no longer exists become 'aborted'.
- */
-void
-bk_recover_runs(void)
-{
-	BkOwnerSwitch sw;
-
-	/* whoever is alive now, not when this transaction first looked */
-	pgstat_clear_snapshot();
-	bk_become_owner(&sw);
-	bk_spi_connect();
-	if (SPI_execute("UPDATE bench.runs r SET status = 'aborted', sqlstate = '57P01',"
-					"   error = 'the run''s coordinator ended before the run finished (server restart, crash or termination)',"
-					"   ended_at = COALESCE(p.last_end, r.started_at),"
-					"   coordinator_pid = NULL,"
-					"   measured_s = p.measured_s, transactions = p.xacts,"
-					"   tps = CASE WHEN p.measured_s > 0 THEN p.xacts / p.measured_s END,"
-					"   warmup_transactions = p.warmup_xacts,"
-					"   failures = p.failures"
-					"  FROM (SELECT r2.id,"
-					"               max(q.interval_end) AS last_end,"
-					"               sum(q.transactions) FILTER (WHERE NOT q.in_warmup)::bigint AS xacts,"
-					"               sum(q.transactions) FILTER (WHERE q.in_warmup)::bigint AS warmup_xacts,"
-					"               sum(q.failures)::bigint AS failures,"
-					"               sum(EXTRACT(epoch FROM q.interval_end - q.interval_start))"
-					"                   FILTER (WHERE NOT q.in_warmup)::float8 AS measured_s"
-					"          FROM bench.runs r2"
-					"          LEFT JOIN bench.progress q ON q.run_id = r2.id"
-					"         WHERE r2.status = 'running'"
-					"         GROUP BY r2.id) p"
-					" WHERE r.id = p.id AND r.status = 'running'"
-					"   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a"
-					"                    WHERE a.pid = r.coordinator_pid"
-					"                      AND a.backend_type = '" RUN_COORDINATOR_TYPE "')",
-					false, 0) != SPI_OK_UPDATE)
-		elog(ERROR, "could not mark abandoned runs");
-	/* and suites whose worker is gone: their finished runs stay theirs */
-	if (SPI_execute("UPDATE bench.suites s SET status = 'aborted', sqlstate = '57P01',"
-					"   error = 'the suite''s worker ended before the suite finished (server restart, crash or termination)',"
-					"   ended_at = COALESCE((SELECT max(r.ended_at) FROM bench.runs r WHERE r.suite_id = s.id),"
-					"                       s.started_at),"
-					"   worker_pid = NULL"
-					" WHERE s.status = 'running'"
-					"   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a"
-					"                    WHERE a.pid = s.worker_pid"
-					"                      AND a.backend_type = '" SUITE_WORKER_TYPE "')",
-					false, 0) != SPI_OK_UPDATE)
-		elog(ERROR, "could not mark abandoned suites");
-	bk_spi_finish();
 	bk_restore_user(&sw);
 }

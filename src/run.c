@@ -140,34 +140,6 @@ bk_find_dataset(const char *workload, const char *dataset, int *scale)
 }
 
 /*
- * run_refuse_busy_dataset
- *		One run at a time per dataset (the coordinator makes sure of it with
- *		a lock; this gives the usual case its clear error early).
- */
-static void
-run_refuse_busy_dataset(int64 dataset_id)
-{
-	Oid			types[1] = {INT8OID};
-	Datum		values[1] = {Int64GetDatum(dataset_id)};
-	int64		other;
-
-	other = bk_spi_int64("SELECT r.id FROM bench.runs r"
-						 " WHERE r.dataset_id = $1 AND r.status = 'running'"
-						 "   AND EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a"
-						 "                WHERE a.pid = r.coordinator_pid"
-						 "                  AND a.backend_type = '" RUN_COORDINATOR_TYPE "')"
-						 " ORDER BY r.id LIMIT 1",
-						 1, types, values);
-	if (other != 0)
-		ereport(ERROR,
-				(errcode(ERRCODE_OBJECT_IN_USE),
-				 errmsg("dataset %lld is in use by run %lld",
-						(long long) dataset_id, (long long) other),
-				 errhint("Wait for it with bench.wait(%lld) or stop it with bench.cancel(%lld): one run at a time per dataset.",
-						 (long long) other, (long long) other)));
-}
-
-/*
  * bk_run_check_caller
  *		What the calling session itself must allow: no transaction block,
  *		since the results arrive in the coordinator's transactions (they
@@ -589,7 +561,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	if (w->dataset != NULL && a.target == NULL)
 	{
 		dataset_id = bk_find_dataset(w->name, w->dataset, &scale);
-		run_refuse_busy_dataset(dataset_id);
+		bk_refuse_busy_dataset(dataset_id);
 	}
 	for (int i = 0; i < w->nscripts; i++)
 		scripts_len += strlen(w->scripts[i]) + 1;

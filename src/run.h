@@ -287,9 +287,20 @@ typedef struct RunInterval
 extern int64 bk_run_next_id(void);
 extern void bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at);
 extern void bk_run_set_started(int64 run_id, TimestampTz started_at);
-extern void bk_run_progress(int64 run_id, const RunInterval *iv);
+extern void bk_run_progress(int64 run_id, const RunInterval *iv, const BkHist *hist);
 extern void bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 						  const BkHist *hist, int sqlerrcode, const char *error);
+
+/* runstate.c: whether a run is alive, a run's hold on its dataset */
+extern void bk_run_hold(int64 run_id);
+extern void bk_run_release(int64 run_id);
+extern bool bk_run_alive(int64 run_id);
+extern int64 bk_dataset_busy_run(int64 dataset_id);
+extern void bk_refuse_busy_dataset(int64 dataset_id);
+extern void bk_take_dataset(int64 dataset_id, bool session);
+extern void bk_release_dataset(int64 dataset_id);
+extern void bk_refuse_busy_tables(const Oid *relids, int nrels);
+extern void bk_take_tables(const Oid *relids, int nrels);
 extern void bk_recover_runs(void);
 
 /* run.c: the datasets of workloads */

@@ -181,7 +181,7 @@ bk_session_start(BkSession *s)
 bool
 bk_session_stopping(const BkSession *s)
 {
-	return *s->terminated || pg_atomic_read_u32(&s->sh->stop) != 0;
+	return s->cut_short || *s->terminated || pg_atomic_read_u32(&s->sh->stop) != 0;
 }
 
 /*
@@ -658,9 +658,11 @@ runner_count_tx(BkSession *s)
 	RunCounters *ctr = &me->phase[phase];
 	int			s_no = s->cur_script;
 
+	s->in_try = false;
+	if (s->error != BK_ERR_NONE && bk_session_stopping(s))
+		return BK_ST_FINISHED;	/* cut short by the end of the run: not counted */
 	me->end_ns = t1;
 	s->done++;
-	s->in_try = false;
 
 	if (s->error == BK_ERR_NONE)
 	{
@@ -699,9 +701,6 @@ runner_count_tx(BkSession *s)
 		counter_add(&ctr->xacts, 1);
 		return BK_ST_CHOOSE_SCRIPT;
 	}
-	if (bk_session_stopping(s))
-		return BK_ST_FINISHED;	/* cut short by the end of the run */
-
 	/*
 	 * A failure for good: of the script and, as pgbench -r counts them, of
 	 * the command its last try failed in.
@@ -781,6 +780,22 @@ runner_after_rollback(BkSession *s)
 }
 
 /*
+ * runner_cut_short
+ *		The run ends (its duration, a cancel) while the transaction waits
+ *		in a \sleep: the transaction is abandoned as pgbench abandons one
+ *		the end of its run interrupts.  What it left open is rolled back,
+ *		and it is neither counted nor a failure (runner_count_tx).
+ */
+static void
+runner_cut_short(BkSession *s)
+{
+	s->cut_short = true;
+	memset(&s->err, 0, sizeof(s->err));
+	s->error = BK_ERR_OTHER;
+	s->state = BK_ST_ERROR;
+}
+
+/*
  * bk_session_advance
  *		Run session S until it must wait, a transaction has ended, or it is
  *		finished; WAIT says which.
@@ -855,13 +870,23 @@ bk_session_advance(BkSession *s, BkWait *wait)
 				break;
 
 			case BK_ST_SLEEP:
-				if (!bk_session_stopping(s) && bk_now_ns() < s->sleep_until)
 				{
-					wait->kind = BK_WAIT_TIME;
-					wait->until_ns = s->sleep_until;
-					goto out;
+					int64		now = bk_now_ns();
+
+					if (now >= s->sleep_until)
+					{
+						s->state = BK_ST_END_COMMAND;
+						break;
+					}
+					if (!bk_session_stopping(s) && now < s->end_ns)
+					{
+						/* the end of the run, if it comes first, cuts it short */
+						wait->kind = BK_WAIT_TIME;
+						wait->until_ns = Min(s->sleep_until, s->end_ns);
+						goto out;
+					}
+					runner_cut_short(s);
 				}
-				s->state = BK_ST_END_COMMAND;
 				break;
 
 			case BK_ST_END_COMMAND:

@@ -118,6 +118,7 @@ typedef struct BkSession
 	int64		xact_started;	/* when its first try started */
 	int64		cmd_t0;			/* when the current command started */
 	int64		sleep_until;	/* \sleep */
+	bool		cut_short;		/* the run's end interrupted a \sleep */
 	int			tries;
 	BkPrng		saved_func;		/* rnd.func at the first try */
 	int			failed_command; /* of the last try that failed, or -1 */

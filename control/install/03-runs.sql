@@ -94,6 +94,9 @@ CREATE TABLE bench.progress (
     failures        bigint      NOT NULL,
     retries         bigint      NOT NULL,
     in_warmup       boolean     NOT NULL,
+    histogram_lower_ms double precision[],
+    histogram_upper_ms double precision[],
+    histogram_count bigint[],
     PRIMARY KEY (run_id, interval_start)
 );
 
@@ -166,6 +169,120 @@ SELECT pg_catalog.pg_extension_config_dump('bench.histograms', '');
 GRANT SELECT ON bench.runs, bench.progress, bench.histograms TO PUBLIC;
 
 --
+-- The state of a run as its readers show it.  A run is alive while its
+-- coordinator holds the run's lock (bench._run_alive, in the library); a
+-- run whose row says 'running' and whose coordinator is gone (a crash, an
+-- immediate shutdown) is shown as the aborted run it is
+-- (bench._run_state), with what its progress rows kept
+-- (bench._run_aborted), until the next bench function writes it so.
+--
+CREATE FUNCTION bench._run_alive(run_id bigint)
+RETURNS boolean
+LANGUAGE c STRICT VOLATILE PARALLEL RESTRICTED
+AS 'MODULE_PATHNAME', 'bench_run_alive';
+
+COMMENT ON FUNCTION bench._run_alive(bigint) IS
+    'Internal: whether the run''s coordinator is alive (it holds the run''s lock)';
+
+-- the latency histogram of a run's measured intervals, from its progress rows
+CREATE FUNCTION bench._progress_histogram(run_id bigint)
+RETURNS TABLE (lower_ms double precision, upper_ms double precision, count bigint)
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+SELECT h.lower_ms, h.upper_ms, sum(h.count)::bigint
+  FROM bench.progress q,
+       unnest(q.histogram_lower_ms, q.histogram_upper_ms, q.histogram_count) AS h (lower_ms, upper_ms, count)
+ WHERE q.run_id = _progress_histogram.run_id AND NOT q.in_warmup
+ GROUP BY h.lower_ms, h.upper_ms
+ ORDER BY h.lower_ms
+$fn$;
+
+COMMENT ON FUNCTION bench._progress_histogram(bigint) IS
+    'Internal: the latency histogram of a run''s measured progress intervals, merged';
+
+-- a run whose coordinator is gone, as it is recorded: 'aborted', with the
+-- figures of its progress rows
+CREATE FUNCTION bench._run_aborted(r bench.runs)
+RETURNS bench.runs
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    p   record;
+    pct double precision[];
+BEGIN
+    SELECT max(q.interval_end) AS last_end,
+           sum(q.transactions) FILTER (WHERE NOT q.in_warmup)::bigint AS xacts,
+           sum(q.transactions) FILTER (WHERE q.in_warmup)::bigint AS warmup_xacts,
+           sum(q.failures)::bigint AS failures,
+           sum(q.retries) FILTER (WHERE NOT q.in_warmup)::bigint AS retries,
+           sum(EXTRACT(epoch FROM q.interval_end - q.interval_start))
+               FILTER (WHERE NOT q.in_warmup)::float8 AS measured_s,
+           sum(q.transactions * q.latency_avg_ms) FILTER (WHERE NOT q.in_warmup) AS lat_sum,
+           sum(q.transactions * (q.latency_stddev_ms ^ 2 + q.latency_avg_ms ^ 2))
+               FILTER (WHERE NOT q.in_warmup) AS lat_sumsq,
+           max(q.latency_max_ms) FILTER (WHERE NOT q.in_warmup) AS lat_max
+      INTO p
+      FROM bench.progress q
+     WHERE q.run_id = r.id;
+    -- percentiles as the library reads them from a histogram: the midpoint
+    -- of the bucket that holds the value of rank ceil(fraction * n)
+    WITH h AS (
+        SELECT h.lower_ms, h.upper_ms,
+               sum(h.count) OVER (ORDER BY h.lower_ms) AS seen,
+               sum(h.count) OVER () AS n
+          FROM bench._progress_histogram(r.id) h
+    )
+    SELECT array_agg((SELECT CASE WHEN h.upper_ms - h.lower_ms < 1.5e-6 THEN h.lower_ms
+                                  ELSE (h.lower_ms + h.upper_ms) / 2 END
+                        FROM h
+                       WHERE h.seen >= greatest(1, ceil(f.fraction * h.n::float8))
+                       ORDER BY h.lower_ms LIMIT 1) ORDER BY f.fraction)
+      INTO pct
+      FROM (VALUES (0.5::float8), (0.9), (0.95), (0.99), (0.999)) AS f (fraction);
+
+    r.status := 'aborted';
+    r.sqlstate := '57P01';
+    r.error := 'the run''s coordinator ended before the run finished (server restart, crash or termination)';
+    r.ended_at := COALESCE(p.last_end, r.started_at);
+    r.coordinator_pid := NULL;
+    r.measured_s := p.measured_s;
+    r.transactions := p.xacts;
+    r.tps := CASE WHEN p.measured_s > 0 THEN p.xacts / p.measured_s END;
+    r.warmup_transactions := p.warmup_xacts;
+    r.failures := p.failures;
+    r.retries := p.retries;
+    r.latency_avg_ms := p.lat_sum / NULLIF(p.xacts, 0);
+    r.latency_stddev_ms := sqrt(greatest(p.lat_sumsq / NULLIF(p.xacts, 0)
+                                         - (p.lat_sum / NULLIF(p.xacts, 0)) ^ 2, 0));
+    r.latency_max_ms := p.lat_max;
+    r.latency_min_ms := (SELECT min(h.lower_ms) FROM bench._progress_histogram(r.id) h);
+    r.latency_p50_ms := pct[1];
+    r.latency_p90_ms := pct[2];
+    r.latency_p95_ms := pct[3];
+    r.latency_p99_ms := pct[4];
+    r.latency_p999_ms := pct[5];
+    RETURN r;
+END
+$fn$;
+
+COMMENT ON FUNCTION bench._run_aborted(bench.runs) IS
+    'Internal: a run whose coordinator is gone, as it is recorded: aborted, with the counts, latencies and histogram of its progress rows';
+
+CREATE FUNCTION bench._run_state(r bench.runs)
+RETURNS bench.runs
+LANGUAGE sql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+SELECT CASE WHEN r.status = 'running' AND NOT bench._run_alive(r.id)
+            THEN bench._run_aborted(r) ELSE r END
+$fn$;
+
+COMMENT ON FUNCTION bench._run_state(bench.runs) IS
+    'Internal: a run''s row as its readers show it: aborted as soon as its coordinator is gone';
+
+--
 -- bench.runs_in_progress: runs still running, with their latest interval.
 --
 CREATE VIEW bench.runs_in_progress AS
@@ -185,7 +302,7 @@ SELECT r.id, r.workload, r.clients, r.protocol, r.tag, r.created_by,
               (array_agg(q.latency_avg_ms ORDER BY q.interval_start DESC))[1] AS last_latency_avg_ms,
               (array_agg(q.in_warmup ORDER BY q.interval_start DESC))[1] AS any_in_warmup
          FROM bench.progress q WHERE q.run_id = r.id) p ON true
- WHERE r.status = 'running';
+ WHERE r.status = 'running' AND bench._run_alive(r.id);
 
 COMMENT ON VIEW bench.runs_in_progress IS
     'Runs in progress: elapsed time, transactions so far, and the tps and latency of their latest progress interval';

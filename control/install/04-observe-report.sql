@@ -80,6 +80,20 @@ COMMENT ON FUNCTION bench._redact_statement(text) IS
     'Internal: a statement''s text with its string constants and comments redacted when it may hold a password or another secret, as samples keep it';
 
 --
+-- bench._host_cpu_sample: the host CPU figures a sample keeps, from the text
+-- of /proc/stat and the sample before (src/observe.c): each counter held at
+-- the highest value the run's samples showed, so that busy time never grows
+-- by more than total time between two samples of a run.
+--
+CREATE FUNCTION bench._host_cpu_sample(stat text, previous jsonb DEFAULT NULL)
+RETURNS jsonb
+LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'bench_host_cpu_sample';
+
+COMMENT ON FUNCTION bench._host_cpu_sample(text, jsonb) IS
+    'Internal: the host CPU figures of a sample (host_busy_s, host_total_s) from the first line of /proc/stat, each counter held at the sample before';
+
+--
 -- bench.sample_counters: every sample's cumulative counters under names
 -- that do not change with the server version (pg_stat_checkpointer's
 -- num_timed is checkpoints_timed here, as pg_stat_bgwriter called it up to
@@ -318,6 +332,8 @@ BEGIN
             USING ERRCODE = 'no_data_found',
                   HINT = 'bench.runs lists the runs there are.';
     END IF;
+    -- aborted as soon as its coordinator is gone
+    r := bench._run_state(r);
     SELECT * INTO d FROM bench.datasets WHERE id = r.dataset_id;
     SELECT CASE WHEN count(*) = 1 THEN min(rs.script) END INTO script
       FROM bench.run_scripts rs WHERE rs.run_id = r.id;

@@ -570,6 +570,8 @@ BEGIN
             USING ERRCODE = 'no_data_found',
                   HINT = 'bench.runs lists the runs.';
     END IF;
+    -- aborted as soon as its coordinator is gone
+    r := bench._run_state(r);
 
     -- the intervals; the median is of the measured ones (of all when the
     -- run never left its warm-up)

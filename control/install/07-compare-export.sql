@@ -82,7 +82,7 @@ BEGIN
     END IF;
 
     -- run ids and suite ids come from one sequence: an id is one or the other
-    SELECT 'run', r.status INTO kind_a, status_a FROM bench.runs r WHERE r.id = id_a;
+    SELECT 'run', (bench._run_state(r)).status INTO kind_a, status_a FROM bench.runs r WHERE r.id = id_a;
     IF NOT FOUND THEN
         SELECT 'suite', s.status INTO kind_a, status_a FROM bench.suites s WHERE s.id = id_a;
     END IF;
@@ -96,7 +96,7 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Give two different runs, or two different suites.';
     END IF;
-    SELECT 'run', r.status INTO kind_b, status_b FROM bench.runs r WHERE r.id = id_b;
+    SELECT 'run', (bench._run_state(r)).status INTO kind_b, status_b FROM bench.runs r WHERE r.id = id_b;
     IF NOT FOUND THEN
         SELECT 'suite', s.status INTO kind_b, status_b FROM bench.suites s WHERE s.id = id_b;
     END IF;
@@ -152,7 +152,8 @@ BEGIN
         -- the runs of each side: the run itself, or every run of the suite
         SELECT side.side, r.*
           FROM side
-          JOIN bench.runs r ON CASE WHEN is_suite THEN r.suite_id = side.id ELSE r.id = side.id END
+          JOIN bench.runs r0 ON CASE WHEN is_suite THEN r0.suite_id = side.id ELSE r0.id = side.id END
+         CROSS JOIN LATERAL bench._run_state(r0) r
     ), setting_names AS (
         SELECT DISTINCT k.key AS name
           FROM rs, jsonb_object_keys(rs.settings) AS k (key)
@@ -259,8 +260,9 @@ BEGIN
         SELECT side.side, r.id, r.clients, r.tps, r.latency_avg_ms, r.latency_p50_ms,
                r.latency_p95_ms, r.latency_p99_ms
           FROM side
-          JOIN bench.runs r ON CASE WHEN is_suite THEN r.suite_id = side.id AND r.status = 'done'
-                                    ELSE r.id = side.id END
+          JOIN bench.runs r0 ON CASE WHEN is_suite THEN r0.suite_id = side.id AND r0.status = 'done'
+                                     ELSE r0.id = side.id END
+         CROSS JOIN LATERAL bench._run_state(r0) r
     ), mv AS (
         SELECT rs.side, rs.id AS run_id, COALESCE(CASE WHEN is_suite THEN rs.clients ELSE run_clients END, 0) AS k,
                m.metric, m.value
@@ -421,7 +423,8 @@ SELECT r.id, r.suite_id, r.tag, r.workload, r.scale, r.clients, r.protocol,
        c.wal_bytes_per_tx, c.wal_fpi_per_tx,
        c.checkpoints_timed + c.checkpoints_requested AS checkpoints,
        c.blks_read_per_tx, c.cache_hit_ratio, c.server_cpu_ms_per_tx
-  FROM bench.runs r
+  FROM bench.runs r0
+ CROSS JOIN LATERAL bench._run_state(r0) r
   LEFT JOIN bench.run_counters c ON c.run_id = r.id
  ORDER BY r.id;
 
@@ -483,7 +486,7 @@ BEGIN
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'Give the id of a run (bench.runs) or of a suite (bench.suites).';
     END IF;
-    SELECT 'run', r.status INTO kind, status FROM bench.runs r WHERE r.id = the_id;
+    SELECT 'run', (bench._run_state(r)).status INTO kind, status FROM bench.runs r WHERE r.id = the_id;
     IF NOT FOUND THEN
         SELECT 'suite', s.status, to_jsonb(s) INTO kind, status, suite FROM bench.suites s WHERE s.id = the_id;
     END IF;
@@ -516,11 +519,17 @@ BEGIN
         'exported_at', now(),
         'suite', suite,
         'runs', COALESCE((SELECT jsonb_agg(to_jsonb(r) ORDER BY r.id)
-                            FROM bench.runs r WHERE r.id = ANY (run_ids)), '[]'),
+                            FROM bench.runs r0 CROSS JOIN LATERAL bench._run_state(r0) r
+                           WHERE r0.id = ANY (run_ids)), '[]'),
         'progress', COALESCE((SELECT jsonb_agg(to_jsonb(p) ORDER BY p.run_id, p.interval_start)
                                 FROM bench.progress p WHERE p.run_id = ANY (run_ids)), '[]'),
+        -- an aborted run not yet recorded so: its progress rows' histogram
         'histograms', COALESCE((SELECT jsonb_agg(to_jsonb(h) ORDER BY h.run_id, h.lower_ms)
-                                  FROM bench.histograms h WHERE h.run_id = ANY (run_ids)), '[]'),
+                                  FROM (SELECT * FROM bench.histograms h WHERE h.run_id = ANY (run_ids)
+                                        UNION ALL
+                                        SELECT r.id, p.lower_ms, p.upper_ms, p.count
+                                          FROM bench.runs r CROSS JOIN LATERAL bench._progress_histogram(r.id) p
+                                         WHERE r.id = ANY (run_ids) AND r.status = 'running') h), '[]'),
         'samples', COALESCE((SELECT jsonb_agg(to_jsonb(s) ORDER BY s.run_id, s.sample_no)
                                FROM bench.samples s WHERE s.run_id = ANY (run_ids)), '[]'),
         'relation_sizes', COALESCE((SELECT jsonb_agg(to_jsonb(z) ORDER BY z.run_id, z.phase, z.relid)

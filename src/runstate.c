@@ -1,0 +1,395 @@
+/*-------------------------------------------------------------------------
+ *
+ * runstate.c
+ *		Whether a run is still going, a run's hold on its dataset, and the
+ *		runs whose coordinator is gone.
+ *
+ * A run's coordinator holds two session-level advisory locks for as long
+ * as it lives: one keyed by the run's id, taken before the run's row is
+ * inserted, and one keyed by its dataset's id (one run at a time per
+ * dataset).  The lock manager drops them when the process exits, however
+ * it exits, and a crash or an immediate shutdown empties it: a run whose
+ * row says 'running' is alive exactly while someone holds its lock.  That
+ * answer needs no process id (the system may have given the coordinator's
+ * to another process since) and no statistics snapshot (pg_stat_activity
+ * is read once per transaction, and may be older than the row).
+ *
+ * bench._run_alive asks the lock manager; the views and functions that
+ * read runs show a run whose coordinator is gone as the 'aborted' run it
+ * is (bench._run_state), and bk_recover_runs writes it so, with what its
+ * progress rows kept: counts, latencies, and the latency histogram merged
+ * from the rows' histograms.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/xlog.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "miscadmin.h"
+#include "pgstat.h"
+#include "storage/lock.h"
+#include "utils/array.h"
+#include "utils/builtins.h"
+
+#include "catalog.h"
+#include "pgbenchkit.h"
+#include "run.h"
+
+PG_FUNCTION_INFO_V1(bench_run_alive);
+
+/* field4 of pgbenchkit's advisory locks, as pg_locks.objsubid shows them */
+#define RUN_LOCK_DATASET	0x4b42	/* a run's dataset: 19266 */
+#define RUN_LOCK_RUN		0x4b43	/* a run, held by its coordinator: 19267 */
+
+/* the run this process coordinates, whose lock is its own */
+static int64 my_run_id = 0;
+
+static void
+run_locktag(LOCKTAG *tag, int64 id, uint16 field4)
+{
+	SET_LOCKTAG_ADVISORY(*tag, MyDatabaseId, (uint32) (id >> 32), (uint32) id, field4);
+}
+
+/*
+ * run_ids
+ *		The bigint first column of every row of SQL, in the caller's memory
+ *		context; *N is their number.
+ */
+static int64 *
+run_ids(const char *sql, int nargs, Oid *types, Datum *values, int *n)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	int64	   *ids;
+
+	bk_spi_connect();
+	if (SPI_execute_with_args(sql, nargs, types, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read: %s", sql);
+	*n = (int) SPI_processed;
+	ids = MemoryContextAlloc(cxt, sizeof(int64) * Max(*n, 1));
+	for (int i = 0; i < *n; i++)
+	{
+		bool		isnull;
+
+		ids[i] = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc,
+											 1, &isnull));
+	}
+	bk_spi_finish();
+	return ids;
+}
+
+/*
+ * bk_run_hold
+ *		The coordinator of run RUN_ID holds its lock until it exits: the
+ *		run is alive while it does.
+ */
+void
+bk_run_hold(int64 run_id)
+{
+	LOCKTAG		tag;
+
+	run_locktag(&tag, run_id, RUN_LOCK_RUN);
+	if (LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
+		elog(ERROR, "the lock of new run %lld is taken", (long long) run_id);
+	my_run_id = run_id;
+}
+
+/*
+ * bk_run_release
+ *		The run's final row is committed: its coordinator lets go of it.
+ */
+void
+bk_run_release(int64 run_id)
+{
+	LOCKTAG		tag;
+
+	if (my_run_id == 0 || my_run_id != run_id)
+		return;
+	run_locktag(&tag, run_id, RUN_LOCK_RUN);
+	LockRelease(&tag, ExclusiveLock, true);
+	my_run_id = 0;
+}
+
+/*
+ * bk_run_alive
+ *		Whether the coordinator of run RUN_ID is alive: it holds the run's
+ *		lock.  On a standby, where no run can start, the rows are the
+ *		primary's and their coordinators are not here to ask: true.
+ */
+bool
+bk_run_alive(int64 run_id)
+{
+	LOCKTAG		tag;
+
+	if (run_id == my_run_id)
+		return true;
+	if (RecoveryInProgress())
+		return true;
+	run_locktag(&tag, run_id, RUN_LOCK_RUN);
+	if (LockAcquire(&tag, ShareLock, false, true) == LOCKACQUIRE_NOT_AVAIL)
+		return true;
+	LockRelease(&tag, ShareLock, false);
+	return false;
+}
+
+/*
+ * bench_run_alive
+ *		SQL function bench._run_alive(run_id bigint): whether the run's
+ *		coordinator is alive (bk_run_alive).
+ */
+Datum
+bench_run_alive(PG_FUNCTION_ARGS)
+{
+	bk_check_call(fcinfo, 1, "bench._run_alive");
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	PG_RETURN_BOOL(bk_run_alive(PG_GETARG_INT64(0)));
+}
+
+/*
+ * bk_dataset_busy_run
+ *		The run on dataset DATASET_ID whose coordinator is alive, or 0.
+ */
+int64
+bk_dataset_busy_run(int64 dataset_id)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(dataset_id)};
+	int			n;
+	int64	   *ids = run_ids("SELECT id FROM bench.runs WHERE dataset_id = $1 AND status = 'running'"
+							  " ORDER BY id", 1, types, values, &n);
+
+	for (int i = 0; i < n; i++)
+		if (bk_run_alive(ids[i]))
+			return ids[i];
+	return 0;
+}
+
+/* the error of a dataset that run OTHER (0: unknown) is using */
+static void
+run_dataset_in_use(int64 dataset_id, int64 other)
+{
+	if (other != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_OBJECT_IN_USE),
+				 errmsg("dataset %lld is in use by run %lld",
+						(long long) dataset_id, (long long) other),
+				 errhint("Wait for it with bench.wait(%lld) or stop it with bench.cancel(%lld): one run at a time per dataset.",
+						 (long long) other, (long long) other)));
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_IN_USE),
+			 errmsg("dataset %lld is in use by a run that is starting or by bench.init",
+					(long long) dataset_id),
+			 errhint("Wait for it to end, then try again: one run at a time per dataset.")));
+}
+
+/*
+ * bk_refuse_busy_dataset
+ *		Refuse, with its clear error, what needs a dataset a run uses.
+ */
+void
+bk_refuse_busy_dataset(int64 dataset_id)
+{
+	int64		other = bk_dataset_busy_run(dataset_id);
+
+	if (other != 0)
+		run_dataset_in_use(dataset_id, other);
+}
+
+/*
+ * bk_take_dataset
+ *		Hold dataset DATASET_ID's lock: for the session (a run's
+ *		coordinator, until it exits or bk_release_dataset) or for the
+ *		transaction (bench.init, while it drops the tables).  When a run or
+ *		a load holds it, refuse with the clear error.
+ */
+void
+bk_take_dataset(int64 dataset_id, bool session)
+{
+	LOCKTAG		tag;
+
+	run_locktag(&tag, dataset_id, RUN_LOCK_DATASET);
+	if (LockAcquire(&tag, ExclusiveLock, session, true) != LOCKACQUIRE_NOT_AVAIL)
+		return;
+	run_dataset_in_use(dataset_id, bk_dataset_busy_run(dataset_id));
+}
+
+/* let go of the lock bk_take_dataset took for the session */
+void
+bk_release_dataset(int64 dataset_id)
+{
+	LOCKTAG		tag;
+
+	run_locktag(&tag, dataset_id, RUN_LOCK_DATASET);
+	LockRelease(&tag, ExclusiveLock, true);
+}
+
+/* the ready datasets that made any of the N tables RELIDS */
+static int64 *
+run_datasets_of(const Oid *relids, int nrels, int *n)
+{
+	Oid			types[1] = {OIDARRAYOID};
+	Datum		values[1];
+	Datum	   *elems = palloc(sizeof(Datum) * Max(nrels, 1));
+
+	for (int i = 0; i < nrels; i++)
+		elems[i] = ObjectIdGetDatum(relids[i]);
+	values[0] = PointerGetDatum(construct_array(elems, nrels, OIDOID, sizeof(Oid), true,
+												TYPALIGN_INT));
+	return run_ids("SELECT id FROM bench.datasets WHERE status = 'ready'"
+				   "   AND tables::pg_catalog.oid[] OPERATOR(pg_catalog.&&) $1 ORDER BY id",
+				   1, types, values, n);
+}
+
+/*
+ * bk_refuse_busy_tables
+ *		bench.init replaces the N tables RELIDS: refuse at once when a run
+ *		uses the dataset they belong to (dropping them would wait for the
+ *		run's clients, which wait for it in turn).
+ */
+void
+bk_refuse_busy_tables(const Oid *relids, int nrels)
+{
+	int			n;
+	int64	   *ids;
+
+	if (nrels == 0)
+		return;
+	ids = run_datasets_of(relids, nrels, &n);
+	for (int i = 0; i < n; i++)
+		bk_refuse_busy_dataset(ids[i]);
+}
+
+/*
+ * bk_take_tables
+ *		bench.init is about to drop the N tables RELIDS: hold the lock of
+ *		their datasets for the transaction, so that no run uses them (or
+ *		starts to) until the drop is committed.
+ */
+void
+bk_take_tables(const Oid *relids, int nrels)
+{
+	int			n;
+	int64	   *ids;
+
+	if (nrels == 0)
+		return;
+	ids = run_datasets_of(relids, nrels, &n);
+	for (int i = 0; i < n; i++)
+		bk_take_dataset(ids[i], false);
+}
+
+/*
+ * bk_recover_runs
+ *		Runs left 'running' by a coordinator that no longer exists (a crash,
+ *		an immediate shutdown, a restart) become 'aborted', with what their
+ *		progress rows say was measured (bench._run_aborted: transactions,
+ *		throughput, latencies after the warm-up) and the latency histogram
+ *		merged from them.  Suites left 'running' by a worker that no longer
+ *		exists become 'aborted'.
+ *
+ * With the SQL of 0.1.0 (a newer library before ALTER EXTENSION UPDATE),
+ * which has neither bench._run_aborted nor the progress rows' histograms,
+ * the runs get the counts of their progress rows, as 0.1.0 gave them.
+ */
+void
+bk_recover_runs(void)
+{
+	BkOwnerSwitch sw;
+	int			n;
+	int64	   *ids;
+	int			ndead = 0;
+
+	bk_become_owner(&sw);
+	ids = run_ids("SELECT id FROM bench.runs WHERE status = 'running' ORDER BY id",
+				  0, NULL, NULL, &n);
+	for (int i = 0; i < n; i++)
+		if (!bk_run_alive(ids[i]))
+			ids[ndead++] = ids[i];
+
+	/* suites: whoever is alive now, not when this transaction first looked */
+	pgstat_clear_snapshot();
+	bk_spi_connect();
+	if (ndead > 0 &&
+		bk_spi_int64("SELECT count(*) FROM pg_catalog.pg_proc"
+					 " WHERE proname = '_run_aborted'"
+					 "   AND pronamespace = 'bench'::pg_catalog.regnamespace", 0, NULL, NULL) > 0)
+	{
+		for (int i = 0; i < ndead; i++)
+		{
+			Oid			types[1] = {INT8OID};
+			Datum		values[1] = {Int64GetDatum(ids[i])};
+
+			/* the row first: its lock makes a concurrent recovery wait, then skip */
+			if (SPI_execute_with_args("UPDATE bench.runs r SET (status, sqlstate, error, ended_at,"
+									  "   coordinator_pid, measured_s, transactions, tps,"
+									  "   latency_avg_ms, latency_stddev_ms, latency_p50_ms,"
+									  "   latency_p90_ms, latency_p95_ms, latency_p99_ms,"
+									  "   latency_p999_ms, latency_max_ms, failures, retries,"
+									  "   warmup_transactions) ="
+									  " (SELECT a.status, a.sqlstate, a.error, a.ended_at,"
+									  "   a.coordinator_pid, a.measured_s, a.transactions, a.tps,"
+									  "   a.latency_avg_ms, a.latency_stddev_ms, a.latency_p50_ms,"
+									  "   a.latency_p90_ms, a.latency_p95_ms, a.latency_p99_ms,"
+									  "   a.latency_p999_ms, a.latency_max_ms, a.failures, a.retries,"
+									  "   a.warmup_transactions FROM bench._run_aborted(r) a)"
+									  " WHERE r.id = $1 AND r.status = 'running'",
+									  1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
+				elog(ERROR, "could not mark abandoned run %lld", (long long) ids[i]);
+			if (SPI_processed == 1 &&
+				SPI_execute_with_args("INSERT INTO bench.histograms (run_id, lower_ms, upper_ms, count)"
+									  " SELECT $1, h.lower_ms, h.upper_ms, h.count"
+									  "   FROM bench._progress_histogram($1) h",
+									  1, types, values, NULL, false, 0) != SPI_OK_INSERT)
+				elog(ERROR, "could not write the histogram of abandoned run %lld", (long long) ids[i]);
+		}
+	}
+	else if (ndead > 0)
+	{
+		Oid			types[1] = {INT8ARRAYOID};
+		Datum	   *elems = palloc(sizeof(Datum) * ndead);
+		Datum		values[1];
+
+		for (int i = 0; i < ndead; i++)
+			elems[i] = Int64GetDatum(ids[i]);
+		values[0] = PointerGetDatum(construct_array(elems, ndead, INT8OID, 8, FLOAT8PASSBYVAL,
+													TYPALIGN_DOUBLE));
+		if (SPI_execute_with_args("UPDATE bench.runs r SET status = 'aborted', sqlstate = '57P01',"
+								  "   error = 'the run''s coordinator ended before the run finished (server restart, crash or termination)',"
+								  "   ended_at = COALESCE(p.last_end, r.started_at),"
+								  "   coordinator_pid = NULL,"
+								  "   measured_s = p.measured_s, transactions = p.xacts,"
+								  "   tps = CASE WHEN p.measured_s > 0 THEN p.xacts / p.measured_s END,"
+								  "   warmup_transactions = p.warmup_xacts,"
+								  "   failures = p.failures"
+								  "  FROM (SELECT r2.id,"
+								  "               max(q.interval_end) AS last_end,"
+								  "               sum(q.transactions) FILTER (WHERE NOT q.in_warmup)::bigint AS xacts,"
+								  "               sum(q.transactions) FILTER (WHERE q.in_warmup)::bigint AS warmup_xacts,"
+								  "               sum(q.failures)::bigint AS failures,"
+								  "               sum(EXTRACT(epoch FROM q.interval_end - q.interval_start))"
+								  "                   FILTER (WHERE NOT q.in_warmup)::float8 AS measured_s"
+								  "          FROM bench.runs r2"
+								  "          LEFT JOIN bench.progress q ON q.run_id = r2.id"
+								  "         WHERE r2.id = ANY ($1)"
+								  "         GROUP BY r2.id) p"
+								  " WHERE r.id = p.id AND r.status = 'running'",
+								  1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
+			elog(ERROR, "could not mark abandoned runs");
+	}
+	/* and suites whose worker is gone: their finished runs stay theirs */
+	if (SPI_execute("UPDATE bench.suites s SET status = 'aborted', sqlstate = '57P01',"
+					"   error = 'the suite''s worker ended before the suite finished (server restart, crash or termination)',"
+					"   ended_at = COALESCE((SELECT max(r.ended_at) FROM bench.runs r WHERE r.suite_id = s.id),"
+					"                       s.started_at),"
+					"   worker_pid = NULL"
+					" WHERE s.status = 'running'"
+					"   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a"
+					"                    WHERE a.pid = s.worker_pid"
+					"                      AND a.backend_type = '" SUITE_WORKER_TYPE "')",
+					false, 0) != SPI_OK_UPDATE)
+		elog(ERROR, "could not mark abandoned suites");
+	bk_spi_finish();
+	bk_restore_user(&sw);
+}
