@@ -196,10 +196,16 @@ coord_lock_dataset(Coord *co)
 	{
 		Oid			types[1] = {INT8OID};
 		Datum		values[1] = {Int64GetDatum(sh->dataset_id)};
-		int64		other = bk_spi_int64("SELECT id FROM bench.runs"
-										 " WHERE dataset_id = $1 AND status = 'running'"
-										 " ORDER BY id LIMIT 1",
-										 1, types, values);
+		BkOwnerSwitch sw;
+		int64		other;
+
+		/* the runs of every role (this role's row level security hides some) */
+		bk_become_owner(&sw);
+		other = bk_spi_int64("SELECT id FROM bench.runs"
+							 " WHERE dataset_id = $1 AND status = 'running'"
+							 " ORDER BY id LIMIT 1",
+							 1, types, values);
+		bk_restore_user(&sw);
 
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_IN_USE),

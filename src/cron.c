@@ -47,12 +47,12 @@ PGDLLEXPORT void bench_cron_worker_main(Datum main_arg);
 
 #define CRON_MAGIC				BK_SEGMENT_MAGIC('C')
 #define CRON_WORKER_TYPE		"pgbenchkit cron"
-#define CRON_MAX_ARGS			4
+#define CRON_MAX_ARGS			5
 #define CRON_ARG_LEN			8192
 
 /* the statements the worker may run, by operation */
 #define CRON_OP_VERSION			0	/* pg_cron's version in that database, or null */
-#define CRON_OP_SCHEDULE		1	/* cron.schedule_in_database(name, schedule, command, db) */
+#define CRON_OP_SCHEDULE		1	/* cron.schedule_in_database(name, schedule, command, db, user) */
 #define CRON_OP_UNSCHEDULE		2	/* cron.unschedule(jobid); null: no such job */
 
 typedef struct CronShared
@@ -82,8 +82,10 @@ cron_done(void *arg)
  * bench_cron_call
  *		SQL function bench._cron_call(database, operation, args): run one of
  *		the fixed pg_cron statements in DATABASE as the calling role and
- *		return its result as text.  Internal to bench.schedule and
- *		bench.unschedule.
+ *		return its result as text.  Internal to bench._schedule and
+ *		bench._unschedule, which the library calls as the owner of schema
+ *		bench: a job is made for the role that called bench.schedule (the
+ *		fifth argument of 'schedule'), which only a superuser may do.
  */
 Datum
 bench_cron_call(PG_FUNCTION_ARGS)
@@ -107,7 +109,7 @@ bench_cron_call(PG_FUNCTION_ARGS)
 	if (strcmp(opname, "version") == 0)
 		op = CRON_OP_VERSION, nargs_expected = 0;
 	else if (strcmp(opname, "schedule") == 0)
-		op = CRON_OP_SCHEDULE, nargs_expected = 4;
+		op = CRON_OP_SCHEDULE, nargs_expected = 5;
 	else if (strcmp(opname, "unschedule") == 0)
 		op = CRON_OP_UNSCHEDULE, nargs_expected = 1;
 	else
@@ -200,7 +202,7 @@ bench_cron_worker_main(Datum main_arg)
 	CronShared *sh;
 	static const char *const sql[] = {
 		"SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'pg_cron'",
-		"SELECT cron.schedule_in_database($1, $2, $3, $4)::text",
+		"SELECT cron.schedule_in_database($1, $2, $3, $4, $5)::text",
 		"SELECT cron.unschedule(jobid)::text FROM cron.job WHERE jobid = $1::bigint"
 	};
 
