@@ -348,7 +348,7 @@ BEGIN
     IF EXISTS (SELECT 1 FROM bench.schedules s WHERE s.name = _schedule.name) THEN
         RAISE EXCEPTION 'schedule "%" already exists', name
               USING ERRCODE = 'unique_violation',
-                    HINT = format('Remove it first with bench.unschedule(%L), or choose another name (a schedule''s name is unique in the database, whichever role made it).', name);
+                    HINT = format('Remove it first with bench.unschedule(%L), or choose another name.', name);
     END IF;
     -- without a sweep: the checks above only (bench.schedule makes them
     -- before it checks the sweep)
