@@ -162,3 +162,5 @@ SELECT pg_temp.try('DELETE FROM bench.runs') AS alice_deletes;
 RESET ROLE;
 
 DROP SCHEMA regress_alice, regress_bob CASCADE;
+DROP OWNED BY regress_alice, regress_bob, regress_carol;
+DROP ROLE regress_alice, regress_bob, regress_carol;
