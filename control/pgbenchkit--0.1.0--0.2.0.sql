@@ -2007,3 +2007,455 @@ SELECT r.id, r.suite_id, r.tag, r.workload, r.scale, r.clients, r.protocol,
  CROSS JOIN LATERAL bench._run_state(r0) r
   LEFT JOIN bench.run_counters c ON c.run_id = r.id
  ORDER BY r.id;
+
+-- ------------------------------------------------------------------------
+-- Privacy between roles and schedules for ordinary roles (docs/security.md)
+-- ------------------------------------------------------------------------
+
+-- bench._schedule is called by the library as the owner of schema bench,
+-- for the calling role (OWNER): it writes the schedule and makes pg_cron's
+-- job for that role
+DROP FUNCTION bench._schedule(text, text, jsonb, integer, double precision);
+
+CREATE FUNCTION bench._schedule(name text, schedule text, spec jsonb,
+                                baseline_runs integer, threshold double precision,
+                                owner name)
+RETURNS bench.schedules
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    why      text;
+    cron_db  name;
+    cron_ver text;
+    jobname  text;
+    command  text;
+    job_id   bigint;
+    result   bench.schedules;
+BEGIN
+    IF name IS NULL OR schedule IS NULL THEN
+        RAISE EXCEPTION 'argument "%" of bench.schedule must not be null',
+                        CASE WHEN name IS NULL THEN 'name' ELSE 'schedule' END
+              USING ERRCODE = 'null_value_not_allowed',
+                    HINT = 'Give the schedule a name and a cron expression, for example bench.schedule(''nightly'', ''0 3 * * *'', ''tpcb'', clients => ''{1,16,64}'').';
+    END IF;
+    IF owner IS NULL THEN
+        RAISE EXCEPTION 'argument "owner" of bench._schedule must not be null'
+              USING ERRCODE = 'null_value_not_allowed',
+                    HINT = 'bench.schedule passes the calling role.';
+    END IF;
+    IF name !~ '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}$' THEN
+        RAISE EXCEPTION 'invalid schedule name "%"', name
+              USING ERRCODE = 'invalid_parameter_value',
+                    HINT = 'A name is 1 to 63 letters, digits, "_", ".", ":" or "-", starting with a letter or digit; it tags the scheduled runs.';
+    END IF;
+    why := bench._cron_check(schedule);
+    IF why IS NOT NULL THEN
+        RAISE EXCEPTION 'invalid cron expression "%": %', schedule, why
+              USING ERRCODE = 'invalid_parameter_value',
+                    HINT = 'Five fields: minute hour day-of-month month day-of-week, as pg_cron takes them; for example ''0 3 * * *'' is every day at 03:00 (in cron.timezone), ''*/30 * * * *'' every half hour.';
+    END IF;
+    IF baseline_runs IS NULL OR baseline_runs NOT BETWEEN 1 AND 1000 THEN
+        RAISE EXCEPTION 'baseline_runs must be between 1 and 1000, not %', COALESCE(baseline_runs::text, 'null')
+              USING ERRCODE = 'invalid_parameter_value',
+                    HINT = 'baseline_runs is how many previous runs of the schedule the median baseline is taken over.';
+    END IF;
+    IF threshold IS NULL OR NOT (threshold > 0 AND threshold < 1) THEN
+        RAISE EXCEPTION 'threshold must be between 0 and 1 (exclusive), not %', COALESCE(threshold::text, 'null')
+              USING ERRCODE = 'invalid_parameter_value',
+                    HINT = 'threshold is the fall in tps below the baseline that counts as a regression: 0.05 is 5%.';
+    END IF;
+    -- names are the database's, whichever role made the schedule
+    IF EXISTS (SELECT 1 FROM bench.schedules s WHERE s.name = _schedule.name) THEN
+        RAISE EXCEPTION 'schedule "%" already exists', name
+              USING ERRCODE = 'unique_violation',
+                    HINT = format('Remove it first with bench.unschedule(%L), or choose another name.', name);
+    END IF;
+    -- without a sweep: the checks above only (bench.schedule makes them
+    -- before it checks the sweep)
+    IF spec IS NULL THEN
+        RETURN NULL;
+    END IF;
+
+    -- pg_cron: loaded, and its extension created where cron.database_name says
+    cron_db := current_setting('cron.database_name', true);
+    IF cron_db IS NULL THEN
+        RAISE EXCEPTION 'pg_cron is not installed'
+              USING ERRCODE = 'object_not_in_prerequisite_state',
+                    HINT = 'Add pg_cron to shared_preload_libraries, restart the server, and run CREATE EXTENSION pg_cron in the database cron.database_name names (postgres by default).';
+    END IF;
+    IF cron_db = current_database() THEN
+        SELECT e.extversion INTO cron_ver FROM pg_extension e WHERE e.extname = 'pg_cron';
+    ELSE
+        cron_ver := bench._cron_call(cron_db, 'version');
+    END IF;
+    IF cron_ver IS NULL THEN
+        RAISE EXCEPTION 'pg_cron is loaded but its extension does not exist in database "%"', cron_db
+              USING ERRCODE = 'object_not_in_prerequisite_state',
+                    HINT = format('Run CREATE EXTENSION pg_cron in database %I (cron.database_name).', cron_db);
+    END IF;
+
+    INSERT INTO bench.schedules (name, cron, workload, clients, repeat, run_order, args,
+                                 search_path, baseline_runs, threshold, cron_database, created_by)
+    VALUES (name, schedule, spec->>'workload',
+            ARRAY(SELECT e::integer FROM jsonb_array_elements_text(spec->'clients') WITH ORDINALITY AS x(e, pos) ORDER BY pos),
+            (spec->>'repeat')::integer, spec->>'run_order', spec->'args',
+            spec->>'search_path', baseline_runs, threshold, cron_db, owner);
+
+    -- last: the job, for OWNER, which in another database commits on its own
+    jobname := format('pgbenchkit %s %s', current_database(), name);
+    command := format('SELECT * FROM bench.run_schedule(%L)', name);
+    IF cron_db = current_database() THEN
+        BEGIN
+            EXECUTE 'SELECT cron.schedule_in_database($1, $2, $3, $4, $5)' INTO job_id
+              USING jobname, schedule, command, current_database()::text, owner::text;
+        EXCEPTION WHEN invalid_parameter_value OR internal_error OR data_exception THEN
+            RAISE EXCEPTION 'pg_cron refused the schedule "%": %', schedule, SQLERRM
+                  USING ERRCODE = 'invalid_parameter_value',
+                        HINT = 'Five fields: minute hour day-of-month month day-of-week, as pg_cron takes them.';
+        END;
+    ELSE
+        -- not in an exception block: that would be a subtransaction, and
+        -- the call must see whether the caller is in a transaction block
+        job_id := bench._cron_call(cron_db, 'schedule',
+                                   ARRAY[jobname, schedule, command, current_database(), owner])::bigint;
+    END IF;
+    UPDATE bench.schedules s SET jobid = job_id WHERE s.name = _schedule.name
+    RETURNING * INTO result;
+    RETURN result;
+END
+$fn$;
+
+COMMENT ON FUNCTION bench._schedule(text, text, jsonb, integer, double precision, name) IS
+    'Internal: check a schedule''s name, cron expression and judgement, record it for its owner with its checked sweep and create its pg_cron job (the library calls it as the owner of schema bench)';
+
+REVOKE ALL ON FUNCTION bench._schedule(text, text, jsonb, integer, double precision, name) FROM PUBLIC;
+
+-- bench.unschedule checks who may remove a schedule, in the library; the
+-- EXECUTE privileges granted on it stay
+CREATE OR REPLACE FUNCTION bench.unschedule(name text)
+RETURNS boolean
+LANGUAGE c VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'bench_unschedule';
+
+COMMENT ON FUNCTION bench.unschedule(text) IS
+    'Remove a schedule and its pg_cron job; the suites it ran are kept';
+
+CREATE FUNCTION bench._unschedule(name text, owner name)
+RETURNS boolean
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    s bench.schedules;
+BEGIN
+    DELETE FROM bench.schedules sc WHERE sc.name = _unschedule.name AND sc.created_by = _unschedule.owner
+    RETURNING * INTO s;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'schedule "%" does not exist', name
+              USING ERRCODE = 'undefined_object',
+                    HINT = 'bench.schedules lists the schedules.';
+    END IF;
+    IF s.jobid IS NOT NULL AND s.cron_database <> current_database() THEN
+        IF bench._cron_call(s.cron_database, 'unschedule', ARRAY[s.jobid::text]) IS NULL THEN
+            RAISE NOTICE 'pg_cron job % of schedule "%" was not there to remove', s.jobid, name;
+        END IF;
+    ELSIF s.jobid IS NOT NULL THEN
+        BEGIN
+            EXECUTE 'SELECT cron.unschedule($1)' USING s.jobid;
+        EXCEPTION WHEN internal_error OR undefined_function OR invalid_schema_name THEN
+            -- the job was removed with cron.unschedule already, or pg_cron is gone
+            RAISE NOTICE 'pg_cron job % of schedule "%" was not there to remove: %', s.jobid, name, SQLERRM;
+        END;
+    END IF;
+    RETURN true;
+END
+$fn$;
+
+COMMENT ON FUNCTION bench._unschedule(text, name) IS
+    'Internal: remove the schedule NAME of OWNER and its pg_cron job (the library calls it as the owner of schema bench)';
+
+REVOKE ALL ON FUNCTION bench._unschedule(text, name) FROM PUBLIC;
+
+-- bench.import makes the imported work the calling role's, in the
+-- library; the EXECUTE privileges granted on it stay
+CREATE OR REPLACE FUNCTION bench.import(document jsonb)
+RETURNS bigint
+LANGUAGE c VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'bench_import';
+
+COMMENT ON FUNCTION bench.import(jsonb) IS
+    'Insert a document of bench.export under new ids, with its origin (system identifier, server version, original id), as the calling role''s; returns the new id of the run or suite';
+
+-- writing the tables is for roles the administrator chose
+REVOKE ALL ON FUNCTION bench.import(jsonb) FROM PUBLIC;
+
+CREATE FUNCTION bench._import(document jsonb, owner name)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+SET intervalstyle = 'postgres'
+AS $fn$
+DECLARE
+    doc         jsonb := _import.document;
+    kind        text;
+    doc_id      bigint;
+    sysid       text;
+    missing     text;
+    ids         jsonb := '{}';
+    new_suite   bigint;
+    old         bigint;
+    dup         record;
+    origin      jsonb;
+    err_message text;
+BEGIN
+    IF doc IS NULL THEN
+        RAISE EXCEPTION 'document must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'Give a document bench.export made.';
+    END IF;
+
+    -- the document: ours, of a version we read, complete
+    IF jsonb_typeof(doc) IS DISTINCT FROM 'object' OR doc->>'format' IS DISTINCT FROM 'pgbenchkit export' THEN
+        RAISE EXCEPTION 'document is not a pgbenchkit export'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'bench.export(id) makes the documents bench.import reads: a jsonb object whose "format" is "pgbenchkit export".';
+    END IF;
+    IF doc->'format_version' IS DISTINCT FROM '1'::jsonb THEN
+        RAISE EXCEPTION 'pgbenchkit export format version % is not supported', COALESCE(doc->>'format_version', 'null')
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'This version of pgbenchkit reads format version 1.';
+    END IF;
+    SELECT string_agg(k, ', ' ORDER BY n) INTO missing
+      FROM unnest(ARRAY['kind', 'id', 'system_identifier', 'server_version', 'exported_at', 'runs',
+                        'progress', 'histograms', 'samples', 'relation_sizes', 'prewarms'])
+           WITH ORDINALITY AS r (k, n)
+     WHERE NOT doc ? k OR jsonb_typeof(doc->k) = 'null';
+    IF missing IS NOT NULL THEN
+        RAISE EXCEPTION 'the export document lacks %', missing
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Import the document as bench.export made it.';
+    END IF;
+    kind := doc->>'kind';
+    sysid := doc->>'system_identifier';
+    IF kind NOT IN ('run', 'suite') OR jsonb_typeof(doc->'id') <> 'number'
+       OR jsonb_typeof(doc->'system_identifier') <> 'string' OR jsonb_typeof(doc->'runs') <> 'array'
+       OR jsonb_typeof(doc->'progress') <> 'array' OR jsonb_typeof(doc->'histograms') <> 'array'
+       OR jsonb_typeof(doc->'samples') <> 'array' OR jsonb_typeof(doc->'relation_sizes') <> 'array'
+       OR jsonb_typeof(doc->'prewarms') <> 'array'
+       OR (kind = 'suite' AND jsonb_typeof(doc->'suite') IS DISTINCT FROM 'object') THEN
+        RAISE EXCEPTION 'the export document is malformed'
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'kind must be "run" or "suite", id a number, system_identifier a string, runs, progress, histograms, samples, relation_sizes and prewarms arrays, and a suite''s document needs the suite.',
+                  HINT = 'Import the document as bench.export made it.';
+    END IF;
+    doc_id := (doc->>'id')::bigint;
+    IF EXISTS (SELECT FROM jsonb_array_elements(doc->'runs') r
+                WHERE jsonb_typeof(r) <> 'object' OR jsonb_typeof(r->'id') IS DISTINCT FROM 'number'
+                   OR r->>'status' = 'running'
+                   OR (kind = 'run' AND (r->>'id')::bigint <> doc_id)
+                   OR (kind = 'suite' AND (r->>'suite_id')::bigint IS DISTINCT FROM doc_id))
+       OR (kind = 'run' AND jsonb_array_length(doc->'runs') <> 1)
+       OR (kind = 'suite' AND ((doc->'suite'->>'id')::bigint IS DISTINCT FROM doc_id
+                               OR doc->'suite'->>'status' = 'running')) THEN
+        RAISE EXCEPTION 'the runs of the export document do not match its %', kind
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A run''s document has that one run; a suite''s has the suite and the runs whose suite_id it is; none of them running.',
+                  HINT = 'Import the document as bench.export made it.';
+    END IF;
+
+    -- once per origin: the same document imported twice is refused (the
+    -- lock makes two sessions importing it at once take turns)
+    PERFORM pg_advisory_xact_lock(hashtextextended('pgbenchkit import ' || sysid || ' ' || doc_id, 0));
+    SELECT x.kind, x.id, (x.origin->>'id')::bigint AS orig INTO dup
+      FROM (SELECT 'suite' AS kind, s.id, s.origin FROM bench.suites s
+            UNION ALL
+            SELECT 'run', r.id, r.origin FROM bench.runs r) x
+     WHERE x.origin->>'system_identifier' = sysid
+       AND (x.origin->>'id')::bigint IN (SELECT (r->>'id')::bigint FROM jsonb_array_elements(doc->'runs') r
+                                         UNION ALL SELECT doc_id)
+     ORDER BY x.kind DESC, x.id
+     LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION '% % of system % was imported before, as % %', dup.kind, dup.orig, sysid, dup.kind, dup.id
+            USING ERRCODE = 'unique_violation',
+                  HINT = format('Compare with %s %s as it is, or delete it (and its runs) before importing it again.',
+                                dup.kind, dup.id);
+    END IF;
+
+    origin := jsonb_build_object('system_identifier', sysid,
+                                 'server_version', doc->'server_version',
+                                 'exported_at', doc->'exported_at',
+                                 'imported_at', now());
+    BEGIN
+        IF kind = 'suite' THEN
+            new_suite := nextval('bench.runs_id_seq');
+            INSERT INTO bench.suites
+            SELECT * FROM jsonb_populate_record(NULL::bench.suites,
+                doc->'suite' || jsonb_build_object('id', new_suite, 'worker_pid', NULL,
+                                                   'created_by', _import.owner,
+                                                   'origin', origin || jsonb_build_object('id', doc_id)));
+        END IF;
+        -- new ids in the order of the old ones
+        FOR old IN SELECT (r->>'id')::bigint FROM jsonb_array_elements(doc->'runs') r ORDER BY 1 LOOP
+            ids := ids || jsonb_build_object(old::text, nextval('bench.runs_id_seq'));
+        END LOOP;
+        INSERT INTO bench.runs
+        SELECT * FROM jsonb_populate_recordset(NULL::bench.runs, (
+            SELECT jsonb_agg(r || jsonb_build_object(
+                       'id', ids->(r->>'id'), 'suite_id', new_suite, 'dataset_id', NULL,
+                       'coordinator_pid', NULL, 'created_by', _import.owner,
+                       'origin', origin || jsonb_build_object('id', (r->>'id')::bigint))
+                       ORDER BY (r->>'id')::bigint)
+              FROM jsonb_array_elements(doc->'runs') r));
+        -- the rows of the runs: run_id is the new id (NULL, and refused,
+        -- for a row of a run not in the document)
+        INSERT INTO bench.progress
+        SELECT * FROM jsonb_populate_recordset(NULL::bench.progress, (
+            SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
+              FROM jsonb_array_elements(doc->'progress') x));
+        INSERT INTO bench.histograms
+        SELECT * FROM jsonb_populate_recordset(NULL::bench.histograms, (
+            SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
+              FROM jsonb_array_elements(doc->'histograms') x));
+        INSERT INTO bench.samples
+        SELECT * FROM jsonb_populate_recordset(NULL::bench.samples, (
+            SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
+              FROM jsonb_array_elements(doc->'samples') x));
+        INSERT INTO bench.relation_sizes
+        SELECT * FROM jsonb_populate_recordset(NULL::bench.relation_sizes, (
+            SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
+              FROM jsonb_array_elements(doc->'relation_sizes') x));
+        INSERT INTO bench.prewarms
+        SELECT * FROM jsonb_populate_recordset(NULL::bench.prewarms, (
+            SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
+              FROM jsonb_array_elements(doc->'prewarms') x));
+        -- the scripts and command latencies (documents of older versions have none)
+        INSERT INTO bench.run_scripts
+        SELECT * FROM jsonb_populate_recordset(NULL::bench.run_scripts, (
+            SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
+              FROM jsonb_array_elements(COALESCE(doc->'run_scripts', '[]')) x));
+        INSERT INTO bench.command_latencies
+        SELECT * FROM jsonb_populate_recordset(NULL::bench.command_latencies, (
+            SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
+              FROM jsonb_array_elements(COALESCE(doc->'command_latencies', '[]')) x));
+    EXCEPTION
+        -- a value that does not fit its column, a missing one, a row twice:
+        -- the document was not made by bench.export, or was edited
+        WHEN data_exception OR integrity_constraint_violation THEN
+            GET STACKED DIAGNOSTICS err_message = MESSAGE_TEXT;
+            RAISE EXCEPTION 'the export document is malformed: %', err_message
+                USING ERRCODE = 'invalid_parameter_value',
+                      HINT = 'Import the document as bench.export made it; nothing was imported.';
+    END;
+    RETURN CASE WHEN kind = 'suite' THEN new_suite ELSE (ids->>(doc_id::text))::bigint END;
+END
+$fn$;
+
+COMMENT ON FUNCTION bench._import(jsonb, name) IS
+    'Internal: insert a document of bench.export as the work of role OWNER (the library calls it as the owner of schema bench)';
+
+REVOKE ALL ON FUNCTION bench._import(jsonb, name) FROM PUBLIC;
+
+--
+-- Privacy between roles (docs/security.md).  Every run, suite, schedule
+-- and custom workload belongs to the role that made it (created_by,
+-- defined_by).  A role sees its own, and those of the roles whose
+-- privileges it has; members of pgbenchkit_admin and superusers see all.
+-- The rows are written by pgbenchkit's own code as the owner of schema
+-- bench, which row level security does not restrict (no FORCE).
+--
+
+--
+-- pgbenchkit_admin: the role whose members see, cancel, run and remove
+-- every role's work.  Roles belong to the cluster, not to a database: a
+-- second database's CREATE EXTENSION finds it there, and DROP EXTENSION
+-- leaves it (DROP ROLE pgbenchkit_admin, once no database has the
+-- extension, removes it).
+--
+DO $do$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'pgbenchkit_admin') THEN
+        CREATE ROLE pgbenchkit_admin NOLOGIN;
+    END IF;
+END
+$do$;
+
+--
+-- bench._visible: whether the current role may see the rows of work made
+-- by role OWNER (the library's rule, bk_may_steer, that bench.cancel,
+-- bench.cancel_suite, bench.run_schedule and bench.unschedule apply too).
+-- Every role's queries call it, through the policies below.
+--
+CREATE FUNCTION bench._visible(owner name)
+RETURNS boolean
+LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'bench_visible';
+
+COMMENT ON FUNCTION bench._visible(name) IS
+    'Internal: whether the current role may see the work of role OWNER: its own, of a role whose privileges it has, or any as a member of pgbenchkit_admin or a superuser';
+
+--
+-- Row level security: each role reads the rows it may see; nobody but the
+-- owner of schema bench writes (no policy allows it).
+--
+ALTER TABLE bench.runs ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.runs FOR SELECT USING (bench._visible(created_by));
+ALTER TABLE bench.suites ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.suites FOR SELECT USING (bench._visible(created_by));
+ALTER TABLE bench.schedules ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.schedules FOR SELECT USING (bench._visible(created_by));
+ALTER TABLE bench.workloads ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.workloads FOR SELECT USING (builtin OR bench._visible(defined_by));
+
+-- the rows of a run: visible with the run
+ALTER TABLE bench.progress ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.progress FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+ALTER TABLE bench.histograms ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.histograms FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+ALTER TABLE bench.run_scripts ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.run_scripts FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+ALTER TABLE bench.command_latencies ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.command_latencies FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+ALTER TABLE bench.prewarms ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.prewarms FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+ALTER TABLE bench.samples ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.samples FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+ALTER TABLE bench.relation_sizes ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.relation_sizes FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+
+--
+-- The views over those tables read them as the role that queries them
+-- (security_invoker, PostgreSQL 15 and later), so that the policies apply
+-- to it and not to the views' owner.  PostgreSQL 14 has no such views:
+-- there only pgbenchkit_admin's members (and superusers) may read them,
+-- and other roles read the tables.
+--
+DO $do$
+DECLARE
+    v text;
+BEGIN
+    FOREACH v IN ARRAY ARRAY['bench.workload_scripts', 'bench.runs_in_progress',
+                             'bench.sample_counters', 'bench.interval_counters',
+                             'bench.run_counters', 'bench.run_statements',
+                             'bench.suite_summary', 'bench.schedule_results',
+                             'bench.regressions', 'bench.schedule_status',
+                             'bench.export_runs', 'bench.export_progress',
+                             'bench.export_suites']
+    LOOP
+        IF pg_catalog.current_setting('server_version_num')::integer >= 150000 THEN
+            EXECUTE pg_catalog.format('ALTER VIEW %s SET (security_invoker = true)', v);
+        ELSE
+            EXECUTE pg_catalog.format('REVOKE SELECT ON %s FROM PUBLIC', v);
+            EXECUTE pg_catalog.format('GRANT SELECT ON %s TO pgbenchkit_admin', v);
+        END IF;
+    END LOOP;
+END
+$do$;

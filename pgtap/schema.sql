@@ -11,7 +11,7 @@
 \pset pager off
 
 BEGIN;
-SELECT plan(63);
+SELECT plan(66);
 
 -- ---------------------------------------------------------------- extension
 SELECT has_extension('pgbenchkit', 'extension pgbenchkit is installed');
@@ -37,6 +37,7 @@ SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'p
     'sweep', 'start_sweep', 'wait_suite', 'cancel_suite', 'schedule', 'unschedule', 'run_schedule',
     'chart_run', 'chart_suite', 'chart_schedule', 'compare', 'export', 'import',
     '_sweep_spec', '_cron_call', '_cron_check', '_arguments_of', '_create_run_function', '_schedule',
+    '_unschedule', '_import', '_visible',
     '_svg_escape', '_svg_num', '_svg_text', '_svg_fit', '_svg_check_size', '_svg_ticks', '_svg_tick_label',
     '_svg_tick_labels', '_svg_time_ticks', '_svg_open', '_svg_heading', '_svg_panel', '_svg_legend',
     '_svg_no_data', 'add_target', 'drop_target', 'check_target', '_target_validator', '_target_conninfo',
@@ -44,6 +45,24 @@ SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'p
     '_run_state'],
     'schema bench has exactly the documented functions and the internal ones (named with a leading _)');
 SELECT has_type('bench', 'init_result', 'type bench.init_result exists');
+
+-- ---------------------------------------------------------------- privacy between roles
+SELECT is(
+    (SELECT string_agg(c.relname, ', ' ORDER BY c.relname) FROM pg_class c
+      WHERE c.relnamespace = 'bench'::regnamespace AND c.relkind = 'r' AND c.relrowsecurity
+        AND NOT c.relforcerowsecurity
+        AND EXISTS (SELECT FROM pg_policy p WHERE p.polrelid = c.oid AND p.polcmd = 'r')),
+    'command_latencies, histograms, prewarms, progress, relation_sizes, run_scripts, runs, samples, schedules, suites, workloads',
+    'row level security, with a SELECT policy, on every table of work (not forced: the owner writes them)');
+SELECT ok(EXISTS (SELECT FROM pg_roles WHERE rolname = 'pgbenchkit_admin' AND NOT rolcanlogin),
+    'the admin role pgbenchkit_admin exists and cannot log in');
+SELECT ok(NOT has_function_privilege('public', 'bench._schedule(text, text, jsonb, integer, double precision, name)', 'EXECUTE')
+          AND NOT has_function_privilege('public', 'bench._unschedule(text, name)', 'EXECUTE')
+          AND NOT has_function_privilege('public', 'bench._import(jsonb, name)', 'EXECUTE')
+          AND NOT has_function_privilege('public', 'bench.import(jsonb)', 'EXECUTE')
+          AND has_function_privilege('public', 'bench._visible(name)', 'EXECUTE')
+          AND NOT EXISTS (SELECT FROM pg_proc WHERE pronamespace = 'bench'::regnamespace AND prosecdef),
+    'the functions that take a role act only for the owner; none is SECURITY DEFINER; the policies'' function is everyone''s');
 
 -- ---------------------------------------------------------------- bench.datasets
 SELECT has_table('bench', 'datasets', 'table bench.datasets exists');

@@ -262,8 +262,15 @@ SELECT bench.cancel(:r4);
 SELECT section, metric, a_value, b_value, verdict
   FROM bench.compare(:r1, :r4) WHERE section = 'parameter';
 
--- everyone may compare
+-- everyone may compare the runs it may see: not those of other roles,
+-- unless it is a member of pgbenchkit_admin
 CREATE ROLE bench_comparer;
+SET ROLE bench_comparer;
+\set VERBOSITY sqlstate
+SELECT count(*) > 0 AS compared FROM bench.compare(:r1, :r2);
+\set VERBOSITY default
+RESET ROLE;
+GRANT pgbenchkit_admin TO bench_comparer;
 SET ROLE bench_comparer;
 SELECT count(*) > 0 AS compared FROM bench.compare(:r1, :r2);
 RESET ROLE;

@@ -284,6 +284,14 @@ SELECT has_function_privilege('bench_exporter', 'bench.export(bigint)', 'EXECUTE
          AND has_table_privilege('bench_exporter', 'bench.export_suites', 'SELECT') AS views;
 GRANT SELECT ON docs TO bench_exporter;
 SET ROLE bench_exporter;
+-- the runs of other roles are not its to export
+\set VERBOSITY sqlstate
+SELECT jsonb_array_length(bench.export(:r1)->'runs') AS exported;
+\set VERBOSITY default
+SELECT count(*) > 0 AS read FROM bench.export_runs;
+RESET ROLE;
+GRANT pgbenchkit_admin TO bench_exporter;
+SET ROLE bench_exporter;
 SELECT jsonb_array_length(bench.export(:r1)->'runs') AS exported;
 SELECT count(*) > 0 AS read FROM bench.export_runs;
 SELECT * FROM pg_temp.error_of($$SELECT bench.import(doc) FROM docs WHERE name = 's1'$$);
@@ -294,8 +302,8 @@ INSERT INTO docs SELECT 'r1', bench.export(:r1) || '{"system_identifier": "456"}
 SET ROLE bench_exporter;
 SELECT bench.import(doc) AS c5 FROM docs WHERE name = 'r1' \gset
 RESET ROLE;
-SELECT created_by = (SELECT created_by FROM bench.runs WHERE id = :r1) AS creator_kept,
-       origin->>'system_identifier' AS system_identifier
+-- an import is the importing role's, whoever ran it
+SELECT created_by AS imported_by, origin->>'system_identifier' AS system_identifier
   FROM bench.runs WHERE id = :c5;
 REVOKE ALL ON FUNCTION bench.import(jsonb) FROM bench_exporter;
 DROP TABLE docs;

@@ -65,4 +65,10 @@ extern void bk_dataset_mark_replaced(const Oid *relids, int n);
 extern bool bk_dataset_owns_table(Oid relid);
 extern void bk_recover_orphans(void);
 
+/* privilege.c: who sees and steers whose work; workers per role */
+#define BK_ADMIN_ROLE "pgbenchkit_admin"
+extern int	bk_max_workers_per_role;
+extern bool bk_may_steer(const char *owner);
+extern void bk_check_role_workers(const char *fn, int64 needed, bool at_once);
+
 #endif							/* PGBENCHKIT_CATALOG_H */

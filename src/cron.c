@@ -48,12 +48,12 @@ PGDLLEXPORT void bench_cron_worker_main(Datum main_arg);
 
 #define CRON_MAGIC				BK_SEGMENT_MAGIC('C')
 #define CRON_WORKER_TYPE		"pgbenchkit cron"
-#define CRON_MAX_ARGS			4
+#define CRON_MAX_ARGS			5
 #define CRON_ARG_LEN			8192
 
 /* the statements the worker may run, by operation */
 #define CRON_OP_VERSION			0	/* pg_cron's version in that database, or null */
-#define CRON_OP_SCHEDULE		1	/* cron.schedule_in_database(name, schedule, command, db) */
+#define CRON_OP_SCHEDULE		1	/* cron.schedule_in_database(name, schedule, command, db, user) */
 #define CRON_OP_UNSCHEDULE		2	/* cron.unschedule(jobid); null: no such job */
 
 typedef struct CronShared
@@ -83,8 +83,10 @@ cron_done(void *arg)
  * bench_cron_call
  *		SQL function bench._cron_call(database, operation, args): run one of
  *		the fixed pg_cron statements in DATABASE as the calling role and
- *		return its result as text.  Internal to bench.schedule and
- *		bench.unschedule.
+ *		return its result as text.  Internal to bench._schedule and
+ *		bench._unschedule, which the library calls as the owner of schema
+ *		bench: a job is made for the role that called bench.schedule (the
+ *		fifth argument of 'schedule'), which only a superuser may do.
  */
 Datum
 bench_cron_call(PG_FUNCTION_ARGS)
@@ -108,7 +110,7 @@ bench_cron_call(PG_FUNCTION_ARGS)
 	if (strcmp(opname, "version") == 0)
 		op = CRON_OP_VERSION, nargs_expected = 0;
 	else if (strcmp(opname, "schedule") == 0)
-		op = CRON_OP_SCHEDULE, nargs_expected = 4;
+		op = CRON_OP_SCHEDULE, nargs_expected = 5;
 	else if (strcmp(opname, "unschedule") == 0)
 		op = CRON_OP_UNSCHEDULE, nargs_expected = 1;
 	else
@@ -117,6 +119,9 @@ bench_cron_call(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(2))
 		deconstruct_array(PG_GETARG_ARRAYTYPE_P(2), TEXTOID, -1, false, TYPALIGN_INT,
 						  &elems, &enulls, &nelems);
+	/* the bench.schedule of 0.1.0 makes its job as the calling role: no user */
+	if (op == CRON_OP_SCHEDULE && nelems == 4)
+		nargs_expected = 4;
 	if (nelems != nargs_expected)
 		elog(ERROR, "bench._cron_call: %s takes %d arguments, not %d", opname, nargs_expected, nelems);
 
@@ -201,7 +206,7 @@ bench_cron_worker_main(Datum main_arg)
 	CronShared *sh;
 	static const char *const sql[] = {
 		"SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'pg_cron'",
-		"SELECT cron.schedule_in_database($1, $2, $3, $4)::text",
+		"SELECT cron.schedule_in_database($1, $2, $3, $4, $5)::text",
 		"SELECT cron.unschedule(jobid)::text FROM cron.job WHERE jobid = $1::bigint"
 	};
 
@@ -217,6 +222,7 @@ bench_cron_worker_main(Datum main_arg)
 		Oid			types[CRON_MAX_ARGS];
 		Datum		values[CRON_MAX_ARGS];
 		int			rc;
+		const char *statement = sql[sh->op];
 
 		for (int i = 0; i < sh->nargs; i++)
 		{
@@ -227,10 +233,12 @@ bench_cron_worker_main(Datum main_arg)
 		StartTransactionCommand();
 		bk_spi_connect();
 		PushActiveSnapshot(GetTransactionSnapshot());
-		pgstat_report_activity(STATE_RUNNING, sql[sh->op]);
-		rc = SPI_execute_with_args(sql[sh->op], sh->nargs, types, values, NULL, false, 1);
+		if (sh->op == CRON_OP_SCHEDULE && sh->nargs == 4)
+			statement = "SELECT cron.schedule_in_database($1, $2, $3, $4)::text";
+		pgstat_report_activity(STATE_RUNNING, statement);
+		rc = SPI_execute_with_args(statement, sh->nargs, types, values, NULL, false, 1);
 		if (rc != SPI_OK_SELECT)
-			elog(ERROR, "unexpected SPI result %d for: %s", rc, sql[sh->op]);
+			elog(ERROR, "unexpected SPI result %d for: %s", rc, statement);
 		if (SPI_processed == 0)
 			sh->result_null = true;
 		else

@@ -597,6 +597,7 @@ bench_init(PG_FUNCTION_ARGS)
 						jobs, (long long) BK_INIT_WORKERS(jobs), max_worker_processes),
 				 errhint("Use at most %d jobs here, or raise max_worker_processes and restart the server.",
 						 Max(0, Min(INIT_MAX_JOBS, max_worker_processes - 1)))));
+	bk_check_role_workers("bench.init", target ? 1 : BK_INIT_WORKERS(jobs), true);
 	if (target == NULL)
 		init_check_disk(kind, opts);
 

@@ -21,6 +21,7 @@
 #include "utils/guc.h"
 #include "utils/rel.h"
 
+#include "catalog.h"
 #include "compat.h"
 #include "pagewriter.h"
 #include "pgbenchkit.h"
@@ -45,6 +46,15 @@ _PG_init(void)
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
+	DefineCustomIntVariable("pgbenchkit.max_workers_per_role",
+							"Caps the background workers of pgbenchkit one role may hold at once.",
+							"A call that would take the role over it is refused before it starts; "
+							"-1 is no cap.  Superusers are not capped.",
+							&bk_max_workers_per_role,
+							-1, -1, 262143,	/* MAX_BACKENDS */
+							PGC_SUSET,
+							0,
+							NULL, NULL, NULL);
 	MarkGUCPrefixReserved("pgbenchkit");
 }
 

@@ -395,8 +395,10 @@ bk_run_check_argv(const char *fn, const Datum *v, const bool *n, int extra_worke
 					 errdetail("One worker runs the suite, one coordinates each run and %s.",
 							   run_workers_text(&a)),
 					 errhint("Use fewer clients or raise max_worker_processes (this needs a restart).")));
+		bk_check_role_workers(fn, BK_SUITE_WORKERS(a.jobs), false);
 		return;
 	}
+	bk_check_role_workers(fn, BK_RUN_WORKERS(a.jobs) + extra_workers, true);
 	free_slots = run_free_worker_slots();
 	if (BK_RUN_WORKERS(a.jobs) + extra_workers > free_slots)
 		ereport(ERROR,
@@ -577,6 +579,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 				 errdetail("One worker coordinates the run and %s; max_worker_processes is %d.",
 						   run_workers_text(&a), max_worker_processes),
 				 errhint("Use fewer clients, wait for other background work to end, or raise max_worker_processes (this needs a restart).")));
+	bk_check_role_workers(fn, BK_RUN_WORKERS(a.jobs), true);
 	bk_run_check_caller(fn);
 
 	/* --- the run's shared memory --- */
@@ -840,7 +843,6 @@ bench_cancel(PG_FUNCTION_ARGS)
 	int			pid = 0;
 	char	   *created_by = NULL;
 	char	   *status;
-	Oid			owner;
 
 	bk_check_call(fcinfo, 1, "bench.cancel");
 	RUN_ID_NOT_NULL("bench.cancel");
@@ -853,13 +855,12 @@ bench_cancel(PG_FUNCTION_ARGS)
 				(errmsg("run %lld is not running (its status is %s)", (long long) run_id, status)));
 		PG_RETURN_BOOL(false);
 	}
-	owner = get_role_oid(created_by, true);
-	if (!superuser() && !(OidIsValid(owner) && has_privs_of_role(GetUserId(), owner)))
+	if (!bk_may_steer(created_by))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to cancel run %lld", (long long) run_id),
-				 errdetail("Only roles with the privileges of the role that started it (%s) can cancel it.",
-						   created_by)));
+				 errdetail("Only roles with the privileges of the role that started it (%s), members of %s and superusers can cancel it.",
+						   created_by, BK_ADMIN_ROLE)));
 	if (pid <= 0 || kill(pid, SIGINT) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),

@@ -157,8 +157,14 @@ bk_dataset_busy_run(int64 dataset_id)
 	Oid			types[1] = {INT8OID};
 	Datum		values[1] = {Int64GetDatum(dataset_id)};
 	int			n;
-	int64	   *ids = run_ids("SELECT id FROM bench.runs WHERE dataset_id = $1 AND status = 'running'"
-							  " ORDER BY id", 1, types, values, &n);
+	int64	   *ids;
+	BkOwnerSwitch sw;
+
+	/* the runs of every role (row level security hides other roles' ones) */
+	bk_become_owner(&sw);
+	ids = run_ids("SELECT id FROM bench.runs WHERE dataset_id = $1 AND status = 'running'"
+				  " ORDER BY id", 1, types, values, &n);
+	bk_restore_user(&sw);
 
 	for (int i = 0; i < n; i++)
 		if (bk_run_alive(ids[i]))

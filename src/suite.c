@@ -72,6 +72,7 @@ PG_FUNCTION_INFO_V1(bench_schedule);
 PG_FUNCTION_INFO_V1(bench_wait_suite);
 PG_FUNCTION_INFO_V1(bench_cancel_suite);
 PG_FUNCTION_INFO_V1(bench_run_schedule);
+PG_FUNCTION_INFO_V1(bench_unschedule);
 
 PGDLLEXPORT void bench_suite_worker_main(Datum main_arg);
 
@@ -679,12 +680,13 @@ bench_start_sweep(PG_FUNCTION_ARGS)
 static Datum
 schedule_call(const Datum *v, const bool *n, const char *spec, bool *isnull)
 {
-	Oid			types[5] = {TEXTOID, TEXTOID, TEXTOID, INT4OID, FLOAT8OID};
+	Oid			types[6] = {TEXTOID, TEXTOID, TEXTOID, INT4OID, FLOAT8OID, NAMEOID};
 	static const int slots[5] = {SCHEDULE_NAME, SCHEDULE_SCHEDULE, -1,
 	SCHEDULE_BASELINE_RUNS, SCHEDULE_THRESHOLD};
-	Datum		values[5];
-	char		nulls[5];
+	Datum		values[6];
+	char		nulls[6];
 	Datum		row;
+	BkOwnerSwitch sw;
 
 	for (int i = 0; i < 5; i++)
 	{
@@ -693,15 +695,26 @@ schedule_call(const Datum *v, const bool *n, const char *spec, bool *isnull)
 		values[i] = null ? (Datum) 0 : slots[i] < 0 ? CStringGetTextDatum(spec) : v[slots[i]];
 		nulls[i] = null ? 'n' : ' ';
 	}
+	/* the schedule is the calling role's */
+	values[5] = DirectFunctionCall1(namein, CStringGetDatum(GetUserNameFromId(GetUserId(), false)));
+	nulls[5] = ' ';
+
+	/*
+	 * As the owner of schema bench: it writes bench.schedules, reads
+	 * cron.database_name (a superuser's setting) and makes pg_cron's job for
+	 * the calling role, which only a superuser may do.
+	 */
+	bk_become_owner(&sw);
 	bk_spi_connect();
-	if (SPI_execute_with_args("SELECT s FROM bench._schedule($1, $2, $3::pg_catalog.jsonb, $4, $5) s",
-							  5, types, values, nulls, false, 1) != SPI_OK_SELECT ||
+	if (SPI_execute_with_args("SELECT s FROM bench._schedule($1, $2, $3::pg_catalog.jsonb, $4, $5, $6) s",
+							  6, types, values, nulls, false, 1) != SPI_OK_SELECT ||
 		SPI_processed != 1)
 		elog(ERROR, "could not create the schedule");
 	row = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, isnull);
 	if (!*isnull)
 		row = SPI_datumTransfer(row, false, -1);
 	bk_spi_finish();
+	bk_restore_user(&sw);
 	return row;
 }
 
@@ -730,6 +743,70 @@ bench_schedule(PG_FUNCTION_ARGS)
 	if (isnull)
 		elog(ERROR, "bench._schedule returned no schedule");
 	PG_RETURN_DATUM(row);
+}
+
+/*
+ * bench_unschedule
+ *		SQL function bench.unschedule(name): remove a schedule and its
+ *		pg_cron job, when the calling role may (bk_may_steer of the role
+ *		that made it); bench._unschedule does it as the owner of schema
+ *		bench.
+ */
+Datum
+bench_unschedule(PG_FUNCTION_ARGS)
+{
+	Oid			types[2] = {TEXTOID, NAMEOID};
+	Datum		values[2];
+	char	   *name;
+	char	   *owner = NULL;
+	bool		found;
+	BkOwnerSwitch sw;
+
+	bk_check_call(fcinfo, 1, "bench.unschedule");
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("argument \"name\" of bench.unschedule must not be null"),
+				 errhint("Pass the name of a schedule, as bench.schedules lists it.")));
+	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	values[0] = PG_GETARG_DATUM(0);
+
+	bk_become_owner(&sw);
+	bk_spi_connect();
+	if (SPI_execute_with_args("SELECT created_by FROM bench.schedules WHERE name = $1",
+							  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read bench.schedules");
+	found = SPI_processed == 1;
+	if (found)
+	{
+		char	   *o = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+
+		owner = o ? MemoryContextStrdup(TopTransactionContext, o) : NULL;
+	}
+	bk_spi_finish();
+	bk_restore_user(&sw);
+	if (!found)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_OBJECT),
+				 errmsg("schedule \"%s\" does not exist", name),
+				 errhint("bench.schedules lists the schedules.")));
+	if (!bk_may_steer(owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to unschedule schedule \"%s\"", name),
+				 errdetail("Only the role that made it, members of %s and superusers may remove it.",
+						   BK_ADMIN_ROLE)));
+
+	/* the row, if it is still that role's, and pg_cron's job */
+	values[1] = DirectFunctionCall1(namein, CStringGetDatum(owner ? owner : ""));
+	bk_become_owner(&sw);
+	bk_spi_connect();
+	if (SPI_execute_with_args("SELECT bench._unschedule($1, $2)",
+							  2, types, values, NULL, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not remove the schedule");
+	bk_spi_finish();
+	bk_restore_user(&sw);
+	PG_RETURN_BOOL(true);
 }
 
 /*
@@ -799,7 +876,6 @@ Datum
 bench_cancel_suite(PG_FUNCTION_ARGS)
 {
 	SuiteWatch	w;
-	Oid			owner;
 
 	bk_check_call(fcinfo, 1, "bench.cancel_suite");
 	SUITE_ID_NOT_NULL("bench.cancel_suite");
@@ -815,13 +891,12 @@ bench_cancel_suite(PG_FUNCTION_ARGS)
 						(long long) w.suite_id, w.status)));
 		PG_RETURN_BOOL(false);
 	}
-	owner = get_role_oid(w.created_by, true);
-	if (!superuser() && !(OidIsValid(owner) && has_privs_of_role(GetUserId(), owner)))
+	if (!bk_may_steer(w.created_by))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied to cancel suite %lld", (long long) w.suite_id),
-				 errdetail("Only roles with the privileges of the role that started it (%s) can cancel it.",
-						   w.created_by)));
+				 errdetail("Only roles with the privileges of the role that started it (%s), members of %s and superusers can cancel it.",
+						   w.created_by, BK_ADMIN_ROLE)));
 	if (w.worker_pid <= 0 || kill(w.worker_pid, SIGINT) != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
@@ -854,6 +929,8 @@ bench_run_schedule(PG_FUNCTION_ARGS)
 	Datum		values[1];
 	char	   *name;
 	char	   *spec = NULL;
+	char	   *owner = NULL;
+	BkOwnerSwitch sw;
 
 	bk_check_call(fcinfo, 1, "bench.run_schedule");
 	if (PG_ARGISNULL(0))
@@ -866,22 +943,34 @@ bench_run_schedule(PG_FUNCTION_ARGS)
 	suite_result_cxt = CurrentMemoryContext;
 	bk_run_check_caller("bench.run_schedule");
 
+	/* the schedule, whoever made it: then whether this role may run it */
+	bk_become_owner(&sw);
 	bk_spi_connect();
 	bk_select_latest("SELECT pg_catalog.jsonb_build_object("
 						"  'workload', workload, 'clients', pg_catalog.to_jsonb(clients),"
 						"  'repeat', repeat, 'run_order', run_order, 'tag', NULL,"
 						"  'search_path', search_path,"
-						"  'schedule', name, 'args', args)::text"
+						"  'schedule', name, 'args', args)::text, created_by"
 						"  FROM bench.schedules WHERE name = $1",
 						1, types, values, 0);
 	if (SPI_processed == 1)
+	{
 		spec = suite_getvalue(0, 1);
+		owner = suite_getvalue(0, 2);
+	}
 	bk_spi_finish();
+	bk_restore_user(&sw);
 	if (spec == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_OBJECT),
 				 errmsg("schedule \"%s\" does not exist", bk_shown(name)),
 				 errhint("bench.schedules lists the schedules; bench.schedule creates one.")));
+	if (!bk_may_steer(owner))
+		ereport(ERROR,
+				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+				 errmsg("permission denied to run schedule \"%s\"", bk_shown(name)),
+				 errdetail("A schedule's executions are its baseline: only the role that made it, members of %s and superusers may run it.",
+						   BK_ADMIN_ROLE)));
 	return suite_run(fcinfo, "bench.run_schedule", spec);
 }
 

@@ -259,20 +259,18 @@ workload_existing(const char *name, bool *builtin, char **defined_by)
 static void
 workload_check_owner(const char *name, bool builtin, const char *defined_by)
 {
-	Oid			owner;
 
 	if (builtin)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("workload \"%s\" is built in", name),
 				 errhint("Built-in workloads are pgbench's own scripts and cannot be changed or dropped; define a workload of another name.")));
-	owner = get_role_oid(defined_by, true);
-	if (!superuser() && !(OidIsValid(owner) && has_privs_of_role(GetUserId(), owner)))
+	if (!bk_may_steer(defined_by))
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for workload \"%s\"", name),
 				 errdetail("It was defined by role \"%s\".", defined_by),
-				 errhint("Only roles with the privileges of the role that defined it can change or drop it.")));
+				 errhint("Only roles with the privileges of the role that defined it, members of " BK_ADMIN_ROLE " and superusers can change or drop it.")));
 }
 
 /*

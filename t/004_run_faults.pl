@@ -260,7 +260,7 @@ foreach my $workload ('select-only', 'tpcb')
 
 # A role with EXECUTE on the functions and the privileges pgbench's
 # statements need runs as itself: its clients connect as it, the run is
-# recorded as its own, and another ordinary role cannot cancel it.
+# recorded as its own, and another ordinary role neither sees nor cancels it.
 {
 	my $what = 'an ordinary role';
 	sql(q{CREATE ROLE alice LOGIN; CREATE ROLE mallory LOGIN;
@@ -277,7 +277,8 @@ foreach my $workload ('select-only', 'tpcb')
 		'alice', "$what: her client connects as alice");
 	my ($ret, $out, $err) = $node->psql('bk', "SELECT bench.cancel($id)",
 		extra_params => [ '-U', 'mallory', '-v', 'VERBOSITY=verbose' ]);
-	like($err, qr/ERROR:  42501: permission denied to cancel run $id/, "$what: mallory cannot cancel her run");
+	like($err, qr/ERROR:  42704: run $id does not exist/,
+		"$what: mallory cannot cancel her run, which she does not see (row level security)");
 	is($node->safe_psql('bk', "SELECT bench.cancel($id)", extra_params => [ '-U', 'alice' ]),
 		't', "$what: alice can");
 	($ret, $out, $err) = $node->psql('bk', q{SELECT status FROM bench.run('tpcb', transactions => 1)},

@@ -12,9 +12,9 @@
 #  3. The upgraded extension is the same as a fresh install of the new
 #     version in database fresh: the same functions (with the same
 #     definitions, owners' grants and comments), tables, columns in the
-#     same order, defaults, constraints, indexes, views, types and
-#     configuration tables.  An upgrade script that forgets something
-#     fails here.
+#     same order, defaults, constraints, indexes, row level security and
+#     its policies, views (and their options), types and configuration
+#     tables.  An upgrade script that forgets something fails here.
 #  4. Every table and sequence of schema bench is one that pg_dump keeps
 #     (pg_extension_config_dump); pg_dump of lab restored into a new
 #     database gives back every row, and the restored database runs
@@ -212,6 +212,8 @@ SELECT line FROM (
     UNION ALL
     SELECT 'relation ' || c.oid::regclass || ' kind ' || c.relkind::text || ' persistence ' || c.relpersistence::text
            || ' acl ' || coalesce(c.relacl::text, '-')
+           || ' row security ' || c.relrowsecurity::text || ' forced ' || c.relforcerowsecurity::text
+           || ' options ' || coalesce(c.reloptions::text, '-')
            || ' comment ' || coalesce(obj_description(c.oid, 'pg_class'), '-')
            || CASE WHEN c.relkind = 'v' THEN ' view md5 ' || md5(pg_get_viewdef(c.oid)) ELSE '' END
       FROM rels c
@@ -229,6 +231,12 @@ SELECT line FROM (
     UNION ALL
     SELECT 'index ' || pg_get_indexdef(i.indexrelid)
       FROM rels c JOIN pg_index i ON i.indrelid = c.oid
+    UNION ALL
+    SELECT 'policy ' || c.oid::regclass || ' ' || p.polname || ' for ' || p.polcmd::text
+           || ' permissive ' || p.polpermissive::text || ' to ' || p.polroles::regrole[]::text
+           || ' using ' || coalesce(pg_get_expr(p.polqual, p.polrelid), '-')
+           || ' check ' || coalesce(pg_get_expr(p.polwithcheck, p.polrelid), '-')
+      FROM rels c JOIN pg_policy p ON p.polrelid = c.oid
     UNION ALL
     SELECT 'trigger ' || pg_get_triggerdef(g.oid)
       FROM rels c JOIN pg_trigger g ON g.tgrelid = c.oid AND NOT g.tgisinternal

@@ -289,14 +289,24 @@ COMMENT ON FUNCTION bench._cron_check(text) IS
 -- library calls bench._schedule without a sweep (its own checks only),
 -- checks the sweep, SPEC, and calls bench._schedule again with it.
 --
+-- The library calls bench._schedule as the owner of schema bench (no other
+-- role may execute it), with OWNER the calling role: the row is written as
+-- the owner, for OWNER, and pg_cron's job is made for OWNER with
+-- cron.schedule_in_database, which only a superuser may do for another
+-- role.  The job runs one fixed statement, bench.run_schedule(name), as
+-- OWNER: the calling role needs no privilege on pg_cron.
+--
 CREATE FUNCTION bench._schedule(name text, schedule text, spec jsonb,
-                                baseline_runs integer, threshold double precision)
+                                baseline_runs integer, threshold double precision,
+                                owner name)
 RETURNS bench.schedules
 LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     why      text;
     cron_db  name;
+    cron_ver text;
     jobname  text;
     command  text;
     job_id   bigint;
@@ -307,6 +317,11 @@ BEGIN
                         CASE WHEN name IS NULL THEN 'name' ELSE 'schedule' END
               USING ERRCODE = 'null_value_not_allowed',
                     HINT = 'Give the schedule a name and a cron expression, for example bench.schedule(''nightly'', ''0 3 * * *'', ''tpcb'', clients => ''{1,16,64}'').';
+    END IF;
+    IF owner IS NULL THEN
+        RAISE EXCEPTION 'argument "owner" of bench._schedule must not be null'
+              USING ERRCODE = 'null_value_not_allowed',
+                    HINT = 'bench.schedule passes the calling role.';
     END IF;
     IF name !~ '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}$' THEN
         RAISE EXCEPTION 'invalid schedule name "%"', name
@@ -329,6 +344,7 @@ BEGIN
               USING ERRCODE = 'invalid_parameter_value',
                     HINT = 'threshold is the fall in tps below the baseline that counts as a regression: 0.05 is 5%.';
     END IF;
+    -- names are the database's, whichever role made the schedule
     IF EXISTS (SELECT 1 FROM bench.schedules s WHERE s.name = _schedule.name) THEN
         RAISE EXCEPTION 'schedule "%" already exists', name
               USING ERRCODE = 'unique_violation',
@@ -347,27 +363,31 @@ BEGIN
               USING ERRCODE = 'object_not_in_prerequisite_state',
                     HINT = 'Add pg_cron to shared_preload_libraries, restart the server, and run CREATE EXTENSION pg_cron in the database cron.database_name names (postgres by default).';
     END IF;
-    IF (CASE WHEN cron_db = current_database()
-             THEN (SELECT extversion FROM pg_extension WHERE extname = 'pg_cron')
-             ELSE bench._cron_call(cron_db, 'version') END) IS NULL THEN
+    IF cron_db = current_database() THEN
+        SELECT e.extversion INTO cron_ver FROM pg_extension e WHERE e.extname = 'pg_cron';
+    ELSE
+        cron_ver := bench._cron_call(cron_db, 'version');
+    END IF;
+    IF cron_ver IS NULL THEN
         RAISE EXCEPTION 'pg_cron is loaded but its extension does not exist in database "%"', cron_db
               USING ERRCODE = 'object_not_in_prerequisite_state',
                     HINT = format('Run CREATE EXTENSION pg_cron in database %I (cron.database_name).', cron_db);
     END IF;
 
     INSERT INTO bench.schedules (name, cron, workload, clients, repeat, run_order, args,
-                                 search_path, baseline_runs, threshold, cron_database)
+                                 search_path, baseline_runs, threshold, cron_database, created_by)
     VALUES (name, schedule, spec->>'workload',
             ARRAY(SELECT e::integer FROM jsonb_array_elements_text(spec->'clients') WITH ORDINALITY AS x(e, pos) ORDER BY pos),
             (spec->>'repeat')::integer, spec->>'run_order', spec->'args',
-            spec->>'search_path', baseline_runs, threshold, cron_db);
+            spec->>'search_path', baseline_runs, threshold, cron_db, owner);
 
-    -- last: the job, which in another database commits on its own
+    -- last: the job, for OWNER, which in another database commits on its own
     jobname := format('pgbenchkit %s %s', current_database(), name);
     command := format('SELECT * FROM bench.run_schedule(%L)', name);
     IF cron_db = current_database() THEN
         BEGIN
-            EXECUTE 'SELECT cron.schedule($1, $2, $3)' INTO job_id USING jobname, schedule, command;
+            EXECUTE 'SELECT cron.schedule_in_database($1, $2, $3, $4, $5)' INTO job_id
+              USING jobname, schedule, command, current_database()::text, owner::text;
         EXCEPTION WHEN invalid_parameter_value OR internal_error OR data_exception THEN
             RAISE EXCEPTION 'pg_cron refused the schedule "%": %', schedule, SQLERRM
                   USING ERRCODE = 'invalid_parameter_value',
@@ -377,7 +397,7 @@ BEGIN
         -- not in an exception block: that would be a subtransaction, and
         -- the call must see whether the caller is in a transaction block
         job_id := bench._cron_call(cron_db, 'schedule',
-                                   ARRAY[jobname, schedule, command, current_database()])::bigint;
+                                   ARRAY[jobname, schedule, command, current_database(), owner])::bigint;
     END IF;
     UPDATE bench.schedules s SET jobid = job_id WHERE s.name = _schedule.name
     RETURNING * INTO result;
@@ -385,29 +405,37 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION bench._schedule(text, text, jsonb, integer, double precision) IS
-    'Internal: check a schedule''s name, cron expression and judgement, record it with its checked sweep and create its pg_cron job';
+COMMENT ON FUNCTION bench._schedule(text, text, jsonb, integer, double precision, name) IS
+    'Internal: check a schedule''s name, cron expression and judgement, record it for its owner with its checked sweep and create its pg_cron job (the library calls it as the owner of schema bench)';
 
 SELECT bench._create_run_function('bench.schedule', 'bench.schedules', 'bench_schedule',
     'Have pg_cron run a sweep (or a single run) on a cron schedule; its runs are tagged with the schedule''s name and judged against a rolling baseline');
 
 --
 -- bench.unschedule: remove a schedule and its pg_cron job.  The suites it
--- ran stay, with their schedule's name.
+-- ran stay, with their schedule's name.  The library checks that the
+-- calling role may (the schedule's owner, a member of pgbenchkit_admin or
+-- a superuser), then calls bench._unschedule as the owner of schema bench,
+-- which removes the row if it still belongs to OWNER, and the job.
 --
 CREATE FUNCTION bench.unschedule(name text)
 RETURNS boolean
+LANGUAGE c VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'bench_unschedule';
+
+COMMENT ON FUNCTION bench.unschedule(text) IS
+    'Remove a schedule and its pg_cron job; the suites it ran are kept';
+
+CREATE FUNCTION bench._unschedule(name text, owner name)
+RETURNS boolean
 LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     s bench.schedules;
 BEGIN
-    IF name IS NULL THEN
-        RAISE EXCEPTION 'argument "name" of bench.unschedule must not be null'
-              USING ERRCODE = 'null_value_not_allowed',
-                    HINT = 'Pass the name of a schedule, as bench.schedules lists it.';
-    END IF;
-    DELETE FROM bench.schedules sc WHERE sc.name = unschedule.name RETURNING * INTO s;
+    DELETE FROM bench.schedules sc WHERE sc.name = _unschedule.name AND sc.created_by = _unschedule.owner
+    RETURNING * INTO s;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'schedule "%" does not exist', name
               USING ERRCODE = 'undefined_object',
@@ -429,11 +457,12 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION bench.unschedule(text) IS
-    'Remove a schedule and its pg_cron job; the suites it ran are kept';
+COMMENT ON FUNCTION bench._unschedule(text, name) IS
+    'Internal: remove the schedule NAME of OWNER and its pg_cron job (the library calls it as the owner of schema bench)';
 
-REVOKE ALL ON FUNCTION bench._schedule(text, text, jsonb, integer, double precision) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench._schedule(text, text, jsonb, integer, double precision, name) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench.unschedule(text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench._unschedule(text, name) FROM PUBLIC;
 
 --
 -- bench.schedule_status: every schedule with its last suite and result.

@@ -554,16 +554,30 @@ GRANT EXECUTE ON FUNCTION bench.export(bigint) TO PUBLIC;
 -- new suite, and each imported row says where it came from (origin).  The
 -- dataset it ran on and its processes are not here: dataset_id,
 -- coordinator_pid and worker_pid are NULL.  A run or suite is imported
--- once per server it came from.
+-- once per server it came from.  What is imported belongs to the role
+-- that imports it (created_by), whoever made it over there: the library
+-- calls bench._import as the owner of schema bench, with OWNER the
+-- calling role.
 --
 CREATE FUNCTION bench.import(document jsonb)
 RETURNS bigint
-LANGUAGE plpgsql VOLATILE SECURITY DEFINER
+LANGUAGE c VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'bench_import';
+
+COMMENT ON FUNCTION bench.import(jsonb) IS
+    'Insert a document of bench.export under new ids, with its origin (system identifier, server version, original id), as the calling role''s; returns the new id of the run or suite';
+
+-- writing the tables is for roles the administrator chose
+REVOKE ALL ON FUNCTION bench.import(jsonb) FROM PUBLIC;
+
+CREATE FUNCTION bench._import(document jsonb, owner name)
+RETURNS bigint
+LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp
 SET intervalstyle = 'postgres'
 AS $fn$
 DECLARE
-    doc         jsonb := import.document;
+    doc         jsonb := _import.document;
     kind        text;
     doc_id      bigint;
     sysid       text;
@@ -659,6 +673,7 @@ BEGIN
             INSERT INTO bench.suites
             SELECT * FROM jsonb_populate_record(NULL::bench.suites,
                 doc->'suite' || jsonb_build_object('id', new_suite, 'worker_pid', NULL,
+                                                   'created_by', _import.owner,
                                                    'origin', origin || jsonb_build_object('id', doc_id)));
         END IF;
         -- new ids in the order of the old ones
@@ -669,7 +684,7 @@ BEGIN
         SELECT * FROM jsonb_populate_recordset(NULL::bench.runs, (
             SELECT jsonb_agg(r || jsonb_build_object(
                        'id', ids->(r->>'id'), 'suite_id', new_suite, 'dataset_id', NULL,
-                       'coordinator_pid', NULL,
+                       'coordinator_pid', NULL, 'created_by', _import.owner,
                        'origin', origin || jsonb_build_object('id', (r->>'id')::bigint))
                        ORDER BY (r->>'id')::bigint)
               FROM jsonb_array_elements(doc->'runs') r));
@@ -717,8 +732,7 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION bench.import(jsonb) IS
-    'Insert a document of bench.export under new ids, with its origin (system identifier, server version, original id); returns the new id of the run or suite';
+COMMENT ON FUNCTION bench._import(jsonb, name) IS
+    'Internal: insert a document of bench.export as the work of role OWNER (the library calls it as the owner of schema bench)';
 
--- writing the tables is for roles the administrator chose
-REVOKE ALL ON FUNCTION bench.import(jsonb) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench._import(jsonb, name) FROM PUBLIC;

@@ -1,0 +1,102 @@
+--
+-- Privacy between roles (docs/security.md).  Every run, suite, schedule
+-- and custom workload belongs to the role that made it (created_by,
+-- defined_by).  A role sees its own, and those of the roles whose
+-- privileges it has; members of pgbenchkit_admin and superusers see all.
+-- The rows are written by pgbenchkit's own code as the owner of schema
+-- bench, which row level security does not restrict (no FORCE).
+--
+
+--
+-- pgbenchkit_admin: the role whose members see, cancel, run and remove
+-- every role's work.  Roles belong to the cluster, not to a database: a
+-- second database's CREATE EXTENSION finds it there, and DROP EXTENSION
+-- leaves it (DROP ROLE pgbenchkit_admin, once no database has the
+-- extension, removes it).
+--
+DO $do$
+BEGIN
+    IF NOT EXISTS (SELECT FROM pg_catalog.pg_roles WHERE rolname = 'pgbenchkit_admin') THEN
+        CREATE ROLE pgbenchkit_admin NOLOGIN;
+    END IF;
+END
+$do$;
+
+--
+-- bench._visible: whether the current role may see the rows of work made
+-- by role OWNER (the library's rule, bk_may_steer, that bench.cancel,
+-- bench.cancel_suite, bench.run_schedule and bench.unschedule apply too).
+-- Every role's queries call it, through the policies below.
+--
+CREATE FUNCTION bench._visible(owner name)
+RETURNS boolean
+LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'bench_visible';
+
+COMMENT ON FUNCTION bench._visible(name) IS
+    'Internal: whether the current role may see the work of role OWNER: its own, of a role whose privileges it has, or any as a member of pgbenchkit_admin or a superuser';
+
+--
+-- Row level security: each role reads the rows it may see; nobody but the
+-- owner of schema bench writes (no policy allows it).
+--
+ALTER TABLE bench.runs ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.runs FOR SELECT USING (bench._visible(created_by));
+ALTER TABLE bench.suites ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.suites FOR SELECT USING (bench._visible(created_by));
+ALTER TABLE bench.schedules ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.schedules FOR SELECT USING (bench._visible(created_by));
+ALTER TABLE bench.workloads ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.workloads FOR SELECT USING (builtin OR bench._visible(defined_by));
+
+-- the rows of a run: visible with the run
+ALTER TABLE bench.progress ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.progress FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+ALTER TABLE bench.histograms ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.histograms FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+ALTER TABLE bench.run_scripts ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.run_scripts FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+ALTER TABLE bench.command_latencies ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.command_latencies FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+ALTER TABLE bench.prewarms ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.prewarms FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+ALTER TABLE bench.samples ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.samples FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+ALTER TABLE bench.relation_sizes ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.relation_sizes FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+
+--
+-- The views over those tables read them as the role that queries them
+-- (security_invoker, PostgreSQL 15 and later), so that the policies apply
+-- to it and not to the views' owner.  PostgreSQL 14 has no such views:
+-- there only pgbenchkit_admin's members (and superusers) may read them,
+-- and other roles read the tables.
+--
+DO $do$
+DECLARE
+    v text;
+BEGIN
+    FOREACH v IN ARRAY ARRAY['bench.workload_scripts', 'bench.runs_in_progress',
+                             'bench.sample_counters', 'bench.interval_counters',
+                             'bench.run_counters', 'bench.run_statements',
+                             'bench.suite_summary', 'bench.schedule_results',
+                             'bench.regressions', 'bench.schedule_status',
+                             'bench.export_runs', 'bench.export_progress',
+                             'bench.export_suites']
+    LOOP
+        IF pg_catalog.current_setting('server_version_num')::integer >= 150000 THEN
+            EXECUTE pg_catalog.format('ALTER VIEW %s SET (security_invoker = true)', v);
+        ELSE
+            EXECUTE pg_catalog.format('REVOKE SELECT ON %s FROM PUBLIC', v);
+            EXECUTE pg_catalog.format('GRANT SELECT ON %s TO pgbenchkit_admin', v);
+        END IF;
+    END LOOP;
+END
+$do$;
