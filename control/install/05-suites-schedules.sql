@@ -324,9 +324,15 @@ BEGIN
                     HINT = 'bench.schedule passes the calling role.';
     END IF;
     IF name !~ '^[A-Za-z0-9][A-Za-z0-9_.:-]{0,62}$' THEN
-        RAISE EXCEPTION 'invalid schedule name "%"', name
+        RAISE EXCEPTION 'invalid schedule name "%"',
+                        CASE WHEN length(name) > 64 THEN left(name, 64) || '...' ELSE name END
               USING ERRCODE = 'invalid_parameter_value',
                     HINT = 'A name is 1 to 63 letters, digits, "_", ".", ":" or "-", starting with a letter or digit; it tags the scheduled runs.';
+    END IF;
+    IF length(schedule) > 256 THEN
+        RAISE EXCEPTION 'schedule is too long: % characters, at most 256', length(schedule)
+              USING ERRCODE = 'string_data_right_truncation',
+                    HINT = 'A cron expression is five short fields, for example ''0 3 * * *''.';
     END IF;
     why := bench._cron_check(schedule);
     IF why IS NOT NULL THEN
