@@ -39,6 +39,7 @@
 #include "storage/latch.h"
 #include "storage/proc.h"
 #include "utils/acl.h"
+#include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/guc.h"
 #include "utils/lsyscache.h"
@@ -48,7 +49,9 @@
 
 #include "catalog.h"
 #include "compat.h"
+#include "random.h"
 #include "run.h"
+#include "runner.h"
 #include "runargs.h"
 #include "script.h"
 #include "worker.h"
@@ -879,4 +882,74 @@ bench_cancel(PG_FUNCTION_ARGS)
 		CHECK_FOR_INTERRUPTS();
 	}
 	PG_RETURN_BOOL(true);
+}
+
+/*
+ * bench_rate_schedule
+ *		SQL function bench._rate_schedule(random_seed, rate, clients,
+ *		workers, seconds): the starts, in seconds from the run's start, that
+ *		the rate limit of a run with that seed, rate, clients and client
+ *		workers (threads) schedules before SECONDS, in order: what its
+ *		clients draw (bk_client_random, bk_thread_gap_ns), whatever the
+ *		machine's timing.  For tests: a run's schedule depends only on these.
+ */
+PG_FUNCTION_INFO_V1(bench_rate_schedule);
+
+static int
+bk_cmp_float8_datum(const void *a, const void *b)
+{
+	float8		x = DatumGetFloat8(*(const Datum *) a);
+	float8		y = DatumGetFloat8(*(const Datum *) b);
+
+	return x < y ? -1 : x > y ? 1 : 0;
+}
+
+Datum
+bench_rate_schedule(PG_FUNCTION_ARGS)
+{
+	int64		seed = PG_GETARG_INT64(0);
+	double		rate = PG_GETARG_FLOAT8(1);
+	int32		clients = PG_GETARG_INT32(2);
+	int32		workers = PG_GETARG_INT32(3);
+	double		seconds = PG_GETARG_FLOAT8(4);
+	int64		end_ns;
+	int			n = 0,
+				cap = 64;
+	Datum	   *starts;
+
+	bk_check_call(fcinfo, 5, "bench._rate_schedule");
+	if (!(rate > 0) || rate > 1e7 || clients < 1 || clients > RUN_MAX_CLIENTS ||
+		workers < 1 || workers > clients || !(seconds >= 0) || seconds * rate > 1e7)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid arguments of bench._rate_schedule"),
+				 errhint("rate > 0, 1 <= workers <= clients, and at most ten million starts.")));
+	end_ns = (int64) (seconds * 1e9);
+	starts = palloc(sizeof(Datum) * cap);
+	for (int t = 0; t < workers; t++)
+	{
+		BkClientRandom rnd;
+		BkThread	th;
+
+		/* the first client of thread T, as clients are dealt to workers */
+		bk_client_random((uint64) seed, clients, workers, t, t, true, &rnd);
+		memset(&th, 0, sizeof(th));
+		th.throttle = rnd.throttle;
+		th.center_us = 1e6 * workers / rate;
+		for (;;)
+		{
+			th.trigger += bk_thread_gap_ns(&th);
+			if (th.trigger >= end_ns)
+				break;
+			if (n == cap)
+			{
+				cap *= 2;
+				starts = repalloc(starts, sizeof(Datum) * cap);
+			}
+			starts[n++] = Float8GetDatum(th.trigger / 1e9);
+		}
+	}
+	qsort(starts, n, sizeof(Datum), bk_cmp_float8_datum);
+	PG_RETURN_ARRAYTYPE_P(construct_array(starts, n, FLOAT8OID, sizeof(float8),
+										  FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
 }

@@ -283,12 +283,12 @@ runner_choose(BkSession *s)
 }
 
 /*
- * runner_poisson_ns
+ * bk_thread_gap_ns
  *		The wait until the next scheduled transaction under a rate limit:
  *		pgbench's getPoissonRand, in whole microseconds, around CENTER_US.
  */
-static int64
-runner_poisson_ns(BkThread *t)
+int64
+bk_thread_gap_ns(BkThread *t)
 {
 	double		uniform = 1.0 - bk_prng_double(&t->throttle);
 
@@ -304,7 +304,7 @@ runner_poisson_ns(BkThread *t)
 static inline void
 runner_next_scheduled(BkSession *s)
 {
-	s->thread->trigger += runner_poisson_ns(s->thread);
+	s->thread->trigger += bk_thread_gap_ns(s->thread);
 	s->scheduled = s->thread->trigger;
 }
 

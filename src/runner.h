@@ -129,6 +129,7 @@ typedef struct BkSession
 
 extern void bk_session_init(BkSession *s, RunShared *sh, int index, BkThread *thread,
 							const volatile sig_atomic_t *terminated, MemoryContext cxt);
+extern int64 bk_thread_gap_ns(BkThread *t);
 extern void bk_session_start(BkSession *s);
 extern void bk_session_advance(BkSession *s, BkWait *wait);
 extern void bk_session_error(BkSession *s, const BkError *err);

@@ -184,6 +184,16 @@ AS 'MODULE_PATHNAME', 'bench_run_alive';
 COMMENT ON FUNCTION bench._run_alive(bigint) IS
     'Internal: whether the run''s coordinator is alive (it holds the run''s lock)';
 
+-- bench._rate_schedule: the starts a rate limit schedules, for tests
+CREATE FUNCTION bench._rate_schedule(random_seed bigint, rate double precision, clients integer,
+                                     workers integer, seconds double precision)
+RETURNS double precision[]
+LANGUAGE c STRICT IMMUTABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'bench_rate_schedule';
+
+COMMENT ON FUNCTION bench._rate_schedule(bigint, double precision, integer, integer, double precision) IS
+    'Internal: the starts (seconds from the run''s start) that a run''s rate limit schedules before SECONDS, given its random_seed, rate, clients and client workers';
+
 -- the latency histogram of a run's measured intervals, from its progress rows
 CREATE FUNCTION bench._progress_histogram(run_id bigint)
 RETURNS TABLE (lower_ms double precision, upper_ms double precision, count bigint)
