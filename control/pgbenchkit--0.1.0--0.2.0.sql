@@ -2478,3 +2478,74 @@ AS 'MODULE_PATHNAME', 'bench_rate_schedule';
 
 COMMENT ON FUNCTION bench._rate_schedule(bigint, double precision, integer, integer, double precision) IS
     'Internal: the starts (seconds from the run''s start) that a run''s rate limit schedules before SECONDS, given its random_seed, rate, clients and client workers';
+
+--
+-- A suite is alive while its worker holds the suite's lock, as a run is
+-- while its coordinator holds the run's: bench._suite_alive asks the lock
+-- manager, and bench.schedule_status reads suites through
+-- bench._suite_state, which shows a suite whose worker is gone as aborted.
+--
+CREATE FUNCTION bench._suite_alive(suite_id bigint)
+RETURNS boolean
+LANGUAGE c STRICT VOLATILE PARALLEL RESTRICTED
+AS 'MODULE_PATHNAME', 'bench_suite_alive';
+
+COMMENT ON FUNCTION bench._suite_alive(bigint) IS
+    'Internal: whether the suite''s worker is alive (it holds the suite''s lock)';
+
+CREATE FUNCTION bench._suite_state(s bench.suites)
+RETURNS bench.suites
+LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF s.status = 'running' AND NOT bench._suite_alive(s.id) THEN
+        s.status := 'aborted';
+        s.sqlstate := '57P01';
+        s.error := 'the suite''s worker ended before the suite finished (server restart, crash or termination)';
+        s.ended_at := COALESCE((SELECT max(r.ended_at) FROM bench.runs r WHERE r.suite_id = s.id),
+                               s.started_at);
+        s.worker_pid := NULL;
+    END IF;
+    RETURN s;
+END
+$fn$;
+
+COMMENT ON FUNCTION bench._suite_state(bench.suites) IS
+    'Internal: a suite''s row as its readers show it: aborted as soon as its worker is gone';
+
+CREATE OR REPLACE VIEW bench.schedule_status AS
+SELECT sc.name, sc.cron, sc.workload, sc.clients, sc.repeat, sc.jobid, sc.cron_database,
+       sc.created_by,
+       (SELECT count(*) FROM bench.suites s WHERE s.schedule = sc.name) AS suites,
+       (SELECT count(*) FROM bench.suites s WHERE s.schedule = sc.name AND s.status = 'done') AS done,
+       (SELECT count(*) FROM bench.suites s WHERE s.schedule = sc.name AND s.status = 'refused') AS refused,
+       (SELECT count(*) FROM bench.suites s0 CROSS JOIN LATERAL bench._suite_state(s0) s
+         WHERE s0.schedule = sc.name AND s.status IN ('failed', 'canceled', 'aborted')) AS failed,
+       l.id AS last_suite_id,
+       l.status AS last_status,
+       l.started_at AS last_started_at,
+       l.ended_at AS last_ended_at,
+       l.error AS last_error,
+       (SELECT jsonb_object_agg(m.clients, round(m.tps_median::numeric, 1) ORDER BY m.position)
+          FROM bench.suite_summary m WHERE m.suite_id = l.id AND m.runs_done > 0) AS last_tps,
+       (SELECT bool_or(r.regression) FROM bench.schedule_results r WHERE r.suite_id = l.id) AS last_regression
+  FROM bench.schedules sc
+  LEFT JOIN LATERAL (SELECT s.* FROM bench.suites s0 CROSS JOIN LATERAL bench._suite_state(s0) s
+                      WHERE s0.schedule = sc.name
+                      ORDER BY s0.started_at DESC, s0.id DESC LIMIT 1) l ON true;
+
+
+-- CREATE OR REPLACE VIEW above reset bench.schedule_status's options: it
+-- reads the tables as the role that queries it again (see "Privacy between
+-- roles")
+DO $do$
+BEGIN
+    IF pg_catalog.current_setting('server_version_num')::integer >= 150000 THEN
+        ALTER VIEW bench.schedule_status SET (security_invoker = true);
+    ELSE
+        REVOKE SELECT ON bench.schedule_status FROM PUBLIC;
+        GRANT SELECT ON bench.schedule_status TO pgbenchkit_admin;
+    END IF;
+END
+$do$;

@@ -25,7 +25,11 @@
  * which fails the command at hand.  The worker stops when the run stops or
  * on SIGTERM: the statement in progress is canceled (for a target, by a
  * cancel request to it), and the transaction it belonged to is not
- * counted.
+ * counted.  The end of a run's duration cancels it too, as pgbench leaves
+ * the transactions its end interrupts: an in-server client arms a timeout
+ * at the end that cancels its statement (one waiting for a row lock held
+ * by another session, say), a worker of libpq sessions sends the target a
+ * cancel request for each query in progress.
  *
  *-------------------------------------------------------------------------
  */
@@ -43,6 +47,7 @@
 #include "tcop/tcopprot.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
+#include "utils/timeout.h"
 
 #include "compat.h"
 #include "executor.h"
@@ -72,6 +77,32 @@ client_sigterm(SIGNAL_ARGS)
 	InterruptPending = true;
 	SetLatch(MyLatch);
 	errno = save_errno;
+}
+
+/*
+ * Whether the worker is advancing a session (an SPI statement may be in
+ * progress), and whether the run's duration is over: the end's timeout
+ * cancels a statement in progress, and only then.
+ */
+static volatile sig_atomic_t client_advancing = false;
+static volatile sig_atomic_t client_time_over = false;
+
+/*
+ * client_end_of_duration
+ *		The timeout at the end of the run's duration (an in-server client):
+ *		the statement in progress is canceled, as a query cancel does, so
+ *		that a client waiting for a lock does not keep the run waiting.
+ */
+static void
+client_end_of_duration(void)
+{
+	client_time_over = true;
+	if (client_advancing)
+	{
+		QueryCancelPending = true;
+		InterruptPending = true;
+	}
+	SetLatch(MyLatch);
 }
 
 /*
@@ -118,7 +149,8 @@ typedef struct ClientWorker
 	WaitEvent  *events;
 	bool		wes_stale;		/* a socket changed: make the set anew */
 	bool		canceled;		/* cancel requests sent */
-	int64		give_up_ns;		/* terminated: stop waiting for the target */
+	int64		give_up_ns;		/* stopping: stop waiting for the target */
+	int64		end_ns;			/* the end of the run's duration, or PG_INT64_MAX */
 } ClientWorker;
 
 /* the client's state, for the coordinator */
@@ -157,6 +189,7 @@ client_advance(ClientWorker *cw, ClientSlot *slot, bool interrupted)
 {
 	volatile bool caught = false;
 
+	client_advancing = true;
 	PG_TRY();
 	{
 		if (interrupted)
@@ -165,10 +198,19 @@ client_advance(ClientWorker *cw, ClientSlot *slot, bool interrupted)
 	}
 	PG_CATCH();
 	{
+		client_advancing = false;
 		client_caught(&slot->s, cw->cxt);
 		caught = true;
 	}
 	PG_END_TRY();
+	client_advancing = false;
+
+	/*
+	 * The end's cancel came as the transaction ended, where no statement
+	 * served it (a commit holds interrupts): nothing is left to cancel.
+	 */
+	if (client_time_over && !client_terminated)
+		QueryCancelPending = false;
 	if (caught)
 		slot->wait.kind = BK_WAIT_NONE;	/* go on: the session handles it */
 }
@@ -236,7 +278,10 @@ client_note_wait(const ClientSlot *slot, int64 *until, bool *sockets)
 		*sockets = true;
 }
 
-/* the worker was terminated: every query in progress on the target canceled */
+/*
+ * The worker was terminated, or the run is over (its duration, a stop):
+ * every query in progress on the target canceled.
+ */
 static void
 client_cancel_all(ClientWorker *cw)
 {
@@ -288,7 +333,9 @@ client_loop(ClientWorker *cw)
 		long		timeout_ms;
 		int			nev;
 
-		if (client_terminated && cw->slots[0].s.xs->exec->cancel != NULL)
+		if ((client_terminated || now >= cw->end_ns ||
+			 pg_atomic_read_u32(&cw->sh->stop) != 0) &&
+			cw->slots[0].s.xs->exec->cancel != NULL)
 		{
 			client_cancel_all(cw);
 			if (now >= cw->give_up_ns)
@@ -351,6 +398,9 @@ client_loop(ClientWorker *cw)
 			client_build_set(cw);
 
 		now = bk_now_ns();
+		/* a worker of libpq sessions wakes at the end to cancel their queries */
+		if (sockets && !cw->canceled && now < cw->end_ns)
+			until = Min(until, cw->end_ns);
 		if (again)
 		{
 			/*
@@ -377,7 +427,7 @@ client_loop(ClientWorker *cw)
 			timeout_ms = 0;
 		}
 		else if (until == PG_INT64_MAX)
-			timeout_ms = client_terminated ? 100 : -1;
+			timeout_ms = client_terminated || cw->canceled ? 100 : -1;
 		else if (until <= now)
 			continue;
 		else if (until - now < 2 * INT64CONST(1000000) && !sockets)
@@ -388,7 +438,7 @@ client_loop(ClientWorker *cw)
 		}
 		else
 			timeout_ms = (long) ((until - now) / 1000000);
-		if (client_terminated && (timeout_ms < 0 || timeout_ms > 100))
+		if ((client_terminated || cw->canceled) && (timeout_ms < 0 || timeout_ms > 100))
 			timeout_ms = 100;
 
 		spins = 0;
@@ -627,6 +677,15 @@ bench_run_client_main(Datum main_arg)
 	{
 		if (pg_atomic_read_u32(&sh->stop) != 0 || client_terminated)
 		{
+			/* terminated before the go: the run must not start without it */
+			if (client_terminated && pg_atomic_read_u32(&sh->stop) == 0)
+			{
+				memset(&err, 0, sizeof(err));
+				bk_error_set(&err, ERRCODE_ADMIN_SHUTDOWN,
+							 "terminating connection due to administrator command",
+							 "The client was terminated (pg_terminate_backend or a server shutdown).");
+				bk_claim_client_error(sh, cw.first, &err);
+			}
 			for (int i = 0; i < cw.nslots; i++)
 			{
 				if (cw.slots[i].s.xs->exec->close != NULL)
@@ -641,6 +700,21 @@ bench_run_client_main(Datum main_arg)
 		ResetLatch(MyLatch);
 	}
 	pg_read_barrier();
+
+	/*
+	 * The end of the duration: a worker of libpq sessions watches for it
+	 * in its loop; an in-server client may be inside a statement then, so
+	 * a timeout cancels it.
+	 */
+	cw.end_ns = sh->duration_ns > 0 ? sh->start_ns + sh->duration_ns : PG_INT64_MAX;
+	if (sh->driver == RUN_DRIVER_SERVER && cw.end_ns != PG_INT64_MAX)
+	{
+		TimeoutId	end_timeout = RegisterTimeout(USER_TIMEOUT, client_end_of_duration);
+		int64		left_us = (cw.end_ns - bk_now_ns()) / 1000;
+
+		/* a millisecond late rather than early: the session is stopping then */
+		enable_timeout_at(end_timeout, GetCurrentTimestamp() + Max(left_us, 0) + 1000);
+	}
 
 	client_loop(&cw);
 	if (client_terminated && pg_atomic_read_u32(&sh->stop) == 0)

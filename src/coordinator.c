@@ -47,9 +47,11 @@
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 #include "utils/timestamp.h"
+#include "utils/varlena.h"
 
 #include "catalog.h"
 #include "observe.h"
+#include "pgbenchkit.h"
 #include "target.h"
 #include "run.h"
 #include "worker.h"
@@ -168,6 +170,58 @@ coord_stop_requested(Coord *co, CoordEnd *why)
 	return true;
 }
 
+/* whether the worker of client I is still there */
+static inline bool
+coord_client_alive(Coord *co, int i)
+{
+	return co->worker_of[i] < co->nstarted &&
+		bk_worker_alive(co->workers[co->worker_of[i]]);
+}
+
+/*
+ * coord_test_pause
+ *		pgbenchkit.test_pause names MOMENT (tests only): wait there, showing
+ *		so in pg_stat_activity, until a signal (a cancel, a termination), a
+ *		client's error or exit, or ten minutes, so that a test can hit the
+ *		run at that moment without racing it.
+ */
+static void
+coord_test_pause(Coord *co, const char *moment)
+{
+	List	   *moments;
+	ListCell   *lc;
+	bool		named = false;
+	char	   *copy;
+	int64		until;
+
+	if (bk_test_pause == NULL || bk_test_pause[0] == '\0')
+		return;
+	copy = pstrdup(bk_test_pause);
+	if (!SplitIdentifierString(copy, ',', &moments))
+		return;
+	foreach(lc, moments)
+		named |= strcmp((const char *) lfirst(lc), moment) == 0;
+	if (!named)
+		return;
+	pgstat_report_activity(STATE_RUNNING, psprintf("pgbenchkit: paused before %s (pgbenchkit.test_pause)",
+												   moment));
+	until = bk_now_ns() + 600 * INT64CONST(1000000000);
+	while (!coord_terminated && !coord_canceled && !co->sh->client_error.set &&
+		   pg_atomic_read_u32(&co->sh->cancel) == 0 && bk_now_ns() < until)
+	{
+		bool		clients_alive = true;
+
+		for (int i = 0; i < co->sh->clients; i++)
+			clients_alive &= pg_atomic_read_u32(&RUN_CLIENTS(co->sh)[i].state) == CLIENT_DONE ||
+				coord_client_alive(co, i);
+		if (!clients_alive)
+			break;				/* a client vanished: the run goes on to its end */
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 100L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+	}
+}
+
 /* ------------------------------------------------------------------------
  * Starting
  * ------------------------------------------------------------------------
@@ -203,14 +257,6 @@ coord_start_clients(Coord *co, dsm_segment *seg)
 										 needed_by, BK_RUN_WORKERS(sh->nworkers));
 		co->nstarted = w + 1;
 	}
-}
-
-/* whether the worker of client I is still there */
-static inline bool
-coord_client_alive(Coord *co, int i)
-{
-	return co->worker_of[i] < co->nstarted &&
-		bk_worker_alive(co->workers[co->worker_of[i]]);
 }
 
 /* a cancel, a termination or a client's error before the run started */
@@ -698,6 +744,7 @@ coord_finish(Coord *co, CoordEnd why)
 	if (why != END_COMPLETE)
 		end_ns = Max(end_ns, bk_now_ns());
 	coord_interval(co, end_ns);
+	coord_test_pause(co, "final_write");
 
 	switch (why)
 	{
@@ -926,7 +973,10 @@ coord_run(Coord *co, dsm_segment *seg)
 		bk_obs_init_remote(&co->obs, sh->run_id, sh->roleid, co->target_conn, sh->target,
 						   sh->needs_dataset);
 	if (sh->prewarm)
+	{
+		coord_test_pause(co, "prewarm");
 		bk_obs_prewarm(&co->obs);
+	}
 	coord_xact_commit();
 	coord_refuse_stop_before_start(co);
 

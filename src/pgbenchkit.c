@@ -28,6 +28,9 @@
 
 PG_MODULE_MAGIC;
 
+/* pgbenchkit.test_pause: the moments a run's coordinator waits at (tests) */
+char	   *bk_test_pause = NULL;
+
 /*
  * _PG_init
  *		Library load hook: the extension's settings.
@@ -55,6 +58,14 @@ _PG_init(void)
 							PGC_SUSET,
 							0,
 							NULL, NULL, NULL);
+	DefineCustomStringVariable("pgbenchkit.test_pause",
+							   "For tests: moments at which a run's coordinator waits, so that a test can hit it there.",
+							   "A comma-separated list of prewarm and final_write; empty in normal use.",
+							   &bk_test_pause,
+							   "",
+							   PGC_SUSET,
+							   GUC_NOT_IN_SAMPLE,
+							   NULL, NULL, NULL);
 	MarkGUCPrefixReserved("pgbenchkit");
 }
 

@@ -20,4 +20,7 @@ extern void bk_check_call(FunctionCallInfo fcinfo, int nargs, const char *fn);
 extern void bk_refuse_call(const char *fn, const char *message);
 extern void bk_refuse_call_count(FunctionCallInfo fcinfo, int nargs, const char *fn);
 
+/* pgbenchkit.test_pause: moments a run's coordinator waits at, for tests */
+extern PGDLLIMPORT char *bk_test_pause;
+
 #endif							/* PGBENCHKIT_H */

@@ -295,6 +295,9 @@ extern void bk_run_finish(RunShared *sh, const char *status, const RunSummary *s
 extern void bk_run_hold(int64 run_id);
 extern void bk_run_release(int64 run_id);
 extern bool bk_run_alive(int64 run_id);
+extern void bk_suite_hold(int64 suite_id);
+extern void bk_suite_release(int64 suite_id);
+extern bool bk_suite_alive(int64 suite_id);
 extern int64 bk_dataset_busy_run(int64 dataset_id);
 extern void bk_refuse_busy_dataset(int64 dataset_id);
 extern void bk_take_dataset(int64 dataset_id, bool session);

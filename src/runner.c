@@ -77,6 +77,7 @@ bk_session_init(BkSession *s, RunShared *sh, int index, BkThread *thread,
 	s->index = index;
 	s->me = &RUN_CLIENTS(sh)[index];
 	s->terminated = terminated;
+	s->end_ns = PG_INT64_MAX;	/* until bk_session_start: no end yet */
 	s->hist[PHASE_WARMUP] = RUN_HIST(sh, PHASE_WARMUP, index % sh->nshards);
 	s->hist[PHASE_MEASURED] = RUN_HIST(sh, PHASE_MEASURED, index % sh->nshards);
 	s->script_stats = RUN_SCRIPT_STATS(sh, index);
@@ -175,13 +176,15 @@ bk_session_start(BkSession *s)
 
 /*
  * bk_session_stopping
- *		Whether the run is stopping or the client was terminated: what is
- *		in progress is cut short and not counted.
+ *		Whether the run is stopping (its duration is over, or the
+ *		coordinator said stop) or the client was terminated: what is in
+ *		progress is cut short and not counted.
  */
 bool
 bk_session_stopping(const BkSession *s)
 {
-	return s->cut_short || *s->terminated || pg_atomic_read_u32(&s->sh->stop) != 0;
+	return s->cut_short || *s->terminated || pg_atomic_read_u32(&s->sh->stop) != 0 ||
+		(s->end_ns != PG_INT64_MAX && bk_now_ns() >= s->end_ns);
 }
 
 /*

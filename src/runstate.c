@@ -12,13 +12,16 @@
  * row says 'running' is alive exactly while someone holds its lock.  That
  * answer needs no process id (the system may have given the coordinator's
  * to another process since) and no statistics snapshot (pg_stat_activity
- * is read once per transaction, and may be older than the row).
+ * is read once per transaction, and may be older than the row).  A
+ * suite's worker holds the same kind of lock, keyed by the suite's id
+ * (with its own field4, since suite and run ids come from one sequence).
  *
  * bench._run_alive asks the lock manager; the views and functions that
  * read runs show a run whose coordinator is gone as the 'aborted' run it
  * is (bench._run_state), and bk_recover_runs writes it so, with what its
  * progress rows kept: counts, latencies, and the latency histogram merged
- * from the rows' histograms.
+ * from the rows' histograms, and a suite whose worker is gone as
+ * 'aborted', its finished runs kept.
  *
  *-------------------------------------------------------------------------
  */
@@ -38,13 +41,18 @@
 #include "run.h"
 
 PG_FUNCTION_INFO_V1(bench_run_alive);
+PG_FUNCTION_INFO_V1(bench_suite_alive);
 
 /* field4 of pgbenchkit's advisory locks, as pg_locks.objsubid shows them */
 #define RUN_LOCK_DATASET	0x4b42	/* a run's dataset: 19266 */
 #define RUN_LOCK_RUN		0x4b43	/* a run, held by its coordinator: 19267 */
+#define RUN_LOCK_SUITE		0x4b44	/* a suite, held by its worker: 19268 */
 
 /* the run this process coordinates, whose lock is its own */
 static int64 my_run_id = 0;
+
+/* the suite this process runs (a suite's worker), whose lock is its own */
+static int64 my_suite_id = 0;
 
 static void
 run_locktag(LOCKTAG *tag, int64 id, uint16 field4)
@@ -145,6 +153,74 @@ bench_run_alive(PG_FUNCTION_ARGS)
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
 	PG_RETURN_BOOL(bk_run_alive(PG_GETARG_INT64(0)));
+}
+
+/*
+ * bk_suite_hold
+ *		The worker of suite SUITE_ID holds its lock until it exits (or
+ *		bk_suite_release): the suite is alive while it does.  Taken before
+ *		the suite's row is committed.
+ */
+void
+bk_suite_hold(int64 suite_id)
+{
+	LOCKTAG		tag;
+
+	run_locktag(&tag, suite_id, RUN_LOCK_SUITE);
+	if (LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
+		elog(ERROR, "the lock of new suite %lld is taken", (long long) suite_id);
+	my_suite_id = suite_id;
+}
+
+/*
+ * bk_suite_release
+ *		The suite's final row is committed: its worker lets go of it.
+ */
+void
+bk_suite_release(int64 suite_id)
+{
+	LOCKTAG		tag;
+
+	if (my_suite_id == 0 || my_suite_id != suite_id)
+		return;
+	run_locktag(&tag, suite_id, RUN_LOCK_SUITE);
+	LockRelease(&tag, ExclusiveLock, true);
+	my_suite_id = 0;
+}
+
+/*
+ * bk_suite_alive
+ *		Whether the worker of suite SUITE_ID is alive: it holds the suite's
+ *		lock.  On a standby: true, as for runs.
+ */
+bool
+bk_suite_alive(int64 suite_id)
+{
+	LOCKTAG		tag;
+
+	if (suite_id == my_suite_id)
+		return true;
+	if (RecoveryInProgress())
+		return true;
+	run_locktag(&tag, suite_id, RUN_LOCK_SUITE);
+	if (LockAcquire(&tag, ShareLock, false, true) == LOCKACQUIRE_NOT_AVAIL)
+		return true;
+	LockRelease(&tag, ShareLock, false);
+	return false;
+}
+
+/*
+ * bench_suite_alive
+ *		SQL function bench._suite_alive(suite_id bigint): whether the
+ *		suite's worker is alive (bk_suite_alive).
+ */
+Datum
+bench_suite_alive(PG_FUNCTION_ARGS)
+{
+	bk_check_call(fcinfo, 1, "bench._suite_alive");
+	if (PG_ARGISNULL(0))
+		PG_RETURN_NULL();
+	PG_RETURN_BOOL(bk_suite_alive(PG_GETARG_INT64(0)));
 }
 
 /*
@@ -293,7 +369,7 @@ bk_take_tables(const Oid *relids, int nrels)
  *		progress rows say was measured (bench._run_aborted: transactions,
  *		throughput, latencies after the warm-up) and the latency histogram
  *		merged from them.  Suites left 'running' by a worker that no longer
- *		exists become 'aborted'.
+ *		holds their lock become 'aborted'.
  *
  * With the SQL of 0.1.0 (a newer library before ALTER EXTENSION UPDATE),
  * which has neither bench._run_aborted nor the progress rows' histograms,
@@ -306,6 +382,9 @@ bk_recover_runs(void)
 	int			n;
 	int64	   *ids;
 	int			ndead = 0;
+	int64	   *suites;
+	int			nsuites;
+	int			nsuites_dead = 0;
 
 	bk_become_owner(&sw);
 	ids = run_ids("SELECT id FROM bench.runs WHERE status = 'running' ORDER BY id",
@@ -313,9 +392,12 @@ bk_recover_runs(void)
 	for (int i = 0; i < n; i++)
 		if (!bk_run_alive(ids[i]))
 			ids[ndead++] = ids[i];
+	suites = run_ids("SELECT id FROM bench.suites WHERE status = 'running' ORDER BY id",
+					 0, NULL, NULL, &nsuites);
+	for (int i = 0; i < nsuites; i++)
+		if (!bk_suite_alive(suites[i]))
+			suites[nsuites_dead++] = suites[i];
 
-	/* suites: whoever is alive now, not when this transaction first looked */
-	pgstat_clear_snapshot();
 	bk_spi_connect();
 	if (ndead > 0 &&
 		bk_spi_int64("SELECT count(*) FROM pg_catalog.pg_proc"
@@ -385,17 +467,25 @@ bk_recover_runs(void)
 			elog(ERROR, "could not mark abandoned runs");
 	}
 	/* and suites whose worker is gone: their finished runs stay theirs */
-	if (SPI_execute("UPDATE bench.suites s SET status = 'aborted', sqlstate = '57P01',"
-					"   error = 'the suite''s worker ended before the suite finished (server restart, crash or termination)',"
-					"   ended_at = COALESCE((SELECT max(r.ended_at) FROM bench.runs r WHERE r.suite_id = s.id),"
-					"                       s.started_at),"
-					"   worker_pid = NULL"
-					" WHERE s.status = 'running'"
-					"   AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_stat_activity a"
-					"                    WHERE a.pid = s.worker_pid"
-					"                      AND a.backend_type = '" SUITE_WORKER_TYPE "')",
-					false, 0) != SPI_OK_UPDATE)
-		elog(ERROR, "could not mark abandoned suites");
+	if (nsuites_dead > 0)
+	{
+		Oid			types[1] = {INT8ARRAYOID};
+		Datum	   *elems = palloc(sizeof(Datum) * nsuites_dead);
+		Datum		values[1];
+
+		for (int i = 0; i < nsuites_dead; i++)
+			elems[i] = Int64GetDatum(suites[i]);
+		values[0] = PointerGetDatum(construct_array(elems, nsuites_dead, INT8OID, 8,
+													FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
+		if (SPI_execute_with_args("UPDATE bench.suites s SET status = 'aborted', sqlstate = '57P01',"
+								  "   error = 'the suite''s worker ended before the suite finished (server restart, crash or termination)',"
+								  "   ended_at = COALESCE((SELECT max(r.ended_at) FROM bench.runs r WHERE r.suite_id = s.id),"
+								  "                       s.started_at),"
+								  "   worker_pid = NULL"
+								  " WHERE s.id = ANY ($1) AND s.status = 'running'",
+								  1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
+			elog(ERROR, "could not mark abandoned suites");
+	}
 	bk_spi_finish();
 	bk_restore_user(&sw);
 }

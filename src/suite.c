@@ -519,7 +519,8 @@ suite_wait(SuiteWatch *w, BackgroundWorkerHandle *handle)
 		suite_print(w);
 		if (strcmp(w->status, "running") != 0)
 			break;
-		if ((handle != NULL && !bk_worker_alive(handle)) || round % 10 == 9)
+		if ((handle != NULL && !bk_worker_alive(handle)) || !bk_suite_alive(w->suite_id) ||
+			round % 10 == 9)
 			bk_recover_runs();	/* a worker that vanished */
 		bk_release_xmin();
 		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
@@ -1036,21 +1037,22 @@ suite_begin(SuiteShared *sh, int **steps)
 	BkOwnerSwitch sw;
 
 	suite_xact_begin("pgbenchkit: starting a suite");
-	bk_recover_runs();
 	if (SPI_execute("SELECT pg_catalog.pg_advisory_xact_lock(" CppAsString2(SUITE_LOCK_KEY1) ", "
 					CppAsString2(SUITE_LOCK_KEY2) ")", false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not lock the start of suites");
+	/*
+	 * Under the lock, the runs and suites whose process is gone are
+	 * recorded as such: what still says 'running' is alive (its
+	 * coordinator or worker holds its lock, runstate.c).
+	 */
+	bk_recover_runs();
 	if (SPI_execute("SELECT * FROM ("
 					" SELECT pg_catalog.format('run %s is still running', r.id), r.started_at"
-					"   FROM bench.runs r JOIN pg_catalog.pg_stat_activity a"
-					"     ON a.pid = r.coordinator_pid AND a.backend_type = '" RUN_COORDINATOR_TYPE "'"
-					"  WHERE r.status = 'running'"
+					"   FROM bench.runs r WHERE r.status = 'running'"
 					" UNION ALL"
 					" SELECT pg_catalog.format('suite %s%s is still running', s.id,"
 					"        ' (schedule ' || pg_catalog.quote_literal(s.schedule) || ')'), s.started_at"
-					"   FROM bench.suites s JOIN pg_catalog.pg_stat_activity a"
-					"     ON a.pid = s.worker_pid AND a.backend_type = '" SUITE_WORKER_TYPE "'"
-					"  WHERE s.status = 'running') x ORDER BY 2 LIMIT 1",
+					"   FROM bench.suites s WHERE s.status = 'running') x ORDER BY 2 LIMIT 1",
 					true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not look for running suites");
 	if (SPI_processed > 0)
@@ -1081,6 +1083,9 @@ suite_begin(SuiteShared *sh, int **steps)
 							  4, types, values, nulls, false, 1) != SPI_OK_INSERT_RETURNING)
 		elog(ERROR, "could not record the suite");
 	sh->suite_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	/* alive while this worker holds the suite's lock: taken before the row is seen */
+	if (busy == NULL)
+		bk_suite_hold(sh->suite_id);
 	sh->runs_planned = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	search_path = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3);
 	bk_restore_user(&sw);
@@ -1343,10 +1348,11 @@ bench_suite_worker_main(Datum main_arg)
 	}
 	PG_END_TRY();
 
-	/* 3. its end */
+	/* 3. its end, then the suite's lock goes */
 	PG_TRY();
 	{
 		suite_finish(sh, status);
+		bk_suite_release(sh->suite_id);
 		strlcpy(sh->final_status, status, sizeof(sh->final_status));
 	}
 	PG_CATCH();

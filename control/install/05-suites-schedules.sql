@@ -42,6 +42,42 @@ SELECT pg_catalog.pg_extension_config_dump('bench.suites', '');
 GRANT SELECT ON bench.suites TO PUBLIC;
 
 --
+-- The state of a suite as its readers show it.  A suite is alive while its
+-- worker holds the suite's lock (bench._suite_alive, in the library); a
+-- suite whose row says 'running' and whose worker is gone is shown as the
+-- aborted suite it is (bench._suite_state), its finished runs kept, until
+-- the next bench function writes it so.
+--
+CREATE FUNCTION bench._suite_alive(suite_id bigint)
+RETURNS boolean
+LANGUAGE c STRICT VOLATILE PARALLEL RESTRICTED
+AS 'MODULE_PATHNAME', 'bench_suite_alive';
+
+COMMENT ON FUNCTION bench._suite_alive(bigint) IS
+    'Internal: whether the suite''s worker is alive (it holds the suite''s lock)';
+
+CREATE FUNCTION bench._suite_state(s bench.suites)
+RETURNS bench.suites
+LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+BEGIN
+    IF s.status = 'running' AND NOT bench._suite_alive(s.id) THEN
+        s.status := 'aborted';
+        s.sqlstate := '57P01';
+        s.error := 'the suite''s worker ended before the suite finished (server restart, crash or termination)';
+        s.ended_at := COALESCE((SELECT max(r.ended_at) FROM bench.runs r WHERE r.suite_id = s.id),
+                               s.started_at);
+        s.worker_pid := NULL;
+    END IF;
+    RETURN s;
+END
+$fn$;
+
+COMMENT ON FUNCTION bench._suite_state(bench.suites) IS
+    'Internal: a suite''s row as its readers show it: aborted as soon as its worker is gone';
+
+--
 -- bench.suite_summary: per suite and client count, the median, min and max
 -- over the finished repeats.
 --
@@ -479,8 +515,8 @@ SELECT sc.name, sc.cron, sc.workload, sc.clients, sc.repeat, sc.jobid, sc.cron_d
        (SELECT count(*) FROM bench.suites s WHERE s.schedule = sc.name) AS suites,
        (SELECT count(*) FROM bench.suites s WHERE s.schedule = sc.name AND s.status = 'done') AS done,
        (SELECT count(*) FROM bench.suites s WHERE s.schedule = sc.name AND s.status = 'refused') AS refused,
-       (SELECT count(*) FROM bench.suites s WHERE s.schedule = sc.name
-           AND s.status IN ('failed', 'canceled', 'aborted')) AS failed,
+       (SELECT count(*) FROM bench.suites s0 CROSS JOIN LATERAL bench._suite_state(s0) s
+         WHERE s0.schedule = sc.name AND s.status IN ('failed', 'canceled', 'aborted')) AS failed,
        l.id AS last_suite_id,
        l.status AS last_status,
        l.started_at AS last_started_at,
@@ -490,8 +526,9 @@ SELECT sc.name, sc.cron, sc.workload, sc.clients, sc.repeat, sc.jobid, sc.cron_d
           FROM bench.suite_summary m WHERE m.suite_id = l.id AND m.runs_done > 0) AS last_tps,
        (SELECT bool_or(r.regression) FROM bench.schedule_results r WHERE r.suite_id = l.id) AS last_regression
   FROM bench.schedules sc
-  LEFT JOIN LATERAL (SELECT s.* FROM bench.suites s WHERE s.schedule = sc.name
-                      ORDER BY s.started_at DESC, s.id DESC LIMIT 1) l ON true;
+  LEFT JOIN LATERAL (SELECT s.* FROM bench.suites s0 CROSS JOIN LATERAL bench._suite_state(s0) s
+                      WHERE s0.schedule = sc.name
+                      ORDER BY s0.started_at DESC, s0.id DESC LIMIT 1) l ON true;
 
 COMMENT ON VIEW bench.schedule_status IS
     'Every schedule with how often it ran, was refused or failed, and its last suite: status, tps per client count, regression';
