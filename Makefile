@@ -3,6 +3,11 @@
 #   make                 build against the pg_config on PATH (or PG_CONFIG=...)
 #   make install         install into that PostgreSQL
 #   make installcheck    pg_regress against a running or --temp-instance server
+#   make fuzz            fuzz the script parser and the expression evaluator
+#                        for FUZZ_SECONDS (600) seconds (docs/reliability.md)
+#   make fuzz-regress    replay the saved fuzzing inputs (also in scripts/test.sh)
+#   make sanitize        the tests in a PostgreSQL 15 built with
+#                        AddressSanitizer and UndefinedBehaviorSanitizer
 #
 # The whole suite, on every supported server version, is scripts/test.sh.
 
@@ -81,3 +86,17 @@ deb:
 
 dist:
 	$(srcdir)/scripts/dist.sh $(EXTVERSION)
+
+# Reliability (docs/reliability.md): fuzzing with a time budget, not in
+# every CI run; the replay of its saved inputs, which is (test/fuzz.sh in
+# the setup suite); the tests in a server built with the sanitizers.
+FUZZ_SECONDS ?= 600
+.PHONY: fuzz fuzz-regress sanitize
+fuzz:
+	$(srcdir)/scripts/fuzz.sh --seconds $(FUZZ_SECONDS)
+
+fuzz-regress:
+	prove --exec bash $(srcdir)/test/fuzz.sh
+
+sanitize:
+	$(srcdir)/scripts/sanitize.sh

@@ -9,7 +9,9 @@
 #        setup    test/setup.sh: the dependency step of these scripts on a
 #                 machine made to look fresh by stubs (dpkg-query, apt-get,
 #                 sudo), their error messages, and shellcheck over every
-#                 shell script
+#                 shell script; test/fuzz.sh: the saved fuzzing inputs
+#                 replayed through the script parser and the expression
+#                 evaluator under the sanitizers (make fuzz-regress)
 # Then, for each PostgreSQL version (default: 15 and 18):
 #   1. copies the work tree to .work/test-<ver>/src and builds it there from
 #      clean with WERROR=1, then installs it into that version,
@@ -441,7 +443,7 @@ give_to_pg "$WORK"
 
 if want_suite setup; then
 	phase "setup"
-	suite_scripts setup - test/setup.sh
+	suite_scripts setup - test/setup.sh test/fuzz.sh
 fi
 
 for ver in "${VERSIONS[@]}"; do
