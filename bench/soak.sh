@@ -32,7 +32,9 @@
 #     the session that ran everything, no prepared transaction, no lock
 #     held by a client backend or a pgbenchkit worker, no advisory lock;
 #   - the Pss after the last run within 5% or 20 MB (whichever is larger)
-#     of its value after run 50;
+#     of its value after run 50 (and, for comparison, the processes'
+#     private memory, which shared buffers touched by more processes do not
+#     grow);
 # with the wall time, the runs' mean measured time and the overhead of a
 # run (wall time per run less its measured time).  The exit status is
 # non-zero if a check failed.  Needs root (or the postgres OS user) to read
@@ -42,18 +44,19 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
-# the summed Pss (kB) of the postmaster (of data directory $1) and of every
-# process it started
+# the summed Pss and private memory (kB) of the postmaster (of data
+# directory $1) and of every process it started: "PSS PRIVATE"
 pss_kb() {
-	local pm pids p sum=0 v
+	local pm pids p pss=0 priv=0 a b
 	read -r pm <"$1/postmaster.pid"
 	mapfile -t pids < <(ps -o pid= --ppid "$pm")
 	for p in "$pm" "${pids[@]}"; do
 		# shellcheck disable=SC2016  # awk's own $2
-		v=$(as_root awk '/^Pss:/ { print $2 }' "/proc/${p// /}/smaps_rollup" 2>/dev/null || true)
-		sum=$((sum + ${v:-0}))
+		read -r a b < <(as_root awk '/^Pss:/ { s = $2 } /^Private_(Clean|Dirty):/ { v += $2 }
+			END { print s + 0, v + 0 }' "/proc/${p// /}/smaps_rollup" 2>/dev/null || echo "0 0")
+		pss=$((pss + ${a:-0})) priv=$((priv + ${b:-0}))
 	done
-	echo "$sum"
+	echo "$pss $priv"
 }
 # the cluster's dynamic shared memory segments: files of pg_dynshmem, as
 # the cluster keeps them there (dynamic_shared_memory_type = mmap), apart
@@ -158,8 +161,8 @@ start=$(date +%s.%N)
 end=$(date +%s.%N)
 grep -v '^$' "$WORK/soak.err" | grep -v 'division by zero\|failed: client\|keeps what was measured\|HINT\|canceled' | head -5 || true
 prepared=$(sed -n 's/^prepared_statements=//p' "$WORK/soak.out")
-read -r pss50 dsm50 _ <"$WORK/mark-after-50"
-read -r pss_end _ runs_end <"$WORK/mark-after-runs"
+read -r pss50 priv50 dsm50 _ <"$WORK/mark-after-50"
+read -r pss_end priv_end _ runs_end <"$WORK/mark-after-runs"
 
 # workers may take a moment to exit after the last sweep
 for _ in $(seq 1 50); do
@@ -210,6 +213,7 @@ allowed=$(((pss50 / 20) > 20480 ? pss50 / 20 : 20480))
 grow=$((pss_end - pss50))
 check "Pss after run $RUNS within max(5%, 20 MB) of run 50's" "$( ((grow <= allowed && -grow <= allowed)) && echo t)" \
 	"$((pss50 / 1024)) MB -> $((pss_end / 1024)) MB ($((grow / 1024)) MB; allowed $((allowed / 1024)) MB)"
+echo "(private memory of the server's processes, for comparison: $((priv50 / 1024)) MB after run 50, $((priv_end / 1024)) MB after run $RUNS)"
 
 read -r measured <<<"$("${PSQL[@]}" -At -c "SELECT round(avg(coalesce(measured_s, 0))::numeric, 3)
 	FROM bench.runs WHERE tag LIKE 'soak:%' AND suite_id IS NULL")"
