@@ -84,13 +84,21 @@ static int
 run_free_worker_slots(void)
 {
 	int64		used;
+	BkOwnerSwitch sw;
 
+	/*
+	 * As the owner of schema bench: pg_stat_activity hides the
+	 * backend_type of other roles' processes from a role that is not a
+	 * member of pg_read_all_stats, which would count none of their workers.
+	 */
+	bk_become_owner(&sw);
 	used = bk_spi_int64("SELECT count(*) FROM pg_catalog.pg_stat_activity"
 						" WHERE backend_type NOT IN ('client backend', 'autovacuum launcher',"
 						"  'autovacuum worker', 'background writer', 'checkpointer', 'walwriter',"
 						"  'startup', 'walreceiver', 'walsender', 'archiver', 'logger',"
 						"  'standalone backend', 'slotsync worker', 'walsummarizer', 'io worker')",
 						0, NULL, NULL);
+	bk_restore_user(&sw);
 	return Max(0, max_worker_processes - (int) used);
 }
 
