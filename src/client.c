@@ -406,9 +406,13 @@ client_loop(ClientWorker *cw)
 			/*
 			 * A transaction ended: a look around, then on.  An SPI session
 			 * shows what it runs in pg_stat_activity; a worker of libpq
-			 * sessions runs nothing here.
+			 * sessions runs nothing here.  A session whose command failed
+			 * outside its executor (a \gset of no row) comes here too, its
+			 * transaction still to be rolled back by its next advance: the
+			 * statistics wait for that (they are reported out of a
+			 * transaction only).
 			 */
-			if (cw->sh->driver == RUN_DRIVER_SERVER)
+			if (cw->sh->driver == RUN_DRIVER_SERVER && !IsTransactionOrTransactionBlock())
 			{
 				pgstat_report_activity(STATE_IDLE, NULL);
 				pgstat_report_stat(false);

@@ -149,7 +149,15 @@ spi_prepare_stmt(SpiSession *ss, const BkStatement *stmt, SpiStmt *st, List *raw
 		}
 	}
 
-	/* parse analysis as the server does it, with a snapshot */
+	/*
+	 * Parse analysis as the server does it, with a snapshot.  The types it
+	 * infers go to an array of ours: the parser's own would be allocated in
+	 * SPI's executor context, which SPI_prepare_params resets before it
+	 * returns (the parser only extends an array it is given, with repalloc,
+	 * which keeps it in our context).
+	 */
+	pi.ntypes = stmt->nparams;
+	pi.types = palloc0(sizeof(Oid) * Max(stmt->nparams, 1));
 	if (snap)
 		PushActiveSnapshot(GetTransactionSnapshot());
 	(void) SPI_prepare_params(stmt->sql_params, spi_parser_setup, &pi, 0);
