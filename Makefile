@@ -88,8 +88,9 @@ dist:
 	$(srcdir)/scripts/dist.sh $(EXTVERSION)
 
 # Reliability (docs/reliability.md): fuzzing with a time budget, not in
-# every CI run; the replay of its saved inputs, which is (test/fuzz.sh in
-# the setup suite); the tests in a server built with the sanitizers.
+# every CI run; the replay of its saved inputs, which is in every run
+# (test/fuzz.sh, in the setup suite of scripts/test.sh); the tests in a
+# server built with the sanitizers.
 FUZZ_SECONDS ?= 600
 .PHONY: fuzz fuzz-regress sanitize
 fuzz:

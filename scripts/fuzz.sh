@@ -103,7 +103,7 @@ for t in "${TARGETS[@]}"; do
 	grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$out" || true
 	if ((rc != 0)); then
 		show_file "$out" 80
-		log "a finding in $t: $(grep -o "$FINDINGS/[^ ]*" "$out" | tail -n 1)"
+		log "a finding in $t: $(grep -o "$FINDINGS/[^ ]*" "$out" | tail -n 1 || true)"
 		log "reproduce it with: $BUILD/fuzz_$t FILE"
 		exit "$rc"
 	fi
