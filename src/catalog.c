@@ -61,10 +61,7 @@ bk_become_owner(BkOwnerSwitch *sw)
 						   sw->saved_sec_context |
 						   SECURITY_LOCAL_USERID_CHANGE |
 						   SECURITY_RESTRICTED_OPERATION);
-	sw->guc_nestlevel = NewGUCNestLevel();
-	(void) set_config_option("search_path", "pg_catalog, pg_temp",
-							 PGC_USERSET, PGC_S_SESSION,
-							 GUC_ACTION_SAVE, true, 0, false);
+	sw->guc_nestlevel = bk_search_path_push(BK_PINNED_SEARCH_PATH);
 }
 
 /*
@@ -91,12 +88,10 @@ bk_restore_user(BkOwnerSwitch *sw)
  * the (sub)transaction's abort after an error: a level left on the stack by
  * an error is forgotten at the next pin, which gets a level no higher.
  */
-#define BK_PINNED_SEARCH_PATH	"pg_catalog, pg_temp"
-
 static int	pin_levels[64];
 static int	npins = 0;
 
-void
+static void
 bk_pin_search_path(void)
 {
 	int			level = bk_search_path_push(BK_PINNED_SEARCH_PATH);
@@ -108,7 +103,7 @@ bk_pin_search_path(void)
 	pin_levels[npins++] = level;
 }
 
-void
+static void
 bk_unpin_search_path(void)
 {
 	if (npins <= 0)

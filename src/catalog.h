@@ -20,10 +20,11 @@ typedef struct BkOwnerSwitch
 extern void bk_become_owner(BkOwnerSwitch *sw);
 extern void bk_restore_user(BkOwnerSwitch *sw);
 
+/* the search_path of pgbenchkit's own queries (catalog.c) */
+#define BK_PINNED_SEARCH_PATH	"pg_catalog, pg_temp"
+
 extern int	bk_search_path_push(const char *path);
 extern void bk_search_path_pop(int level);
-extern void bk_pin_search_path(void);
-extern void bk_unpin_search_path(void);
 extern void bk_spi_connect(void);
 extern void bk_spi_finish(void);
 

@@ -88,57 +88,72 @@ run_ids(const char *sql, int nargs, Oid *types, Datum *values, int *n)
 }
 
 /*
- * bk_run_hold
- *		The coordinator of run RUN_ID holds its lock until it exits: the
- *		run is alive while it does.
+ * lock_hold, lock_release, lock_alive
+ *		The lock of a run (held by its coordinator) or of a suite (held by
+ *		its worker), KIND RUN_LOCK_RUN or RUN_LOCK_SUITE: taken before the
+ *		row is committed and kept until the final row is (or the process
+ *		exits), so that the work is alive while it is held.  *MINE is the
+ *		one this process holds.  On a standby, where no work can start, the
+ *		rows are the primary's and their processes are not here to ask:
+ *		alive.
  */
-void
-bk_run_hold(int64 run_id)
+static void
+lock_hold(int64 id, uint16 kind, int64 *mine)
 {
 	LOCKTAG		tag;
 
-	run_locktag(&tag, run_id, RUN_LOCK_RUN);
+	run_locktag(&tag, id, kind);
 	if (LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
-		elog(ERROR, "the lock of new run %lld is taken", (long long) run_id);
-	my_run_id = run_id;
+		elog(ERROR, "the lock of new %s %lld is taken",
+			 kind == RUN_LOCK_RUN ? "run" : "suite", (long long) id);
+	*mine = id;
 }
 
-/*
- * bk_run_release
- *		The run's final row is committed: its coordinator lets go of it.
- */
-void
-bk_run_release(int64 run_id)
+static void
+lock_release(int64 id, uint16 kind, int64 *mine)
 {
 	LOCKTAG		tag;
 
-	if (my_run_id == 0 || my_run_id != run_id)
+	if (*mine == 0 || *mine != id)
 		return;
-	run_locktag(&tag, run_id, RUN_LOCK_RUN);
+	run_locktag(&tag, id, kind);
 	LockRelease(&tag, ExclusiveLock, true);
-	my_run_id = 0;
+	*mine = 0;
 }
 
-/*
- * bk_run_alive
- *		Whether the coordinator of run RUN_ID is alive: it holds the run's
- *		lock.  On a standby, where no run can start, the rows are the
- *		primary's and their coordinators are not here to ask: true.
- */
-bool
-bk_run_alive(int64 run_id)
+static bool
+lock_alive(int64 id, uint16 kind, int64 mine)
 {
 	LOCKTAG		tag;
 
-	if (run_id == my_run_id)
+	if (id == mine || RecoveryInProgress())
 		return true;
-	if (RecoveryInProgress())
-		return true;
-	run_locktag(&tag, run_id, RUN_LOCK_RUN);
+	run_locktag(&tag, id, kind);
 	if (LockAcquire(&tag, ShareLock, false, true) == LOCKACQUIRE_NOT_AVAIL)
 		return true;
 	LockRelease(&tag, ShareLock, false);
 	return false;
+}
+
+/* the coordinator of run RUN_ID holds its lock until it exits */
+void
+bk_run_hold(int64 run_id)
+{
+	lock_hold(run_id, RUN_LOCK_RUN, &my_run_id);
+}
+
+/* the run's final row is committed: its coordinator lets go of it */
+void
+bk_run_release(int64 run_id)
+{
+	lock_release(run_id, RUN_LOCK_RUN, &my_run_id);
+}
+
+/* whether the coordinator of run RUN_ID is alive: it holds the run's lock */
+bool
+bk_run_alive(int64 run_id)
+{
+	return lock_alive(run_id, RUN_LOCK_RUN, my_run_id);
 }
 
 /*
@@ -155,58 +170,25 @@ bench_run_alive(PG_FUNCTION_ARGS)
 	PG_RETURN_BOOL(bk_run_alive(PG_GETARG_INT64(0)));
 }
 
-/*
- * bk_suite_hold
- *		The worker of suite SUITE_ID holds its lock until it exits (or
- *		bk_suite_release): the suite is alive while it does.  Taken before
- *		the suite's row is committed.
- */
+/* the worker of suite SUITE_ID holds its lock until it exits */
 void
 bk_suite_hold(int64 suite_id)
 {
-	LOCKTAG		tag;
-
-	run_locktag(&tag, suite_id, RUN_LOCK_SUITE);
-	if (LockAcquire(&tag, ExclusiveLock, true, true) == LOCKACQUIRE_NOT_AVAIL)
-		elog(ERROR, "the lock of new suite %lld is taken", (long long) suite_id);
-	my_suite_id = suite_id;
+	lock_hold(suite_id, RUN_LOCK_SUITE, &my_suite_id);
 }
 
-/*
- * bk_suite_release
- *		The suite's final row is committed: its worker lets go of it.
- */
+/* the suite's final row is committed: its worker lets go of it */
 void
 bk_suite_release(int64 suite_id)
 {
-	LOCKTAG		tag;
-
-	if (my_suite_id == 0 || my_suite_id != suite_id)
-		return;
-	run_locktag(&tag, suite_id, RUN_LOCK_SUITE);
-	LockRelease(&tag, ExclusiveLock, true);
-	my_suite_id = 0;
+	lock_release(suite_id, RUN_LOCK_SUITE, &my_suite_id);
 }
 
-/*
- * bk_suite_alive
- *		Whether the worker of suite SUITE_ID is alive: it holds the suite's
- *		lock.  On a standby: true, as for runs.
- */
+/* whether the worker of suite SUITE_ID is alive: it holds the suite's lock */
 bool
 bk_suite_alive(int64 suite_id)
 {
-	LOCKTAG		tag;
-
-	if (suite_id == my_suite_id)
-		return true;
-	if (RecoveryInProgress())
-		return true;
-	run_locktag(&tag, suite_id, RUN_LOCK_SUITE);
-	if (LockAcquire(&tag, ShareLock, false, true) == LOCKACQUIRE_NOT_AVAIL)
-		return true;
-	LockRelease(&tag, ShareLock, false);
-	return false;
+	return lock_alive(suite_id, RUN_LOCK_SUITE, my_suite_id);
 }
 
 /*
