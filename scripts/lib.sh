@@ -31,9 +31,10 @@ PGBK_APT_PG15=(postgresql-15 postgresql-server-dev-15 postgresql-contrib postgre
 # the Perl TAP framework (whose modules come with postgresql-client-15);
 # Chromium and Python's imaging library render the SVG charts to PNG;
 # the scripts are checked with shellcheck; git, unzip and Perl's JSON module make and
-# check the PGXN zip.
+# check the PGXN zip; sysbench 1.0 is the reference for the sysbench
+# distributions, datasets and workloads.
 PGBK_APT_TESTS=(postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl libipc-run-perl postgresql-client-15
-	chromium fonts-dejavu-core python3-pil shellcheck git unzip perl)
+	chromium fonts-dejavu-core python3-pil shellcheck git unzip perl sysbench)
 # The Debian package (make deb, tested by the test command): debhelper and
 # PostgreSQL's packaging helpers (pg_buildext's dh sequence).
 PGBK_APT_PACKAGING=(build-essential debhelper dpkg-dev postgresql-server-dev-all)

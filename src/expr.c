@@ -16,6 +16,12 @@
  * handed in, so that a client restoring a saved copy of its generator
  * replays the same values.
  *
+ * Beyond pgbench's language: sysbench's distributions (sysbench_gaussian,
+ * sysbench_special, sysbench_pareto, sysbench_zipfian, with sysbench's
+ * parameters and defaults) and random_string('pattern'), sysbench's
+ * rand.string, whose text is the whole value of a \set: the only quoted
+ * string an expression has, and the only text one makes.
+ *
  * What is still not quite pgbench:
  *	- random_zipfian() with a NaN parameter is refused as out of range;
  *	  pgbench's range check lets a NaN through and then never returns.
@@ -105,6 +111,11 @@ typedef enum BkFunc
 	BK_F_RANDOM_EXPONENTIAL,
 	BK_F_RANDOM_GAUSSIAN,
 	BK_F_RANDOM_ZIPFIAN,
+	BK_F_SB_GAUSSIAN,			/* sysbench's distributions */
+	BK_F_SB_SPECIAL,
+	BK_F_SB_PARETO,
+	BK_F_SB_ZIPFIAN,
+	BK_F_RANDOM_STRING,			/* sysbench.rand.string: a \set's whole value */
 	BK_F_HASH_MURMUR2,
 	BK_F_HASH_FNV1A,
 	BK_F_PERMUTE
@@ -125,12 +136,18 @@ struct BkExpr
 #define BK_NARGS_HASH		(-2)	/* a value and an optional seed */
 #define BK_NARGS_PERMUTE	(-3)	/* a value, a size and an optional seed */
 
-/* the functions an expression may call, by name (case-insensitive) */
+/*
+ * the functions an expression may call, by name (case-insensitive); with
+ * MAXARGS, NARGS is the least number of arguments and the others have the
+ * defaults of DEFAULTS (sysbench's, for its distributions)
+ */
 static const struct
 {
 	const char *name;
 	int			nargs;
 	BkFunc		func;
+	int			maxargs;
+	double		defaults[3];
 }			bk_functions[] =
 {
 	{"abs", 1, BK_F_ABS},
@@ -153,8 +170,22 @@ static const struct
 	{"random_exponential", 3, BK_F_RANDOM_EXPONENTIAL},
 	{"random_gaussian", 3, BK_F_RANDOM_GAUSSIAN},
 	{"random_zipfian", 3, BK_F_RANDOM_ZIPFIAN},
+	{"random_string", 1, BK_F_RANDOM_STRING},
 	{"sqrt", 1, BK_F_SQRT},
+	{"sysbench_gaussian", 2, BK_F_SB_GAUSSIAN, 3, {12}},
+	{"sysbench_pareto", 2, BK_F_SB_PARETO, 3, {0.2}},
+	{"sysbench_special", 2, BK_F_SB_SPECIAL, 5, {1, 75, 12}},
+	{"sysbench_zipfian", 2, BK_F_SB_ZIPFIAN, 3, {0.8}},
 };
+
+/* the list of them, for a hint */
+#define BK_FUNCTION_LIST "The functions are abs, debug, double, exp, greatest, hash, hash_fnv1a, hash_murmur2, int, least, ln, mod, permute, pi, pow, power, random, random_exponential, random_gaussian, random_string, random_zipfian, sqrt, sysbench_gaussian, sysbench_pareto, sysbench_special and sysbench_zipfian."
+
+/* sysbench's distributions draw from a range of uint32 */
+#define BK_SB_MAX_BOUND			INT64CONST(4294967295)
+#define BK_SB_MAX_ITER			1000
+/* the longest pattern of random_string() */
+#define BK_MAX_STRING_PATTERN	8192
 
 /* ------------------------------------------------------------------------
  * Expressions: the tokenizer (pgbench's exprscan.l)
@@ -168,6 +199,7 @@ typedef enum BkTokenKind
 	TOK_MAXINT,					/* 9223372036854775808, only after a '-' */
 	TOK_DOUBLE,
 	TOK_VAR,					/* :name */
+	TOK_STRING,					/* 'text': random_string()'s pattern */
 	TOK_IDENT,					/* a function name */
 	TOK_PLUS,
 	TOK_MINUS,
@@ -246,6 +278,7 @@ typedef struct BkExprParser
 	const char *command;		/* "set", "if" or "elif" */
 	const char *text;			/* the expression */
 	const char *pos;			/* where the tokenizer is */
+	int			first_offset;	/* of the expression's first token */
 	BkToken		tok;			/* the current token */
 } BkExprParser;
 
@@ -465,6 +498,29 @@ bk_lex(BkExprParser *ep)
 	{
 		ep->pos = bk_lex_number(ep, p, tok);
 		return;
+	}
+	else if (c == '\'')
+	{
+		const char *q = p + 1;
+
+		/* to the closing quote; '' is a quote */
+		for (;;)
+		{
+			if (*q == '\0' || *q == '\n')
+			{
+				tok->len = (int) (q - p);
+				bk_expr_error(ep, tok, "A string ends with a quote on the same line; write '' for a quote inside it.",
+							  "unterminated quoted string", NULL);
+			}
+			if (q[0] == '\'' && q[1] == '\'')
+				q += 2;
+			else if (q[0] == '\'')
+				break;
+			else
+				q++;
+		}
+		tok->kind = TOK_STRING;
+		tok->len = (int) (q + 1 - p);
 	}
 	else if (c == ':' && bk_is_name_char((unsigned char) p[1]))
 	{
@@ -842,6 +898,49 @@ bk_find_function(const char *name, int len)
 }
 
 /*
+ * bk_parse_random_string
+ *		random_string('pattern'), after its "(": a string literal and ")".
+ *		It is a \set's whole expression: its value is text, which no
+ *		operator or function reads.
+ */
+static BkExpr *
+bk_parse_random_string(BkExprParser *ep, const BkToken *name)
+{
+	BkToken		lit = ep->tok;
+	BkValue		v = {0};
+	StringInfoData buf;
+	BkExpr	  **args = palloc(sizeof(BkExpr *));
+
+	if (strcmp(ep->command, "set") != 0 || name->start != ep->text + ep->first_offset)
+		bk_expr_error(ep, name,
+					  "random_string() makes text: it is the whole expression of a \\set, as in \\set c random_string('###-@@@').",
+					  "random_string() must be the whole expression of a \\set", NULL);
+	if (lit.kind != TOK_STRING)
+		bk_syntax_error(ep, "random_string() takes a pattern in quotes: '#' is a random digit, '@' a random lower-case letter.");
+	initStringInfo(&buf);
+	for (int i = 1; i < lit.len - 1; i++)
+	{
+		appendStringInfoChar(&buf, lit.start[i]);
+		if (lit.start[i] == '\'')
+			i++;				/* '' is one quote */
+	}
+	if (buf.len > BK_MAX_STRING_PATTERN)
+		bk_expr_error(ep, &lit,
+					  psprintf("A pattern of random_string() has at most %d characters.", BK_MAX_STRING_PATTERN),
+					  "pattern too long", NULL);
+	bk_lex(ep);
+	bk_expect(ep, TOK_RPAREN, "\")\" after the pattern of random_string()");
+	if (ep->tok.kind != TOK_END)
+		bk_expr_error(ep, &ep->tok,
+					  "random_string() makes text: it is the whole expression of a \\set, as in \\set c random_string('###-@@@').",
+					  "random_string() must be the whole expression of a \\set", NULL);
+	v.kind = BK_VAL_STRING;
+	v.s = buf.data;
+	args[0] = bk_make_const(&v);
+	return bk_make_func(BK_F_RANDOM_STRING, 1, args);
+}
+
+/*
  * bk_parse_call
  *		A function call, at its name.  As exprparse.y: the name is checked
  *		as soon as it is read, the number of arguments at the ")"; the list
@@ -863,12 +962,13 @@ bk_parse_call(BkExprParser *ep)
 	{
 		char	   *fname = pnstrdup(name.start, name.len);
 
-		bk_expr_error(ep, &name,
-					  "The functions are abs, debug, double, exp, greatest, hash, hash_fnv1a, hash_murmur2, int, least, ln, mod, permute, pi, pow, power, random, random_exponential, random_gaussian, random_zipfian and sqrt.",
+		bk_expr_error(ep, &name, BK_FUNCTION_LIST,
 					  "unexpected function name", fname);
 	}
 	bk_lex(ep);
 	bk_expect(ep, TOK_LPAREN, "\"(\" after a function name");
+	if (bk_functions[f].func == BK_F_RANDOM_STRING)
+		return bk_parse_random_string(ep, &name);
 
 	/* room for a seed more */
 	args = palloc(sizeof(BkExpr *) * (maxargs + 1));
@@ -904,14 +1004,20 @@ bk_parse_call(BkExprParser *ep)
 			ok = (nargs == 2 || nargs == 3);
 			break;
 		default:
-			ok = (nargs == want);
+			if (bk_functions[f].maxargs > 0)
+				ok = (nargs >= want && nargs <= bk_functions[f].maxargs);
+			else
+				ok = (nargs == want);
 			break;
 	}
 	if (!ok)
 	{
 		const char *hint;
 
-		if (want == BK_NARGS_HASH)
+		if (bk_functions[f].maxargs > 0)
+			hint = psprintf("%s() takes %d to %d arguments.", bk_functions[f].name,
+							want, bk_functions[f].maxargs);
+		else if (want == BK_NARGS_HASH)
 			hint = psprintf("%s() takes a value and an optional seed.", bk_functions[f].name);
 		else if (want == BK_NARGS_PERMUTE)
 			hint = "permute() takes a value, a size and an optional seed.";
@@ -930,6 +1036,19 @@ bk_parse_call(BkExprParser *ep)
 	if ((want == BK_NARGS_HASH && nargs == 1) ||
 		(want == BK_NARGS_PERMUTE && nargs == 2))
 		args[nargs++] = bk_make_var(BK_VAR_DEFAULT_SEED);
+	/* the arguments left out: their defaults */
+	if (bk_functions[f].maxargs > nargs)
+	{
+		args = repalloc(args, sizeof(BkExpr *) * (bk_functions[f].maxargs + 1));
+		while (nargs < bk_functions[f].maxargs)
+		{
+			BkValue		v = {0};
+
+			v.kind = BK_VAL_DOUBLE;
+			v.d = bk_functions[f].defaults[nargs - want];
+			args[nargs++] = bk_make_const(&v);
+		}
+	}
 	return bk_make_func(bk_functions[f].func, nargs, args);
 }
 
@@ -1042,6 +1161,8 @@ bk_parse_prefix(BkExprParser *ep)
 			return bk_parse_call(ep);
 		case TOK_CASE:
 			return bk_parse_case(ep);
+		case TOK_STRING:
+			bk_syntax_error(ep, "A quoted string is only the pattern of random_string(); expressions compute numbers and booleans.");
 		case TOK_MAXINT:
 			bk_syntax_error(ep, "9223372036854775808 is a bigint only as -9223372036854775808; write 9223372036854775808.0 for a double.");
 		case TOK_END:
@@ -1110,6 +1231,7 @@ bk_expr_parse(BkScript *script, const char *text, int line, int column,
 	ep.text = text;
 	ep.pos = text;
 	bk_lex(&ep);
+	ep.first_offset = (int) (ep.tok.start - text);
 	e = bk_parse_expr(&ep, 0);
 	if (ep.tok.kind != TOK_END)
 		bk_syntax_error(&ep, "An operator may be missing before this point.");
@@ -1527,6 +1649,95 @@ bk_random(BkEvalState *st, BkFunc func, const BkValue *args, BkValue *ret)
 	}
 }
 
+/* a whole number parameter of a sysbench distribution, in [LO, HI] */
+static int
+bk_sb_int_param(const BkValue *v, const char *fname, const char *what, int lo, int hi)
+{
+	double		d = bk_to_double(v);
+
+	if (!(d >= lo && d <= hi) || d != floor(d))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s parameter of %s must be a whole number from %d to %d (not %g)",
+						what, fname, lo, hi, d),
+				 errhint("sysbench's option for it is --rand-spec-%s.",
+						 strcmp(what, "iterations") == 0 ? "iter" :
+						 strcmp(what, "percent") == 0 ? "pct" : "res")));
+	return (int) d;
+}
+
+/*
+ * bk_sysbench_random
+ *		sysbench's distributions: bounds from 0 to 2^32 - 1 (sysbench's
+ *		are uint32), the parameters of its options, a draw from the
+ *		client's generator.
+ */
+static void
+bk_sysbench_random(BkEvalState *st, BkFunc func, const BkValue *args, BkValue *ret)
+{
+	const char *fname = func == BK_F_SB_GAUSSIAN ? "sysbench_gaussian" :
+		func == BK_F_SB_SPECIAL ? "sysbench_special" :
+		func == BK_F_SB_PARETO ? "sysbench_pareto" : "sysbench_zipfian";
+	int64		imin = bk_to_int(&args[0]);
+	int64		imax = bk_to_int(&args[1]);
+
+	if (imin > imax)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("empty range given to %s", fname),
+				 errhint("The lower bound, %lld, must not be greater than the upper bound, %lld.",
+						 (long long) imin, (long long) imax)));
+	if (imin < 0 || imax > BK_SB_MAX_BOUND)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("range of %s out of bounds", fname),
+				 errhint("sysbench draws from 0 to 4294967295; the range given is %lld to %lld.",
+						 (long long) imin, (long long) imax)));
+	switch (func)
+	{
+		case BK_F_SB_GAUSSIAN:
+			bk_set_int(ret, bk_sb_gaussian(st->prng, imin, imax,
+										   bk_sb_int_param(&args[2], fname, "iterations", 1, BK_SB_MAX_ITER)));
+			return;
+		case BK_F_SB_SPECIAL:
+			{
+				int			pct = bk_sb_int_param(&args[2], fname, "percent", 0, 100);
+				int			res = bk_sb_int_param(&args[3], fname, "result", 0, 100);
+				int			iter = bk_sb_int_param(&args[4], fname, "iterations", 1, BK_SB_MAX_ITER);
+
+				bk_set_int(ret, bk_sb_special(st->prng, imin, imax, pct, res, iter));
+				return;
+			}
+		case BK_F_SB_PARETO:
+			{
+				double		h = bk_to_double(&args[2]);
+
+				if (!(h > 0.0 && h < 1.0))
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("pareto parameter must be greater than 0 and less than 1 (not %g)", h),
+							 errhint("sysbench's option for it is --rand-pareto-h; its default is 0.2.")));
+				bk_set_int(ret, bk_sb_pareto(st->prng, imin, imax, h));
+				return;
+			}
+		case BK_F_SB_ZIPFIAN:
+			{
+				double		e = bk_to_double(&args[2]);
+
+				if (!(e >= 0.0 && e <= BK_MAX_ZIPFIAN_PARAM))
+					ereport(ERROR,
+							(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+							 errmsg("zipfian exponent must be from 0 to %.0f (not %g)",
+									BK_MAX_ZIPFIAN_PARAM, e),
+							 errhint("sysbench's option for it is --rand-zipfian-exp; its default is 0.8.")));
+				bk_set_int(ret, bk_sb_zipfian(st->prng, imin, imax, e));
+				return;
+			}
+		default:
+			elog(ERROR, "unexpected sysbench function %d", (int) func);
+	}
+}
+
 /*
  * bk_debug
  *		debug(V): log V as pgbench prints it to stderr, naming the script
@@ -1709,6 +1920,20 @@ bk_apply(BkEvalState *st, const BkExpr *e, BkValue *args, int nargs,
 		case BK_F_RANDOM_GAUSSIAN:
 		case BK_F_RANDOM_ZIPFIAN:
 			bk_random(st, e->func, args, ret);
+			return;
+
+		case BK_F_SB_GAUSSIAN:
+		case BK_F_SB_SPECIAL:
+		case BK_F_SB_PARETO:
+		case BK_F_SB_ZIPFIAN:
+			bk_sysbench_random(st, e->func, args, ret);
+			return;
+
+		case BK_F_RANDOM_STRING:
+			memset(ret, 0, sizeof(*ret));
+			ret->kind = BK_VAL_STRING;
+			ret->s = palloc(strlen(args[0].s) + 1);
+			bk_sb_string(st->prng, args[0].s, ret->s);
 			return;
 
 		case BK_F_HASH_MURMUR2:

@@ -260,6 +260,160 @@ bk_random_zipfian(BkPrng *prng, int64 min, int64 max, double s)
 	return bk_wrap_add(bk_wrap_add(min, -1), (int64) x);
 }
 
+/* ------------------------------------------------------------------------
+ * sysbench's distributions (sysbench 1.0's sb_rand.c, its formulas and
+ * its truncations to uint32): the caller keeps 0 <= MIN <= MAX <= 2^32 - 1
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * bk_sb_gaussian
+ *		--rand-type=gaussian: MIN plus the mean of ITER uniform draws over
+ *		[0, MAX - MIN + 1), truncated.
+ */
+int64
+bk_sb_gaussian(BkPrng *prng, int64 min, int64 max, int iter)
+{
+	double		t = (double) (max - min + 1);
+	double		sum = 0.0;
+
+	for (int i = 0; i < iter; i++)
+		sum += bk_prng_double(prng) * t;
+	return min + (int64) (uint32) (sum * (1.0 / iter));
+}
+
+/*
+ * bk_sb_special
+ *		--rand-type=special: RES percent of the draws fall uniformly in the
+ *		PCT percent of the range around its middle, the others follow the
+ *		mean of ITER uniform draws over the whole range.
+ */
+int64
+bk_sb_special(BkPrng *prng, int64 min, int64 max, int pct, int res, int iter)
+{
+	double		t = (double) (max - min);
+	double		rnd = bk_prng_double(prng);
+	double		r;
+
+	/* the range stretched so that its extra part is RES percent of it */
+	if (res < 100 && rnd * (t * (100.0 / (100 - res))) < t)
+	{
+		double		sum = 0.0;
+
+		for (int i = 0; i < iter; i++)
+			sum += bk_prng_double(prng);
+		/* MIN + a double, made a uint32 as sysbench's return makes it */
+		return (int64) (uint32) ((double) min + sum * t * (1.0 / iter));
+	}
+	r = rnd * (t * (pct / 100.0) + 1.0);
+	r += t / 2 - t * (pct / 200.0);
+	return min + (int64) (uint32) r;
+}
+
+/*
+ * bk_sb_pareto
+ *		--rand-type=pareto with shape H: MIN + (MAX - MIN + 1) * u^(log(H) /
+ *		log(1 - H)), truncated.
+ */
+int64
+bk_sb_pareto(BkPrng *prng, int64 min, int64 max, double h)
+{
+	double		power = log(h) / log(1.0 - h);
+
+	return min + (int64) (uint32) ((double) (max - min + 1) *
+								   pow(bk_prng_double(prng), power));
+}
+
+/* the integral of 1/x^E and its inverse, with their Taylor forms near 0 */
+static double
+sb_zipf_helper1(double x)
+{
+	if (fabs(x) > 1e-8)
+		return log1p(x) / x;
+	return 1 - x * (0.5 - x * (1.0 / 3 - 0.25 * x));
+}
+
+static double
+sb_zipf_helper2(double x)
+{
+	if (fabs(x) > 1e-8)
+		return expm1(x) / x;
+	return 1 + x * 0.5 * (1 + x * (1.0 / 3) * (1 + 0.25 * x));
+}
+
+static double
+sb_zipf_H(double x, double e)
+{
+	double		logx = log(x);
+
+	return sb_zipf_helper2((1 - e) * logx) * logx;
+}
+
+static double
+sb_zipf_h(double x, double e)
+{
+	return exp(-e * log(x));
+}
+
+static double
+sb_zipf_H_inverse(double x, double e)
+{
+	double		t = Max(x * (1 - e), -1.0);
+
+	return exp(sb_zipf_helper1(t) * x);
+}
+
+/*
+ * bk_sb_zipfian
+ *		--rand-type=zipfian with exponent E (sysbench 1.1; any E >= 0): the
+ *		rejection-inversion method of Hörmann and Derflinger, P(MIN + k - 1)
+ *		proportional to 1 / k^E for k in [1, MAX - MIN + 1].
+ */
+int64
+bk_sb_zipfian(BkPrng *prng, int64 min, int64 max, double e)
+{
+	double		n = (double) (max - min + 1);
+	double		s = 2 - sb_zipf_H_inverse(sb_zipf_H(2.5, e) - sb_zipf_h(2, e), e);
+	double		hx1 = sb_zipf_H(1.5, e) - 1;
+	double		hn = sb_zipf_H(n + 0.5, e);
+
+	for (;;)
+	{
+		double		u = hn + bk_prng_double(prng) * (hx1 - hn);
+		double		x = sb_zipf_H_inverse(u, e);
+		double		k = floor(x + 0.5);
+
+		if (k < 1)
+			k = 1;
+		else if (k > n)
+			k = n;
+		if (k - x <= s || u >= sb_zipf_H(k + 0.5, e) - sb_zipf_h(k, e))
+			return min + (int64) k - 1;
+		CHECK_FOR_INTERRUPTS();
+	}
+}
+
+/*
+ * bk_sb_string
+ *		sysbench.rand.string(PATTERN) into OUT (as long as PATTERN, and its
+ *		terminator): each '#' a random digit, each '@' a random lower-case
+ *		letter, anything else as it is.
+ */
+void
+bk_sb_string(BkPrng *prng, const char *pattern, char *out)
+{
+	for (; *pattern; pattern++, out++)
+	{
+		if (*pattern == '#')
+			*out = (char) ('0' + (int) (bk_prng_double(prng) * 10));
+		else if (*pattern == '@')
+			*out = (char) ('a' + (int) (bk_prng_double(prng) * 26));
+		else
+			*out = *pattern;
+	}
+	*out = '\0';
+}
+
 /*
  * bk_hash_fnv1a
  *		hash_fnv1a(VAL, SEED): FNV-1a over the 8 bytes of VAL.

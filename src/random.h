@@ -47,6 +47,12 @@ extern int64 bk_random_exponential(BkPrng *prng, int64 min, int64 max,
 extern int64 bk_random_gaussian(BkPrng *prng, int64 min, int64 max,
 								double parameter);
 extern int64 bk_random_zipfian(BkPrng *prng, int64 min, int64 max, double s);
+extern int64 bk_sb_gaussian(BkPrng *prng, int64 min, int64 max, int iter);
+extern int64 bk_sb_special(BkPrng *prng, int64 min, int64 max, int pct, int res,
+						   int iter);
+extern int64 bk_sb_pareto(BkPrng *prng, int64 min, int64 max, double h);
+extern int64 bk_sb_zipfian(BkPrng *prng, int64 min, int64 max, double e);
+extern void bk_sb_string(BkPrng *prng, const char *pattern, char *out);
 extern int64 bk_hash_fnv1a(int64 val, uint64 seed);
 extern int64 bk_hash_murmur2(int64 val, uint64 seed);
 extern int64 bk_permute(int64 val, int64 isize, int64 seed);

@@ -421,6 +421,8 @@ runner_start_command(BkSession *s)
 				memset(&v, 0, sizeof(v));
 				bk_expr_eval(script, pc, cmd->expr, s->vars, &s->rnd.func, &v);
 				bk_var_assign(&s->vars[cmd->var], &v, s->vars_cxt);
+				if (v.kind == BK_VAL_STRING)
+					pfree(v.s);	/* random_string()'s, copied */
 			}
 			return BK_ST_END_COMMAND;
 		case BK_CMD_SLEEP:

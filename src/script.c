@@ -152,7 +152,7 @@ bk_var_lookup(BkVarTable *vt, const char *name, bool create)
 /*
  * bk_var_assign
  *		Set variable VAR to VALUE, freeing its old string; a string value is
- *		copied into CXT.
+ *		copied into CXT (or over the old string, when that is long enough).
  */
 void
 bk_var_assign(BkValue *var, const BkValue *value, MemoryContext cxt)
@@ -161,7 +161,18 @@ bk_var_assign(BkValue *var, const BkValue *value, MemoryContext cxt)
 
 	*var = *value;
 	if (value->kind == BK_VAL_STRING)
+	{
+		size_t		len = strlen(value->s);
+
+		/* a string as long as the old one or shorter takes its place */
+		if (old != NULL && len <= strlen(old))
+		{
+			memmove(old, value->s, len + 1);
+			var->s = old;
+			return;
+		}
 		var->s = MemoryContextStrdup(cxt, value->s);
+	}
 	else
 		var->s = NULL;
 	if (old != NULL)

@@ -196,7 +196,7 @@ mapfile -t want < <(
 	{
 		printf '%s\n' "${CORE15[@]}" clang-14 python3 python3-pip
 		printf '%s\n' postgresql-15-pgtap libtap-parser-sourcehandler-pgtap-perl libipc-run-perl postgresql-client-15 \
-			chromium fonts-dejavu-core python3-pil shellcheck git unzip perl build-essential debhelper dpkg-dev postgresql-server-dev-all
+			chromium fonts-dejavu-core python3-pil shellcheck git unzip perl sysbench build-essential debhelper dpkg-dev postgresql-server-dev-all
 	} | sort -u
 )
 out=$(lib_run 'PGBK_PG18_HOME=/nonexistent; pg18_ensure() { echo "pg18_ensure called"; }; deps_ensure all 15 18') &&
