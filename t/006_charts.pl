@@ -1,5 +1,5 @@
-# The SVG charts as a person sees them: bench.chart_run, bench.chart_suite
-# and bench.chart_schedule are written to files, rendered to PNG by a
+# The SVG charts as a person sees them: bench.chart_run, bench.chart_suite,
+# bench.chart_schedule and bench.chart_relative are written to files, rendered to PNG by a
 # headless Chromium at each chart's own size, and the pictures checked:
 # the size the SVG says, not blank, not a single flat colour, the series
 # and the red marks there; and each SVG parses as XML.
@@ -101,6 +101,7 @@ for my $repeat (1 .. 2)
 
 # a schedule's last four days, at 1 and 2 clients; the 2 clients of the
 # last day ran at 70% of the speed before
+my @nightly;
 sql(qq{INSERT INTO bench.schedules (name, cron, workload, clients, repeat, run_order, args, search_path,
                                     baseline_runs, threshold, cron_database)
        VALUES ('nightly', '0 3 * * *', 'tpcb', '{1,2}', 1, 'interleaved', '{}', '$search_path', 3, 0.05, 'bk')});
@@ -111,6 +112,7 @@ for my $day (reverse 0 .. 3)
 	               VALUES ('tpcb', '{1,2}', 1, 'interleaved', '{}', '$search_path', 2, 'done', current_user,
 	                       'nightly', now() - interval '$day days' - interval '1 hour')
 	               RETURNING id});
+	push @nightly, $s;
 	for my $clients (1, 2)
 	{
 		my $id = sql(qq{SELECT id FROM bench.run('tpcb', clients => $clients, transactions => 100,
@@ -227,6 +229,16 @@ my %schedule = render('schedule', q{SELECT bench.chart_schedule('nightly', 1000,
 picture_ok('schedule', %schedule);
 is(scalar(() = $schedule{svg} =~ /<circle class="regression"/g), 1, 'schedule: one point is a regression');
 cmp_ok($schedule{red} // 0, '>', 20, 'schedule: the regression is there in red');
+
+# the schedule's suites against its first: day d at (1 + 0.01 d) / 1.03 of
+# it, the last day's 2 clients at 0.7 / 1.03 = 0.68
+my $others = join(', ', @nightly[1 .. 3]);
+my %relative = render('relative', "SELECT bench.chart_relative($nightly[0], ARRAY[$others])");
+picture_ok('relative', %relative);
+is(scalar(() = $relative{svg} =~ /<rect class="bar"/g), 8, 'relative: a bar per suite and client count');
+like($relative{svg}, qr/<title>[^<]*, 2 clients: 0\.68<\/title>/, 'relative: the last day at 2 clients is 0.68');
+like($relative{svg}, qr/<line class="base"/, 'relative: the base level is drawn');
+cmp_ok($relative{blue} // 0, '>', 200, 'relative: the second suite\'s bars are there in blue');
 
 my %empty = render('empty', "SELECT bench.chart_suite($empty, 640, 400)");
 picture_ok('empty suite', %empty);
