@@ -591,7 +591,8 @@ UPDATE bench.samples s
                   AND bench._redact_statement(e.st->>'query') IS DISTINCT FROM e.st->>'query');
 -- bench.init loads into targets: bench.datasets.target names the target of
 -- a dataset (NULL: this database), and bench.init takes target and
--- generate after its arguments of 0.1.0
+-- generate after its arguments of 0.1.0, then tables and table_size (the
+-- sysbench dataset)
 ALTER TABLE bench.datasets ADD COLUMN target text;
 
 DROP FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean);
@@ -607,15 +608,17 @@ CREATE FUNCTION bench.init(
     jobs             integer DEFAULT 1,
     force            boolean DEFAULT false,
     target           text    DEFAULT NULL,
-    generate         text    DEFAULT NULL)
+    generate         text    DEFAULT NULL,
+    tables           integer DEFAULT NULL,
+    table_size       integer DEFAULT NULL)
 RETURNS bench.init_result
 LANGUAGE c VOLATILE PARALLEL UNSAFE
 AS 'MODULE_PATHNAME', 'bench_init';
 
-COMMENT ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text) IS
-    'Create and load a workload''s dataset (tpcb: the tables pgbench -i makes), in background workers';
+COMMENT ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer) IS
+    'Create and load a workload''s dataset (tpcb: the tables pgbench -i makes; sysbench: those sysbench prepare makes), in background workers';
 
-REVOKE ALL ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer) FROM PUBLIC;
 
 --
 -- Run state: a run is alive while its coordinator holds the

@@ -134,7 +134,7 @@ SELECT is(
 -- ---------------------------------------------------------------- bench.init
 SELECT has_function('bench', 'init',
     ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
-    'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text) exists');
+    'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer) exists');
 SELECT function_returns('bench', 'init',
     ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
     'bench.init_result', 'bench.init returns bench.init_result');
@@ -151,27 +151,27 @@ SELECT isnt_definer('bench', 'init',
     ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
     'bench.init is not SECURITY DEFINER (it runs as the caller)');
 SELECT is(
-    (SELECT proparallel FROM pg_proc WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text)'::regprocedure),
+    (SELECT proparallel FROM pg_proc WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)'::regprocedure),
     'u', 'bench.init is PARALLEL UNSAFE');
 SELECT is(
-    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text)'::regprocedure),
+    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)'::regprocedure),
     ARRAY['workload', 'scale', 'fillfactor', 'partitions', 'partition_method',
           'unlogged', 'foreign_keys', 'jobs', 'force', 'target', 'generate']::text[],
     'bench.init has the documented argument names');
 SELECT is(
     (SELECT pg_get_expr(proargdefaults, 0) FROM pg_proc
-      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text)'::regprocedure),
+      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)'::regprocedure),
     '1, 100, 0, NULL::text, false, false, 1, false, NULL::text, NULL::text',
     'bench.init defaults: scale 1, fillfactor 100, partitions 0, no method, logged, no FKs, 1 job, no force, this database, the generation of a target''s default');
 SELECT is(
     (SELECT pronargdefaults::int FROM pg_proc
-      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text)'::regprocedure),
+      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)'::regprocedure),
     10, 'every argument of bench.init but workload has a default');
 
 -- ---------------------------------------------------------------- privileges
 CREATE ROLE pgbk_tap_nobody NOLOGIN;
 CREATE ROLE pgbk_tap_granted NOLOGIN;
-GRANT EXECUTE ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text)
+GRANT EXECUTE ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)
     TO pgbk_tap_granted;
 
 SELECT function_privs_are('bench', 'init',
@@ -185,16 +185,16 @@ SELECT function_privs_are('bench', 'init',
     'pgbk_tap_granted', ARRAY['EXECUTE'], 'a role granted EXECUTE may EXECUTE bench.init');
 SELECT ok(
     NOT has_function_privilege('public',
-        'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text)', 'EXECUTE'),
+        'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)', 'EXECUTE'),
     'has_function_privilege(public, bench.init, EXECUTE) is false');
 SELECT ok(
     NOT EXISTS (SELECT 1 FROM pg_proc p, aclexplode(p.proacl) a
-                 WHERE p.oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text)'::regprocedure
+                 WHERE p.oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)'::regprocedure
                    AND a.grantee = 0),
     'the ACL of bench.init has no entry for PUBLIC');
 SELECT isnt(
     (SELECT proacl FROM pg_proc
-      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text)'::regprocedure),
+      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)'::regprocedure),
     NULL, 'bench.init has an explicit ACL (the default would let PUBLIC execute it)');
 
 SELECT table_privs_are('bench', 'datasets', 'public', ARRAY['SELECT'],

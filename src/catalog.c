@@ -485,6 +485,48 @@ bk_dataset_owns_table(Oid relid)
 }
 
 /*
+ * bk_dataset_other_tables
+ *		The tables, still there, of the ready datasets that the N tables
+ *		RELIDS belong to, other than RELIDS themselves: a dataset replaced
+ *		goes whole (a sysbench dataset of more tables than its successor).
+ *		Returns them palloc'd in the caller's context, their number in
+ *		*NOUT.
+ */
+Oid *
+bk_dataset_other_tables(const Oid *relids, int n, int *nout)
+{
+	Oid			types[1] = {OIDARRAYOID};
+	Datum		values[1];
+	Datum	   *elems = palloc(sizeof(Datum) * Max(n, 1));
+	Oid		   *out;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	for (int i = 0; i < n; i++)
+		elems[i] = ObjectIdGetDatum(relids[i]);
+	values[0] = PointerGetDatum(construct_array(elems, n, OIDOID, sizeof(Oid), true, TYPALIGN_INT));
+	bk_spi_connect();
+	if (SPI_execute_with_args("SELECT DISTINCT t FROM bench.datasets d,"
+							  "  LATERAL pg_catalog.unnest(d.tables::pg_catalog.oid[]) AS t"
+							  " WHERE d.status = 'ready'"
+							  "   AND d.tables::pg_catalog.oid[] OPERATOR(pg_catalog.&&) $1"
+							  "   AND t OPERATOR(pg_catalog.<>) ALL ($1)"
+							  "   AND EXISTS (SELECT 1 FROM pg_catalog.pg_class c WHERE c.oid OPERATOR(pg_catalog.=) t)"
+							  " ORDER BY t",
+							  1, types, values, NULL, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the tables of the datasets to replace");
+	out = MemoryContextAlloc(cxt, sizeof(Oid) * Max(SPI_processed, 1));
+	*nout = (int) SPI_processed;
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		bool		isnull;
+
+		out[i] = DatumGetObjectId(SPI_getbinval(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1, &isnull));
+	}
+	bk_spi_finish();
+	return out;
+}
+
+/*
  * bk_recover_orphans
  *		Loads left 'loading' by a worker that no longer exists (a crash, a
  *		restart, a terminated worker) become 'aborted', and the half-loaded

@@ -64,6 +64,7 @@ extern void bk_dataset_finish(int64 id, const char *status, int64 rows,
 							  const char *error);
 extern void bk_dataset_mark_replaced(const Oid *relids, int n);
 extern bool bk_dataset_owns_table(Oid relid);
+extern Oid *bk_dataset_other_tables(const Oid *relids, int n, int *nout);
 extern void bk_recover_orphans(void);
 
 /* privilege.c: who sees and steers whose work; workers per role */

@@ -14,7 +14,8 @@
  * (init.c).
  *
  * Names: a kind's tables are named final_prefix + a suffix of its own
- * ("pgbench_" + "accounts"); while they load, the staging prefix
+ * ("pgbench_" + "accounts", "sbtest" + "3"), and how many tables there are
+ * may depend on the options; while they load, the staging prefix
  * (bench_load_<id>_) replaces final_prefix, on the tables, their indexes
  * and constraints alike, and the swap puts final_prefix back.
  *
@@ -59,6 +60,9 @@ typedef struct BkInitArgs
 	const char *partition_method;	/* NULL: not given */
 	bool		unlogged;
 	bool		foreign_keys;
+	int			tables;			/* sysbench's */
+	bool		tables_given;
+	int			table_size;		/* sysbench's; -1: not given */
 } BkInitArgs;
 
 typedef struct BkDatasetKind
@@ -79,9 +83,9 @@ typedef struct BkDatasetKind
 	 * parent, and must not clash with other tables), and the number of
 	 * leaves the loaders fill.
 	 */
-	int			ntables;
-	const char *const *table_suffixes;
-	const int  *vacuum_order;	/* indexes into table_suffixes */
+	int			(*ntables) (const void *opts);
+	const char *(*table_suffix) (const void *opts, int table);
+	int			(*vacuum_table) (const void *opts, int i);	/* the i-th vacuumed */
 	int			(*nchildren) (const void *opts);
 	int			main_table;		/* the table (index) the loaders fill, whose
 								 * children the partitions are */
@@ -117,8 +121,8 @@ typedef struct BkDatasetKind
 							  const char *prefix, int table);
 	char	   *(*child_sql) (const void *opts, int version, const char *nspname,
 							  const char *prefix, int child);
-	int			nfilled;
-	const int  *filled;			/* indexes into table_suffixes, in fill order */
+	int			(*nfilled) (const void *opts);
+	int			(*filled) (const void *opts, int f);	/* the f-th filled table */
 	int64		(*rows) (const void *opts, int table);
 	void		(*copy_row) (const void *opts, int table, int64 row, StringInfo out);
 	char	   *(*insert_sql) (const void *opts, int table, const char *nspname);
@@ -128,5 +132,8 @@ typedef struct BkDatasetKind
 
 /* tpcb.c */
 extern const BkDatasetKind bk_dataset_tpcb;
+
+/* sysbench.c */
+extern const BkDatasetKind bk_dataset_sysbench;
 
 #endif							/* PGBENCHKIT_DATASET_H */

@@ -130,7 +130,7 @@ typedef struct InitLoader
 } InitLoader;
 
 /* the kinds of dataset bench.init loads */
-static const BkDatasetKind *const dataset_kinds[] = {&bk_dataset_tpcb};
+static const BkDatasetKind *const dataset_kinds[] = {&bk_dataset_tpcb, &bk_dataset_sysbench};
 
 /* the shared segment of one bench.init call */
 typedef struct InitShared
@@ -212,16 +212,16 @@ init_kind(const InitShared *sh)
 
 /* a table's name: PREFIX (the final or the staging one) and its suffix */
 static char *
-init_table_name(const BkDatasetKind *kind, const char *prefix, int t)
+init_table_name(const BkDatasetKind *kind, const void *opts, const char *prefix, int t)
 {
-	return psprintf("%s%s", prefix, kind->table_suffixes[t]);
+	return psprintf("%s%s", prefix, kind->table_suffix(opts, t));
 }
 
 /* the final name of the kind's main table (pgbench_accounts) */
 static char *
-init_main_table(const BkDatasetKind *kind)
+init_main_table(const BkDatasetKind *kind, const void *opts)
 {
-	return init_table_name(kind, kind->final_prefix, kind->main_table);
+	return init_table_name(kind, opts, kind->final_prefix, kind->main_table);
 }
 
 static double
@@ -294,18 +294,24 @@ init_print_notices(void *arg)
  *		The tables of KIND that already exist in NSPID under their final
  *		names.  Refuses unless FORCE is set and every one of them was created
  *		by bench.init and is owned by ROLEID.  Returns their OIDs (the ones
- *		to drop) in *relids.
+ *		to drop), with the other tables of the datasets they belong to (a
+ *		dataset is replaced whole), palloc'd in *relids_out.
  */
 static int
 init_existing_tables(const BkDatasetKind *kind, const void *opts, Oid nspid,
-					 const char *nspname, Oid roleid, bool force, Oid *relids)
+					 const char *nspname, Oid roleid, bool force, Oid **relids_out)
 {
 	int			n = 0;
 	int			nchildren = kind->nchildren(opts);
+	Oid		   *relids = palloc(sizeof(Oid) * kind->ntables(opts));
+	Oid		   *others;
+	int			nothers;
 
-	for (int t = 0; t < kind->ntables; t++)
+	*relids_out = relids;
+
+	for (int t = 0; t < kind->ntables(opts); t++)
 	{
-		char	   *name = init_table_name(kind, kind->final_prefix, t);
+		char	   *name = init_table_name(kind, opts, kind->final_prefix, t);
 		Oid			relid = get_relname_relid(name, nspid);
 
 		if (!OidIsValid(relid))
@@ -346,10 +352,29 @@ init_existing_tables(const BkDatasetKind *kind, const void *opts, Oid nspid,
 				(errcode(ERRCODE_DUPLICATE_TABLE),
 				 errmsg("table \"%s.%s\" already exists", nspname, name),
 				 errdetail("It would clash with partition %d of the new %s.", c + 1,
-						   init_main_table(kind)),
+						   init_main_table(kind, opts)),
 				 errhint("Drop or rename that table, or choose fewer partitions.")));
 dropped_with_parent:
 		;
+	}
+
+	/* the rest of the datasets replaced (their tables this one does not make) */
+	if (n == 0)
+		return 0;
+	others = bk_dataset_other_tables(relids, n, &nothers);
+	if (nothers == 0)
+		return n;
+	relids = repalloc(relids, sizeof(Oid) * (n + nothers));
+	*relids_out = relids;
+	for (int i = 0; i < nothers; i++)
+	{
+		if (!bk_rel_ownercheck(others[i], roleid))
+			ereport(ERROR,
+					(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
+					 errmsg("must be owner of table \"%s.%s\" to replace the dataset it belongs to",
+							nspname, get_rel_name(others[i])),
+					 errhint("Call bench.init as the role that loaded the dataset.")));
+		relids[n++] = others[i];
 	}
 	return n;
 }
@@ -491,8 +516,8 @@ static const BkLaunch init_coordinator_launch = {
  * bench_init
  *		SQL function bench.init(workload, scale, fillfactor, partitions,
  *		partition_method, unlogged, foreign_keys, jobs, force, target,
- *		generate): the kind of dataset the workload names reads its options
- *		from them.  With a target, the dataset is made there over libpq
+ *		generate, tables, table_size): the kind of dataset the workload
+ *		names reads its options from them.  With a target, the dataset is made there over libpq
  *		(init_remote.c); its connection and what is there are checked here
  *		first.  (0.1.0's SQL function has no target and generate.)
  */
@@ -518,7 +543,7 @@ bench_init(PG_FUNCTION_ARGS)
 	InitShared *sh;
 
 	if (PG_NARGS() != 9)
-		bk_check_call(fcinfo, 11, "bench.init");
+		bk_check_call(fcinfo, 13, "bench.init");
 	/* --- arguments, all before anything happens --- */
 	ARG_NOT_NULL(0, "workload");
 	ARG_NOT_NULL(1, "scale");
@@ -539,10 +564,13 @@ bench_init(PG_FUNCTION_ARGS)
 	args.foreign_keys = PG_GETARG_BOOL(6);
 	jobs = PG_GETARG_INT32(7);
 	force = PG_GETARG_BOOL(8);
-	if (PG_NARGS() == 11 && !PG_ARGISNULL(9))
+	if (PG_NARGS() == 13 && !PG_ARGISNULL(9))
 		target = text_to_cstring(PG_GETARG_TEXT_PP(9));
-	if (PG_NARGS() == 11 && !PG_ARGISNULL(10))
+	if (PG_NARGS() == 13 && !PG_ARGISNULL(10))
 		generate = text_to_cstring(PG_GETARG_TEXT_PP(10));
+	args.tables = (PG_NARGS() == 13 && !PG_ARGISNULL(11)) ? PG_GETARG_INT32(11) : 0;
+	args.table_size = (PG_NARGS() == 13 && !PG_ARGISNULL(12)) ? PG_GETARG_INT32(12) : -1;
+	args.tables_given = PG_NARGS() == 13 && !PG_ARGISNULL(11);
 
 	kind = init_find_kind(workload);
 	if (kind == NULL)
@@ -589,7 +617,7 @@ bench_init(PG_FUNCTION_ARGS)
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("jobs must be at least 1, not %d", jobs),
 				 errhint("jobs is the number of background workers that load %s.",
-						 init_main_table(kind))));
+						 init_main_table(kind, opts))));
 	if (jobs > INIT_MAX_JOBS || BK_INIT_WORKERS(jobs) > max_worker_processes)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_RESOURCES),
@@ -606,7 +634,7 @@ bench_init(PG_FUNCTION_ARGS)
 	nspname = NULL;
 	if (target == NULL)
 	{
-		nspid = RangeVarGetCreationNamespace(makeRangeVar(NULL, init_main_table(kind), -1));
+		nspid = RangeVarGetCreationNamespace(makeRangeVar(NULL, init_main_table(kind, opts), -1));
 		nspname = get_namespace_name(nspid);
 		if (bk_namespace_aclcheck(nspid, GetUserId(), ACL_CREATE) != ACLCHECK_OK)
 			ereport(ERROR,
@@ -637,11 +665,11 @@ bench_init(PG_FUNCTION_ARGS)
 				 errhint("It commits its work in background workers; call it on its own, outside BEGIN ... COMMIT.")));
 	if (target == NULL)
 	{
-		existing = palloc(sizeof(Oid) * kind->ntables);
+		int			nexisting = init_existing_tables(kind, opts, nspid, nspname, GetUserId(),
+														 force, &existing);
+
 		/* a run on the dataset to replace: refused now, not deadlocked at the swap */
-		bk_refuse_busy_tables(existing,
-							  init_existing_tables(kind, opts, nspid, nspname, GetUserId(),
-												   force, existing));
+		bk_refuse_busy_tables(existing, nexisting);
 	}
 	else
 	{
@@ -682,12 +710,12 @@ bench_init(PG_FUNCTION_ARGS)
 		/* the tables on the target (their partitions go with them) */
 		appendStringInfo(&json, ", \"jobs\": %d, \"force\": %s, \"generate\": \"%s\", \"target_tables\": [",
 						 jobs, force ? "true" : "false", generate ? generate : "client");
-		for (int t = 0; t < kind->ntables; t++)
+		for (int t = 0; t < kind->ntables(opts); t++)
 		{
 			if (t > 0)
 				appendStringInfoString(&json, ", ");
 			escape_json(&json, quote_qualified_identifier(nspname,
-														  init_table_name(kind, kind->final_prefix, t)));
+														  init_table_name(kind, opts, kind->final_prefix, t)));
 		}
 		appendStringInfoString(&json, "]}");
 	}
@@ -859,7 +887,8 @@ init_run_generated(const char *query, const char *what)
  *		What is named after the staging tables gets its final name (the
  *		staging prefix replaced by FINAL_PREFIX): the indexes (for tpcb,
  *		the primary key of the accounts and of its partitions;
- *		renaming an index renames its constraint too), then the remaining
+ *		renaming an index renames its constraint too), the sequences (a
+ *		serial column's: sysbench's id), then the remaining
  *		constraints (from PostgreSQL 18 on, NOT NULL constraints have names
  *		made from the table's; renaming the parent's renames its
  *		partitions' inherited ones too).
@@ -879,6 +908,14 @@ init_rename_staged(Oid nspid, const char *prefix, const char *final_prefix)
 								"   AND c.relname LIKE %s"
 								" ORDER BY c.oid", final, skip, nspid, like),
 					   "indexes to rename");
+	init_run_generated(psprintf("SELECT pg_catalog.format('alter sequence %%s rename to %%I',"
+								" c.oid::pg_catalog.regclass,"
+								" %s || pg_catalog.substr(c.relname, %d))"
+								"  FROM pg_catalog.pg_class c"
+								" WHERE c.relnamespace = %u AND c.relkind = 'S'"
+								"   AND c.relname LIKE %s"
+								" ORDER BY c.oid", final, skip, nspid, like),
+					   "sequences to rename");
 	init_run_generated(psprintf("SELECT pg_catalog.format('alter table %%s rename constraint %%I to %%I',"
 								" c.conrelid::pg_catalog.regclass, c.conname,"
 								" %s || pg_catalog.substr(c.conname, %d))"
@@ -934,7 +971,7 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 	const void *opts = INIT_OPTS(sh);
 	LOCKTAG		tag;
 	instr_time	start;
-	Oid		   *existing = palloc(sizeof(Oid) * kind->ntables);
+	Oid		   *existing;
 	int			nexisting;
 	int			nchildren = kind->nchildren(opts);
 	int64		rest_rows;
@@ -961,21 +998,21 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 	bk_recover_orphans();
 	bk_recover_runs();
 	(void) init_existing_tables(kind, opts, sh->nspid, sh->nspname, sh->roleid, sh->force,
-								existing);
+								&existing);
 	sh->dataset_id = bk_dataset_begin(kind->name, kind->scale(opts), sh->options_json,
 									  sh->nspname, sh->rolename);
 	snprintf(prefix, NAMEDATALEN, "bench_load_" INT64_FORMAT "_", sh->dataset_id);
 	kind->create(opts, sh->nspname, prefix);
-	for (int t = 0; t < kind->ntables; t++)
-		tables[t] = get_relname_relid(init_table_name(kind, prefix, t), sh->nspid);
-	bk_dataset_set_tables(sh->dataset_id, tables, kind->ntables);
+	for (int t = 0; t < kind->ntables(opts); t++)
+		tables[t] = get_relname_relid(init_table_name(kind, opts, prefix, t), sh->nspid);
+	bk_dataset_set_tables(sh->dataset_id, tables, kind->ntables(opts));
 	init_xact_commit();
 	sh->secs[PH_CREATE] = elapsed_since(start);
 
 	/* 2. load: the leaves split among the loaders, the rest here */
 	INSTR_TIME_SET_CURRENT(start);
 	init_xact_begin(psprintf("bench.init: preparing %s",
-							 init_main_table(kind)));
+							 init_main_table(kind, opts)));
 	kind->prepare(opts, sh->nspname, prefix, sh->leaves, sh->jobs);
 	init_xact_commit();
 	pg_write_barrier();
@@ -993,10 +1030,10 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 
 	/* 3. vacuum analyze, in the kind's order */
 	INSTR_TIME_SET_CURRENT(start);
-	for (int i = 0; i < kind->ntables; i++)
+	for (int i = 0; i < kind->ntables(opts); i++)
 	{
 		init_check_cancel(sh);
-		init_vacuum_analyze(sh->nspname, init_table_name(kind, prefix, kind->vacuum_order[i]));
+		init_vacuum_analyze(sh->nspname, init_table_name(kind, opts, prefix, kind->vacuum_table(opts, i)));
 	}
 	if (kind->after_vacuum != NULL)
 	{
@@ -1010,7 +1047,7 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 	/* 4. swap in, keys, record: all or nothing */
 	init_xact_begin("bench.init: primary keys");
 	nexisting = init_existing_tables(kind, opts, sh->nspid, sh->nspname, sh->roleid, sh->force,
-									 existing);
+									 &existing);
 	if (nexisting > 0)
 	{
 		StringInfoData sql;
@@ -1025,10 +1062,10 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 		bk_spi_utility(sql.data);
 		bk_dataset_mark_replaced(existing, nexisting);
 	}
-	for (int t = 0; t < kind->ntables; t++)
+	for (int t = 0; t < kind->ntables(opts); t++)
 		bk_spi_utility(psprintf("alter table %s rename to %s",
-								quote_qualified_identifier(sh->nspname, init_table_name(kind, prefix, t)),
-								quote_identifier(init_table_name(kind, kind->final_prefix, t))));
+								quote_qualified_identifier(sh->nspname, init_table_name(kind, opts, prefix, t)),
+								quote_identifier(init_table_name(kind, opts, kind->final_prefix, t))));
 	for (int c = 0; c < nchildren; c++)
 		bk_spi_utility(psprintf("alter table %s rename to %s",
 								quote_qualified_identifier(sh->nspname,
@@ -1156,7 +1193,7 @@ init_cleanup(InitShared *sh, BackgroundWorkerHandle **loaders, const char *prefi
 	/* the tables of the datasets it replaced on the target were dropped */
 	if (remote != NULL && remote->committed)
 		bk_dataset_mark_replaced_on_target(sh->dataset_id);
-	for (int t = 0; remote == NULL && t < init_kind(sh)->ntables; t++)
+	for (int t = 0; remote == NULL && t < init_kind(sh)->ntables(INIT_OPTS(sh)); t++)
 	{
 		char	   *name = OidIsValid(tables[t]) ? get_rel_name(tables[t]) : NULL;
 
@@ -1231,7 +1268,7 @@ bench_init_coordinator_main(Datum main_arg)
 								   ALLOCSET_DEFAULT_SIZES);
 	MemoryContextSwitchTo(topcxt);
 	loaders = palloc0(sizeof(BackgroundWorkerHandle *) * sh->jobs);
-	tables = palloc0(sizeof(Oid) * init_kind(sh)->ntables);
+	tables = palloc0(sizeof(Oid) * init_kind(sh)->ntables(INIT_OPTS(sh)));
 	remote = sh->target[0] != '\0' ? palloc0(sizeof(BkRemoteLoad)) : NULL;
 
 	PG_TRY();
@@ -1326,7 +1363,7 @@ bench_init_loader_main(Datum main_arg)
 			StartTransactionCommand();
 			PushActiveSnapshot(GetTransactionSnapshot());
 			pgstat_report_activity(STATE_RUNNING,
-								   psprintf("bench.init: loading %s", init_main_table(kind)));
+								   psprintf("bench.init: loading %s", init_main_table(kind, INIT_OPTS(sh))));
 			(void) kind->load_share(INIT_OPTS(sh), sh->leaves, INIT_LEAF_ROWS(sh),
 											 index, sh->jobs, &ld->rows, &sh->cancel);
 			PopActiveSnapshot();

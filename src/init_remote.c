@@ -262,16 +262,16 @@ bk_remote_table(BkRemoteLoad *load, int table)
 {
 	return quote_qualified_identifier(load->schema,
 									  psprintf("%s%s", load->kind->final_prefix,
-											   load->kind->table_suffixes[table]));
+											   load->kind->table_suffix(load->opts, table)));
 }
 
 /* is NAME among the kind's tables?  Returns its index, or -1 */
 static int
 remote_kind_table(BkRemoteLoad *load, const char *name)
 {
-	for (int t = 0; t < load->kind->ntables; t++)
+	for (int t = 0; t < load->kind->ntables(load->opts); t++)
 		if (strcmp(name, psprintf("%s%s", load->kind->final_prefix,
-								  load->kind->table_suffixes[t])) == 0)
+								  load->kind->table_suffix(load->opts, t))) == 0)
 			return t;
 	return -1;
 }
@@ -293,7 +293,7 @@ remote_check(BkRemoteLoad *load)
 	StringInfoData names;
 	PGresult   *res;
 	char	   *main_table = psprintf("%s%s", kind->final_prefix,
-									  kind->table_suffixes[kind->main_table]);
+									  kind->table_suffix(load->opts, kind->main_table));
 
 	res = remote_query(load, "select pg_catalog.current_schema(),"
 					   " pg_catalog.has_schema_privilege(pg_catalog.current_schema(), 'CREATE'),"
@@ -328,10 +328,10 @@ remote_check(BkRemoteLoad *load)
 
 	/* the kind's tables and the children to be made, if there */
 	initStringInfo(&names);
-	for (int t = 0; t < kind->ntables; t++)
+	for (int t = 0; t < kind->ntables(load->opts); t++)
 		appendStringInfo(&names, "%s%s", names.len ? ", " : "",
 						 quote_literal_cstr(psprintf("%s%s", kind->final_prefix,
-													 kind->table_suffixes[t])));
+													 kind->table_suffix(load->opts, t))));
 	for (int c = 0; c < nchildren; c++)
 		appendStringInfo(&names, ", %s",
 						 quote_literal_cstr(psprintf("%s%s", kind->final_prefix,
@@ -523,7 +523,7 @@ remote_copy(BkRemoteLoad *load, int t)
 {
 	const BkDatasetKind *kind = load->kind;
 	char	   *table = bk_remote_table(load, t);
-	char	   *name = psprintf("%s%s", kind->final_prefix, kind->table_suffixes[t]);
+	char	   *name = psprintf("%s%s", kind->final_prefix, kind->table_suffix(load->opts, t));
 	int64		total = kind->rows(load->opts, t);
 	PGresult   *res;
 	char	   *sql;
@@ -622,7 +622,7 @@ bk_remote_load(BkRemoteLoad *load)
 	INSTR_TIME_SET_CURRENT(step);
 	remote_notice(load, "creating tables...");
 	remote_activity(load, "creating tables");
-	for (int t = 0; t < kind->ntables; t++)
+	for (int t = 0; t < kind->ntables(opts); t++)
 		remote_exec(load, kind->table_sql(opts, load->version, load->schema,
 										  kind->final_prefix, t));
 	if (nchildren > 0)
@@ -638,14 +638,14 @@ bk_remote_load(BkRemoteLoad *load)
 	INSTR_TIME_SET_CURRENT(step);
 	remote_notice(load, "generating data (%s-side)...", load->server_side ? "server" : "client");
 	load->rows = 0;
-	for (int f = 0; f < kind->nfilled; f++)
+	for (int f = 0; f < kind->nfilled(opts); f++)
 	{
-		int			t = kind->filled[f];
+		int			t = kind->filled(opts, f);
 
 		if (load->server_side)
 		{
 			remote_activity(load, psprintf("generating %s%s", kind->final_prefix,
-										   kind->table_suffixes[t]));
+										   kind->table_suffix(opts, t)));
 			remote_exec(load, kind->insert_sql(opts, t, load->schema));
 		}
 		else
@@ -660,9 +660,9 @@ bk_remote_load(BkRemoteLoad *load)
 	/* v */
 	INSTR_TIME_SET_CURRENT(step);
 	remote_notice(load, "vacuuming...");
-	for (int i = 0; i < kind->ntables; i++)
+	for (int i = 0; i < kind->ntables(opts); i++)
 	{
-		char	   *sql = psprintf("vacuum analyze %s", bk_remote_table(load, kind->vacuum_order[i]));
+		char	   *sql = psprintf("vacuum analyze %s", bk_remote_table(load, kind->vacuum_table(opts, i)));
 
 		remote_activity(load, sql);
 		remote_exec(load, sql);
@@ -810,7 +810,7 @@ bk_remote_abort(BkRemoteLoad *load)
 
 		initStringInfo(&sql);
 		appendStringInfoString(&sql, "drop table if exists ");
-		for (int t = 0; t < load->kind->ntables; t++)
+		for (int t = 0; t < load->kind->ntables(load->opts); t++)
 			appendStringInfo(&sql, "%s%s", t ? ", " : "", bk_remote_table(load, t));
 		if (!cleanup_exec(conn, sql.data))
 			note = psprintf("The tables it made on target \"%s\" could not be dropped: drop them there.",

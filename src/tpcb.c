@@ -47,6 +47,7 @@
 #include "utils/rel.h"
 
 #include "btbuild.h"
+#include "bulkload.h"
 #include "catalog.h"
 #include "compat.h"
 #include "pagewriter.h"
@@ -340,80 +341,6 @@ tpcb_add_foreign_keys(const char *nspname)
 }
 
 /*
- * A table being filled: its batch of formed tuples and the bulk-insert
- * state that keeps the current target page pinned between batches.
- */
-typedef struct BulkTarget
-{
-	Relation	rel;
-	BulkInsertState bistate;
-	TupleTableSlot **slots;
-	int			nslots;
-	int			capacity;
-	MemoryContext tuplecxt;		/* the batch's tuples; reset after a flush */
-} BulkTarget;
-
-static void
-bulk_open(BulkTarget *bt, Oid relid, int capacity)
-{
-	bt->rel = table_open(relid, RowExclusiveLock);
-	bt->bistate = GetBulkInsertState();
-	bt->capacity = capacity;
-	bt->nslots = 0;
-	bt->slots = palloc(sizeof(TupleTableSlot *) * capacity);
-	for (int i = 0; i < capacity; i++)
-		bt->slots[i] = MakeSingleTupleTableSlot(RelationGetDescr(bt->rel),
-												&TTSOpsHeapTuple);
-	bt->tuplecxt = AllocSetContextCreate(CurrentMemoryContext, "pgbenchkit load batch",
-										 ALLOCSET_DEFAULT_SIZES);
-}
-
-/* insert the batch: frozen, straight into new pages, as COPY FREEZE does */
-static void
-bulk_flush(BulkTarget *bt)
-{
-	MemoryContext oldcxt;
-
-	if (bt->nslots == 0)
-		return;
-	oldcxt = MemoryContextSwitchTo(bt->tuplecxt);
-	table_multi_insert(bt->rel, bt->slots, bt->nslots, GetCurrentCommandId(true),
-					   TABLE_INSERT_SKIP_FSM | TABLE_INSERT_FROZEN, bt->bistate);
-	MemoryContextSwitchTo(oldcxt);
-	for (int i = 0; i < bt->nslots; i++)
-		ExecClearTuple(bt->slots[i]);
-	bt->nslots = 0;
-	MemoryContextReset(bt->tuplecxt);
-}
-
-/* add one row; flushes when the batch is full */
-static inline bool
-bulk_add(BulkTarget *bt, Datum *values, bool *nulls)
-{
-	MemoryContext oldcxt = MemoryContextSwitchTo(bt->tuplecxt);
-	HeapTuple	tuple = heap_form_tuple(RelationGetDescr(bt->rel), values, nulls);
-
-	MemoryContextSwitchTo(oldcxt);
-	ExecStoreHeapTuple(tuple, bt->slots[bt->nslots++], false);
-	if (bt->nslots < bt->capacity)
-		return false;
-	bulk_flush(bt);
-	return true;
-}
-
-static void
-bulk_close(BulkTarget *bt)
-{
-	bulk_flush(bt);
-	for (int i = 0; i < bt->capacity; i++)
-		ExecDropSingleTupleTableSlot(bt->slots[i]);
-	FreeBulkInsertState(bt->bistate);
-	table_close(bt->rel, NoLock);
-	MemoryContextDelete(bt->tuplecxt);
-	pfree(bt->slots);
-}
-
-/*
  * blank_filler
  *		The value pgbench's '' becomes in a char(n) column of REL: n blanks.
  */
@@ -435,32 +362,32 @@ blank_filler(Relation rel, int attnum)
 int64
 tpcb_load_branches_tellers(const TpcbOptions *opts, Oid branches, Oid tellers)
 {
-	BulkTarget	bt;
+	BkBulkTarget	bt;
 	Datum		values[4];
 	bool		nulls[4] = {false, false, false, true};
 	int64		nb = (int64) TPCB_NBRANCHES * opts->scale;
 	int64		nt = (int64) TPCB_NTELLERS * opts->scale;
 
-	bulk_open(&bt, branches, TPCB_BATCH_ROWS);
+	bk_bulk_open(&bt, branches, TPCB_BATCH_ROWS);
 	for (int64 bid = 1; bid <= nb; bid++)
 	{
 		values[0] = Int32GetDatum((int32) bid);
 		values[1] = Int32GetDatum(0);
-		bulk_add(&bt, values, nulls + 1);	/* bid, bbalance, filler NULL */
+		bk_bulk_add(&bt, values, nulls + 1);	/* bid, bbalance, filler NULL */
 	}
-	bulk_close(&bt);
+	bk_bulk_close(&bt);
 
-	bulk_open(&bt, tellers, TPCB_BATCH_ROWS);
+	bk_bulk_open(&bt, tellers, TPCB_BATCH_ROWS);
 	for (int64 tid = 1; tid <= nt; tid++)
 	{
 		values[0] = Int32GetDatum((int32) tid);
 		values[1] = Int32GetDatum((int32) ((tid - 1) / TPCB_NTELLERS + 1));
 		values[2] = Int32GetDatum(0);
-		bulk_add(&bt, values, nulls);
+		bk_bulk_add(&bt, values, nulls);
 		if (tid % TPCB_BATCH_ROWS == 0)
 			CHECK_FOR_INTERRUPTS();
 	}
-	bulk_close(&bt);
+	bk_bulk_close(&bt);
 	return nb + nt;
 }
 
@@ -957,6 +884,12 @@ tpcb_read_options(const BkInitArgs *args, void *opts_out)
 	TpcbOptions *opts = (TpcbOptions *) opts_out;
 
 	memset(opts, 0, sizeof(*opts));
+	if (args->tables_given || args->table_size != -1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s is an option of the sysbench dataset, not of tpcb",
+						args->tables_given ? "tables" : "table_size"),
+				 errhint("pgbench's dataset is sized by scale; bench.init('sysbench', tables => N, table_size => M) makes sysbench's.")));
 	opts->scale = args->scale;
 	opts->fillfactor = args->fillfactor;
 	opts->partitions = args->partitions;
@@ -1268,6 +1201,36 @@ static const int tpcb_vacuum_order[TPCB_NTABLES] = {
 	TPCB_BRANCHES, TPCB_TELLERS, TPCB_ACCOUNTS, TPCB_HISTORY
 };
 
+static int
+tpcb_ntables(const void *opts)
+{
+	return TPCB_NTABLES;
+}
+
+static const char *
+tpcb_kind_table_suffix(const void *opts, int t)
+{
+	return tpcb_table_suffix[t];
+}
+
+static int
+tpcb_vacuum_table(const void *opts, int i)
+{
+	return tpcb_vacuum_order[i];
+}
+
+static int
+tpcb_nfilled(const void *opts)
+{
+	return lengthof(tpcb_filled);
+}
+
+static int
+tpcb_kind_filled(const void *opts, int f)
+{
+	return tpcb_filled[f];
+}
+
 const BkDatasetKind bk_dataset_tpcb = {
 	.name = "tpcb",
 	.serves = "it also serves simple-update and select-only",
@@ -1276,9 +1239,9 @@ const BkDatasetKind bk_dataset_tpcb = {
 	.options_json = tpcb_options_json,
 	.estimate_bytes = tpcb_kind_estimate_bytes,
 	.scale = tpcb_scale,
-	.ntables = TPCB_NTABLES,
-	.table_suffixes = tpcb_table_suffix,
-	.vacuum_order = tpcb_vacuum_order,
+	.ntables = tpcb_ntables,
+	.table_suffix = tpcb_kind_table_suffix,
+	.vacuum_table = tpcb_vacuum_table,
 	.nchildren = tpcb_nchildren,
 	.main_table = TPCB_ACCOUNTS,
 	.child_suffix = tpcb_child_suffix,
@@ -1293,8 +1256,8 @@ const BkDatasetKind bk_dataset_tpcb = {
 	.wants_foreign_keys = tpcb_wants_foreign_keys,
 	.table_sql = tpcb_kind_table_sql,
 	.child_sql = tpcb_kind_child_sql,
-	.nfilled = lengthof(tpcb_filled),
-	.filled = tpcb_filled,
+	.nfilled = tpcb_nfilled,
+	.filled = tpcb_kind_filled,
 	.rows = tpcb_rows,
 	.copy_row = tpcb_copy_row,
 	.insert_sql = tpcb_insert_sql,

@@ -60,9 +60,10 @@ CREATE TYPE bench.init_result AS (
 );
 
 --
--- bench.init: create and load a workload's dataset, as pgbench -i does,
--- in this database or, with target, on a target's server (generate: how
--- the rows get there, 'client' or 'server', as pgbench -I g or G).
+-- bench.init: create and load a workload's dataset, as pgbench -i does
+-- (tpcb) or sysbench prepare (sysbench: tables and table_size), in this
+-- database or, with target, on a target's server (generate: how the rows
+-- get there, 'client' or 'server', as pgbench -I g or G).
 --
 CREATE FUNCTION bench.init(
     workload         text,
@@ -75,14 +76,16 @@ CREATE FUNCTION bench.init(
     jobs             integer DEFAULT 1,
     force            boolean DEFAULT false,
     target           text    DEFAULT NULL,
-    generate         text    DEFAULT NULL)
+    generate         text    DEFAULT NULL,
+    tables           integer DEFAULT NULL,
+    table_size       integer DEFAULT NULL)
 RETURNS bench.init_result
 LANGUAGE c VOLATILE PARALLEL UNSAFE
 AS 'MODULE_PATHNAME', 'bench_init';
 
-COMMENT ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text) IS
-    'Create and load a workload''s dataset (tpcb: the tables pgbench -i makes), in background workers';
+COMMENT ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer) IS
+    'Create and load a workload''s dataset (tpcb: the tables pgbench -i makes; sysbench: those sysbench prepare makes), in background workers';
 
 -- starting workers and creating tables is for roles the administrator chose
-REVOKE ALL ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer) FROM PUBLIC;
 

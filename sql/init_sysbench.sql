@@ -1,0 +1,90 @@
+--
+-- bench.init('sysbench'): the tables sysbench 1.0 prepares for PostgreSQL
+-- (sbtest1 .. sbtestN: columns, defaults, serial, primary key, index on k,
+-- the values' patterns and k's distribution), replaced with force, and
+-- every bad input.  t/024 holds them against sysbench prepare's own and
+-- runs sysbench on them.
+--
+SET client_min_messages = warning;
+CREATE EXTENSION IF NOT EXISTS pgbenchkit CASCADE;
+\set VERBOSITY default
+CREATE SCHEMA sb;
+SET search_path = sb, public;
+
+SELECT workload, scale, rows_loaded FROM bench.init('sysbench', tables => 3, table_size => 2000, jobs => 2);
+-- the dataset's record
+SELECT workload, status, scale, options->'tables' AS tables, options->'table_size' AS table_size,
+       cardinality(tables) AS ntables, rows_loaded
+  FROM bench.datasets WHERE schema_name = 'sb' AND status = 'ready';
+-- the tables, as sysbench creates them
+SELECT c.relname, a.attnum, a.attname, format_type(a.atttypid, a.atttypmod) AS type, a.attnotnull,
+       pg_get_expr(d.adbin, d.adrelid) AS default
+  FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0
+  LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
+ WHERE c.relnamespace = 'sb'::regnamespace AND c.relkind = 'r'
+ ORDER BY c.relname, a.attnum;
+SELECT indexrelid::regclass AS index, indrelid::regclass AS table, pg_get_indexdef(indexrelid) AS definition
+  FROM pg_index WHERE indrelid IN ('sbtest1'::regclass, 'sbtest2'::regclass, 'sbtest3'::regclass)
+ ORDER BY 2, 1;
+SELECT conname, contype, conrelid::regclass FROM pg_constraint
+ WHERE connamespace = 'sb'::regnamespace AND contype IN ('p', 'u', 'f') ORDER BY 1;
+-- the serials, where sysbench's 2000 inserts leave them
+SELECT last_value, is_called FROM sbtest1_id_seq;
+SELECT last_value, is_called FROM sbtest3_id_seq;
+SELECT pg_get_serial_sequence('sbtest2', 'id') AS serial;
+SELECT count(*) AS sequences FROM pg_class WHERE relnamespace = 'sb'::regnamespace AND relkind = 'S';
+-- the rows: ids 1 .. 2000; k from 1 to 2000, 75% of it in the middle 1%
+-- (sysbench's special distribution: 990 .. 1011 here); c and pad of
+-- random digits in groups of eleven
+SELECT 'sbtest' || t AS table, count(*) AS rows, min(id) = 1 AND max(id) = 2000 AND count(DISTINCT id) = 2000 AS ids,
+       min(k) >= 1 AND max(k) <= 2000 AS k_in_range,
+       avg((k BETWEEN 990 AND 1011)::int) BETWEEN 0.70 AND 0.82 AS k_special,
+       bool_and(c ~ '^([0-9]{11}-){9}[0-9]{11}$') AS c_pattern,
+       bool_and(pad ~ '^([0-9]{11}-){4}[0-9]{11}$') AS pad_pattern,
+       count(DISTINCT c) = 2000 AS c_distinct
+  FROM (SELECT 1 AS t, * FROM sbtest1 UNION ALL SELECT 2, * FROM sbtest2 UNION ALL SELECT 3, * FROM sbtest3) r
+ GROUP BY t ORDER BY t;
+-- every digit about as often as the others
+SELECT min(n) > 0.09 * sum(n) OVER () / 1 AND max(n) < 0.11 * (SELECT count(*) * 110 FROM sbtest1) AS digits_even
+  FROM (SELECT count(*) AS n FROM sbtest1, regexp_split_to_table(replace(c, '-', ''), '') d GROUP BY d) q
+ GROUP BY n ORDER BY 1 LIMIT 1;
+-- a new row takes the next id, as after sysbench prepare
+INSERT INTO sbtest1 (k, c, pad) VALUES (1, 'x', 'y') RETURNING id;
+DELETE FROM sbtest1 WHERE id = 2001;
+
+-- without force an existing dataset is refused; force replaces it whole:
+-- the old dataset's sbtest3, which the new one does not make, goes too
+SELECT * FROM bench.init('sysbench', tables => 3, table_size => 10);
+SELECT workload, rows_loaded FROM bench.init('sysbench', tables => 2, table_size => 10, force => true);
+SELECT (SELECT count(*) FROM sbtest1) AS t1, (SELECT count(*) FROM sbtest2) AS t2,
+       to_regclass('sbtest3') AS t3, to_regclass('sbtest3_id_seq') AS t3_serial;
+SELECT count(*) FILTER (WHERE status = 'ready') AS ready, count(*) FILTER (WHERE status = 'replaced') AS replaced
+  FROM bench.datasets WHERE schema_name = 'sb';
+SELECT last_value FROM sbtest2_id_seq;
+
+-- ------------------------------------------------------------ bad input
+SELECT * FROM bench.init('sysbench', tables => 0);
+SELECT * FROM bench.init('sysbench', tables => -1);
+SELECT * FROM bench.init('sysbench', tables => 10001);
+SELECT * FROM bench.init('sysbench', table_size => 0);
+SELECT * FROM bench.init('sysbench', table_size => -5);
+SELECT * FROM bench.init('sysbench', scale => 2);
+SELECT * FROM bench.init('sysbench', fillfactor => 90);
+SELECT * FROM bench.init('sysbench', partitions => 2);
+SELECT * FROM bench.init('sysbench', partition_method => 'hash');
+SELECT * FROM bench.init('sysbench', unlogged => true);
+SELECT * FROM bench.init('sysbench', foreign_keys => true);
+SELECT * FROM bench.init('tpcb', tables => 4);
+SELECT * FROM bench.init('tpcb', table_size => 100);
+SELECT * FROM bench.init('sysbench', generate => 'server');
+-- a table of that name that bench.init did not make
+CREATE SCHEMA sb2;
+CREATE TABLE sb2.sbtest2 (id int);
+SET search_path = sb2, public;
+SELECT * FROM bench.init('sysbench', tables => 2, table_size => 10, force => true);
+SELECT count(*) AS left_behind FROM pg_class WHERE relnamespace = 'sb2'::regnamespace AND relname <> 'sbtest2';
+
+RESET search_path;
+DROP SCHEMA sb CASCADE;
+DROP SCHEMA sb2 CASCADE;
+DELETE FROM bench.datasets WHERE schema_name IN ('sb', 'sb2');
