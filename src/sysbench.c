@@ -56,6 +56,13 @@
 #define SB_PAD_PATTERN \
 	"###########-###########-###########-###########-###########"
 
+/* the columns' widths: char(120), char(60) */
+#define SB_C_WIDTH				120
+#define SB_PAD_WIDTH			60
+
+StaticAssertDecl(sizeof(SB_C_PATTERN) - 1 <= SB_C_WIDTH && sizeof(SB_PAD_PATTERN) - 1 <= SB_PAD_WIDTH,
+				 "the patterns fit their columns");
+
 /* k: sysbench.rand.default under --rand-type=special, its defaults */
 #define SB_SPECIAL_PCT			1
 #define SB_SPECIAL_RES			75
@@ -236,12 +243,16 @@ sb_prepare(const void *opts_in, const char *nspname, const char *prefix, Oid *le
 		leaves[t] = get_relname_relid(psprintf("%s%d", prefix, t + 1), nspid);
 }
 
-/* a char(n) Datum of the N bytes at TEXT (already n long: no padding) */
+/*
+ * a char(WIDTH) Datum of the LEN bytes at TEXT, blank-padded to WIDTH as
+ * the type's input pads it (the patterns are ASCII: bytes are characters)
+ */
 static inline Datum
-sb_bpchar(char *buf, const char *text, int n)
+sb_bpchar(char *buf, const char *text, int len, int width)
 {
-	SET_VARSIZE(buf, VARHDRSZ + n);
-	memcpy(VARDATA(buf), text, n);
+	SET_VARSIZE(buf, VARHDRSZ + width);
+	memcpy(VARDATA(buf), text, len);
+	memset(VARDATA(buf) + len, ' ', width - len);
 	return PointerGetDatum(buf);
 }
 
@@ -257,8 +268,8 @@ sb_load_share(const void *opts_in, const Oid *leaves, int64 *leaf_rows, int load
 	int64		total = 0;
 	char		c[sizeof(SB_C_PATTERN)];
 	char		pad[sizeof(SB_PAD_PATTERN)];
-	char	   *cbuf = palloc(VARHDRSZ + sizeof(SB_C_PATTERN));
-	char	   *padbuf = palloc(VARHDRSZ + sizeof(SB_PAD_PATTERN));
+	char	   *cbuf = palloc(VARHDRSZ + SB_C_WIDTH);
+	char	   *padbuf = palloc(VARHDRSZ + SB_PAD_WIDTH);
 
 	for (int t = loader; t < opts->tables; t += nloaders)
 	{
@@ -276,8 +287,8 @@ sb_load_share(const void *opts_in, const Oid *leaves, int64 *leaf_rows, int load
 			values[1] = Int32GetDatum(sb_k(&prng, opts));
 			bk_sb_string(&prng, SB_C_PATTERN, c);
 			bk_sb_string(&prng, SB_PAD_PATTERN, pad);
-			values[2] = sb_bpchar(cbuf, c, sizeof(SB_C_PATTERN) - 1);
-			values[3] = sb_bpchar(padbuf, pad, sizeof(SB_PAD_PATTERN) - 1);
+			values[2] = sb_bpchar(cbuf, c, sizeof(SB_C_PATTERN) - 1, SB_C_WIDTH);
+			values[3] = sb_bpchar(padbuf, pad, sizeof(SB_PAD_PATTERN) - 1, SB_PAD_WIDTH);
 			if (bk_bulk_add(&bt, values, nulls) || id == opts->table_size)
 			{
 				pending = (id - 1) % SB_BATCH_ROWS + 1;
@@ -315,7 +326,7 @@ sb_keys_sql(const SbOptions *opts, const char *nspname, int t, bool with_pkey)
 		stmts = lappend(stmts, psprintf("ALTER TABLE %s ADD PRIMARY KEY (id)", table));
 	stmts = lappend(stmts, psprintf("CREATE INDEX k_%d ON %s(k)", t + 1, table));
 	/* the serial, where sysbench's table_size inserts left it */
-	stmts = lappend(stmts, psprintf("SELECT pg_catalog.setval(pg_catalog.pg_get_serial_sequence(%s, 'id'), %d)",
+	stmts = lappend(stmts, psprintf("DO $bk$BEGIN PERFORM pg_catalog.setval(pg_catalog.pg_get_serial_sequence(%s, 'id'), %d); END$bk$",
 									quote_literal_cstr(table), opts->table_size));
 	return stmts;
 }
@@ -332,10 +343,7 @@ sb_add_keys(const void *opts_in, const char *nspname)
 		{
 			const char *sql = (const char *) lfirst(lc);
 
-			if (strncmp(sql, "SELECT", 6) == 0)
-				(void) bk_spi_int64(sql, 0, NULL, NULL);
-			else
-				bk_spi_utility(sql);
+			bk_spi_utility(sql);
 		}
 }
 

@@ -1,0 +1,206 @@
+# bench.init('sysbench') makes the tables sysbench prepare makes, and
+# sysbench runs on them.
+#
+# In this server: bench.init('sysbench', tables => 2, table_size => 5000)
+# in database bk, sysbench 1.0's `oltp_read_write prepare` with the same
+# options in database ref.  Relation by relation the catalogs (columns,
+# types, defaults, NOT NULL, indexes, constraints, the serial's sequence and
+# its value) must agree, the values must have sysbench's patterns, and k
+# sysbench's distribution (two-sample Kolmogorov-Smirnov distance between
+# the two datasets' k under the 1e-6 level's critical value, 2.69 * sqrt(2
+# / 10000); a uniform k would be at about 0.7).  Then sysbench's
+# oltp_read_write runs on bench.init's tables for 3 s and commits
+# transactions without a fatal error.
+#
+# On a target (a second cluster without pgbenchkit, password
+# authentication): bench.init('sysbench', target => ...) with the rows sent
+# by COPY and with the rows made there (generate => 'server'), against
+# sysbench prepare on that same server; the same checks, and sysbench runs
+# on the target's tables.
+#
+# Needs sysbench (Debian's package) in PATH, the server's bin directory
+# first in PATH and pgbenchkit installed into that server.
+use strict;
+use warnings;
+
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+use Test::More;
+
+my $password = 'Sb7-s3cr3t-pw';
+my ($TABLES, $SIZE) = (2, 5000);
+my $KS = 2.69 * sqrt(2 / ($TABLES * $SIZE));
+
+my $sysbench = `sh -c 'command -v sysbench'`;
+chomp $sysbench;
+ok($sysbench ne '', "sysbench is installed ($sysbench)")
+  or BAIL_OUT('sysbench is needed: apt-get install sysbench');
+
+# ------------------------------------------------------------------ servers
+my $node = PostgreSQL::Test::Cluster->new('driver');
+$node->init;
+$node->append_conf('postgresql.conf', "max_worker_processes = 16\n");
+$node->start;
+$node->safe_psql('postgres', 'CREATE DATABASE bk');
+$node->safe_psql('postgres', 'CREATE DATABASE ref');
+$node->safe_psql('bk', 'SET client_min_messages = warning; CREATE EXTENSION pgbenchkit CASCADE');
+
+my $remote = PostgreSQL::Test::Cluster->new('target');
+$remote->init;
+$remote->start;
+my $hba = $remote->data_dir . '/pg_hba.conf';
+my $rules = slurp_file($hba);
+open my $fh, '>', $hba or die "cannot write $hba: $!";
+print $fh "local all bench_remote scram-sha-256\n", $rules;
+close $fh;
+$remote->reload;
+$remote->safe_psql('postgres', qq{
+	SET log_statement = 'none';
+	SET password_encryption = 'scram-sha-256';
+	CREATE ROLE bench_remote LOGIN PASSWORD '$password';
+});
+$remote->safe_psql('postgres', q{
+	CREATE DATABASE sb OWNER bench_remote;
+	CREATE DATABASE sbgen OWNER bench_remote;
+	CREATE DATABASE ref OWNER bench_remote;
+});
+my ($rhost, $rport) = ($remote->host, $remote->port);
+$node->safe_psql('bk', qq{
+	SET log_statement = 'none';
+	SELECT name FROM bench.add_target('sb', 'host=$rhost port=$rport dbname=sb',
+	                                  password => '$password', "user" => 'bench_remote');
+	SELECT name FROM bench.add_target('sbgen', 'host=$rhost port=$rport dbname=sbgen',
+	                                  password => '$password', "user" => 'bench_remote');
+});
+
+# ------------------------------------------------------------------ helpers
+
+# sysbench's oltp_read_write with COMMAND on database DB of server N (as
+# USER, with PASSWORD if any); returns (exit status, output)
+sub sysbench
+{
+	my ($n, $db, $command, $user, $pw, @more) = @_;
+	my @cmd = ($sysbench, 'oltp_read_write', '--db-driver=pgsql', '--pgsql-host=' . $n->host,
+		'--pgsql-port=' . $n->port, "--pgsql-user=$user", "--pgsql-db=$db",
+		($pw ? ("--pgsql-password=$pw") : ()),
+		"--tables=$TABLES", "--table-size=$SIZE", @more, $command);
+	my $out = `@cmd 2>&1`;
+	return ($? >> 8, $out);
+}
+
+# the sbtest tables of database DB of server N, described: columns, indexes,
+# constraints, serials (one line each, sorted, no schema or OIDs)
+sub describe
+{
+	my ($n, $db) = @_;
+	return $n->safe_psql($db, q{
+SELECT line FROM (
+  SELECT format('column %s.%s %s %s default %s', c.relname, a.attname,
+                format_type(a.atttypid, a.atttypmod), CASE WHEN a.attnotnull THEN 'not null' ELSE 'null' END,
+                coalesce(pg_get_expr(d.adbin, d.adrelid), '-')) AS line
+    FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+    LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
+   WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r' AND c.relname LIKE 'sbtest%'
+  UNION ALL
+  SELECT format('index %s %s', i.indexrelid::regclass, regexp_replace(pg_get_indexdef(i.indexrelid), 'public\.', '', 'g'))
+    FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
+   WHERE c.relnamespace = 'public'::regnamespace AND c.relname LIKE 'sbtest%'
+  UNION ALL
+  SELECT format('constraint %s %s %s', conrelid::regclass, conname, pg_get_constraintdef(oid))
+    FROM pg_constraint WHERE connamespace = 'public'::regnamespace AND conrelid::regclass::text LIKE 'sbtest%'
+  UNION ALL
+  SELECT format('sequence %s of %s: %s %s %s..%s by %s', s.seqrelid::regclass,
+                (SELECT d.refobjid::regclass || '.' || a.attname FROM pg_depend d
+                   JOIN pg_attribute a ON a.attrelid = d.refobjid AND a.attnum = d.refobjsubid
+                  WHERE d.objid = s.seqrelid AND d.deptype = 'a'),
+                format_type(s.seqtypid, NULL), q.last_value, s.seqmin, s.seqmax, s.seqincrement)
+    FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid
+    CROSS JOIN LATERAL (SELECT last_value FROM pg_sequences ps
+                         WHERE ps.schemaname = 'public' AND ps.sequencename = c.relname) q
+   WHERE c.relnamespace = 'public'::regnamespace
+) l ORDER BY line});
+}
+
+# the values: rows, ids, and whether every c and pad has sysbench's pattern
+# (blank-padded to the column's width, as char(n) stores it)
+sub values_ok
+{
+	my ($n, $db) = @_;
+	return $n->safe_psql($db, qq{
+SELECT string_agg(format('%s: %s rows, ids %s, c %s, pad %s, k in range %s', t, n, ids, c, pad, k), '; ' ORDER BY t)
+  FROM (SELECT t, count(*) AS n, min(id) = 1 AND max(id) = $SIZE AS ids,
+               bool_and(c::text ~ '^([0-9]{11}-){9}[0-9]{11}\$' AND octet_length(c) = 120) AS c,
+               bool_and(pad::text ~ '^([0-9]{11}-){4}[0-9]{11}\$' AND octet_length(pad) = 60) AS pad,
+               min(k) >= 1 AND max(k) <= $SIZE AS k
+          FROM (SELECT 'sbtest1' AS t, * FROM sbtest1 UNION ALL SELECT 'sbtest2', * FROM sbtest2) r GROUP BY t) q});
+}
+
+# the largest distance between the distributions of k in two databases
+sub k_distance
+{
+	my ($n1, $db1, $n2, $db2) = @_;
+	my $q = 'SELECT k FROM sbtest1 UNION ALL SELECT k FROM sbtest2';
+	my @a = split /\n/, $n1->safe_psql($db1, $q);
+	my @b = split /\n/, $n2->safe_psql($db2, $q);
+	my (%ca, %cb);
+	$ca{$_}++ for @a;
+	$cb{$_}++ for @b;
+	my ($fa, $fb, $d) = (0, 0, 0);
+	for my $k (sort { $a <=> $b } keys %{ { %ca, %cb } })
+	{
+		$fa += ($ca{$k} // 0) / @a;
+		$fb += ($cb{$k} // 0) / @b;
+		$d = abs($fa - $fb) if abs($fa - $fb) > $d;
+	}
+	return $d;
+}
+
+my $expected_values = join('; ', map { "sbtest$_: $SIZE rows, ids t, c t, pad t, k in range t" } 1 .. $TABLES);
+
+# ------------------------------------------------------------------ in this server
+my ($rc, $out) = sysbench($node, 'ref', 'prepare', $node->safe_psql('postgres', 'SELECT current_user'), undef);
+is($rc, 0, 'sysbench prepare in ref') or diag $out;
+is($node->safe_psql('bk', "SELECT rows_loaded FROM bench.init('sysbench', tables => $TABLES, table_size => $SIZE, jobs => 2)"),
+	$TABLES * $SIZE, 'bench.init loads the rows');
+
+my $ref = describe($node, 'ref');
+like($ref, qr/^index k_1 CREATE INDEX k_1 ON sbtest1 USING btree \(k\)$/m, 'sysbench prepare made the index on k');
+is(describe($node, 'bk'), $ref, "bench.init's tables are sysbench prepare's: columns, indexes, constraints, serials");
+is(values_ok($node, 'bk'), $expected_values, "bench.init's values have sysbench's patterns");
+is(values_ok($node, 'ref'), $expected_values, "sysbench prepare's values have the patterns checked");
+my $d = k_distance($node, 'bk', $node, 'ref');
+cmp_ok($d, '<', $KS, sprintf("k has sysbench's distribution: distance %.4f", $d));
+
+($rc, $out) = sysbench($node, 'bk', 'run', $node->safe_psql('postgres', 'SELECT current_user'), undef,
+	'--threads=2', '--time=3');
+is($rc, 0, 'sysbench oltp_read_write runs on bench.init\'s tables') or diag $out;
+my ($tx) = $out =~ /transactions:\s+(\d+)/;
+cmp_ok($tx // 0, '>', 0, 'sysbench committed transactions there (' . ($tx // 'none') . ')');
+unlike($out, qr/FATAL/, 'sysbench met no fatal error');
+
+# ------------------------------------------------------------------ on a target
+($rc, $out) = sysbench($remote, 'ref', 'prepare', 'bench_remote', $password);
+is($rc, 0, 'sysbench prepare on the target') or diag $out;
+my $rref = describe($remote, 'ref');
+is($rref, $ref, "the target's reference is this server's");
+for my $case ([ 'sb', 'client' ], [ 'sbgen', 'server' ])
+{
+	my ($db, $generate) = @$case;
+	is($node->safe_psql('bk', "SELECT rows_loaded FROM bench.init('sysbench', tables => $TABLES, table_size => $SIZE,
+	                           target => '$db', generate => '$generate')"),
+		$TABLES * $SIZE, "target, generate $generate: bench.init loads the rows");
+	is(describe($remote, $db), $rref, "target, generate $generate: the tables are sysbench prepare's");
+	is(values_ok($remote, $db), $expected_values, "target, generate $generate: the values have sysbench's patterns");
+	$d = k_distance($remote, $db, $remote, 'ref');
+	cmp_ok($d, '<', $KS, sprintf("target, generate %s: k has sysbench's distribution: distance %.4f", $generate, $d));
+	is($remote->safe_psql($db, q{SELECT count(*) FROM pg_class WHERE relnamespace = 'public'::regnamespace}),
+		$TABLES * 4, "target, generate $generate: nothing but the tables, their keys, indexes and serials");
+	($rc, $out) = sysbench($remote, $db, 'run', 'bench_remote', $password, '--threads=2', '--time=2');
+	is($rc, 0, "target, generate $generate: sysbench runs on the tables") or diag $out;
+	($tx) = $out =~ /transactions:\s+(\d+)/;
+	cmp_ok($tx // 0, '>', 0, "target, generate $generate: sysbench committed transactions (" . ($tx // 'none') . ')');
+}
+
+$node->stop;
+$remote->stop;
+done_testing();
