@@ -14,6 +14,15 @@
  * Parameters are sent as text without types, as pgbench sends them: the
  * server infers them.
  *
+ * A statement with identifier variables, :{name}, is sent with their
+ * values put into its text.  With 'prepared' each text it takes (a
+ * variant) is prepared the first time it runs on the connection, named
+ * P<script>_<command>_<k> with k its ordinal, and executed by name after
+ * that; the connection's variants are forgotten when it closes.  Outside a
+ * pipeline the Parse is a request of its own, whose answer the fetch reads
+ * before it sends the execution, so that nothing waits; in a pipeline it
+ * goes into the pipeline just before the execution.
+ *
  * \startpipeline enters libpq's pipeline mode.  A SQL command in a
  * pipeline is only sent: its fetch ends at once, and its results come back
  * with those of the \endpipeline that waits for them (each with its
@@ -50,13 +59,20 @@
 typedef struct PqItem
 {
 	int			cmdno;			/* -1: a sync */
+	BkVariant  *prep;			/* the Parse of a variant of cmdno; NULL */
 } PqItem;
+
+/* the states of a variant (BkVariant.state) on the connection */
+#define PQ_VARIANT_NEW			0	/* not prepared */
+#define PQ_VARIANT_SENT			1	/* its Parse is in the pipeline */
+#define PQ_VARIANT_READY		2	/* prepared */
 
 /* the request in progress */
 typedef enum PqRequest
 {
 	PQ_REQ_NONE,				/* nothing to fetch: DONE */
 	PQ_REQ_FAILED,				/* sending failed: the error, then over */
+	PQ_REQ_PREPARE,				/* a variant's Parse, then the query */
 	PQ_REQ_QUERY,				/* a query's results, until libpq's NULL */
 	PQ_REQ_PIPELINE,			/* the pipeline's results, then leave it */
 	PQ_REQ_ABORT				/* read what is left, roll back */
@@ -82,9 +98,18 @@ typedef struct PqSession
 	int			qtail;
 	int			qsize;
 
+	/* the variants of the connection's statements with identifier variables */
+	MemoryContext var_cxt;		/* reset when the connection closes */
+	BkVariants ***variants;		/* [script][command]; NULL: none yet */
+
 	PqRequest	req;
 	int			cmdno;
 	const BkCommand *cmd;
+	/* PQ_REQ_PREPARE: the variant, and the execution that follows */
+	BkVariant  *prep;
+	char		prep_name[48];
+	int			prep_nparams;
+	const char **prep_values;
 	int			abort_phase;	/* 0: draining; 1: ROLLBACK sent */
 	BkError		send_err;		/* PQ_REQ_FAILED */
 } PqSession;
@@ -193,6 +218,21 @@ pq_stmt_name(char *buf, size_t len, int script, int cmdno)
 	snprintf(buf, len, "P%d_%d", script, cmdno);
 }
 
+/* the name of variant K of that command (one with identifier variables) */
+static inline void
+pq_variant_name(char *buf, size_t len, int script, int cmdno, int k)
+{
+	snprintf(buf, len, "P%d_%d_%d", script, cmdno, k);
+}
+
+/* forget the variants prepared on the connection: it is closed or new */
+static void
+pq_forget_variants(PqSession *ps)
+{
+	MemoryContextReset(ps->var_cxt);
+	ps->variants = NULL;
+}
+
 /* whether command CMD sends SQL */
 static inline bool
 pq_is_sql(const BkCommand *cmd)
@@ -260,7 +300,8 @@ pq_prepare_statements(PqSession *ps)
 			const BkCommand *cmd = &script->commands[i];
 			PGresult   *r;
 
-			if (!pq_is_sql(cmd) || cmd->nstmts != 1)
+			/* with identifier variables: each text when it first runs */
+			if (!pq_is_sql(cmd) || cmd->nstmts != 1 || cmd->stmts[0].nidents > 0)
 				continue;
 			pq_stmt_name(name, sizeof(name), s, i);
 			if (!PQsendPrepare(ps->conn, name, cmd->stmts[0].sql_params, 0, NULL))
@@ -299,6 +340,7 @@ pq_open(PqSession *ps)
 {
 	PGconn	   *conn = bk_target_open_conn(ps->target);
 
+	pq_forget_variants(ps);
 	ps->conn = conn;
 	ps->busy = false;
 	ps->in_pipeline = false;
@@ -324,6 +366,7 @@ pq_close_conn(PqSession *ps)
 	if (ps->conn != NULL)
 		bk_target_close_conn(ps->target, ps->conn);
 	ps->conn = NULL;
+	pq_forget_variants(ps);
 	ps->busy = false;
 	ps->in_pipeline = false;
 	ps->qhead = ps->qtail = 0;
@@ -395,9 +438,9 @@ pq_prepare(BkExecSession *xs, BkScript **scripts, int nscripts, BkError *err)
 	return true;
 }
 
-/* the queue of pipelined items */
+/* the queue of pipelined items: command CMDNO's results, or PREP's Parse */
 static void
-pq_push(PqSession *ps, int cmdno)
+pq_push(PqSession *ps, int cmdno, BkVariant *prep)
 {
 	if (ps->qtail == ps->qsize)
 	{
@@ -416,10 +459,66 @@ pq_push(PqSession *ps, int cmdno)
 				repalloc(ps->queue, sizeof(PqItem) * ps->qsize);
 		}
 	}
-	ps->queue[ps->qtail++].cmdno = cmdno;
+	ps->queue[ps->qtail].cmdno = cmdno;
+	ps->queue[ps->qtail++].prep = prep;
 }
 
-/* send the statements of SQL command CMD; false if libpq could not */
+/*
+ * pq_item_done
+ *		The pipelined ITEM is over, answered or not: a Parse whose success
+ *		was not seen is to be sent again (the server skipped it after an
+ *		error, or it failed).
+ */
+static inline void
+pq_item_done(PqItem *item)
+{
+	if (item->prep != NULL && item->prep->state == PQ_VARIANT_SENT)
+		item->prep->state = PQ_VARIANT_NEW;
+}
+
+/*
+ * pq_variant
+ *		The variant of text SQL of command CMDNO of script SCRIPT on the
+ *		connection, added (not prepared yet) the first time: at most
+ *		BK_IDENT_MAX_VARIANTS of them.
+ */
+static BkVariant *
+pq_variant(PqSession *ps, int script, int cmdno, const char *sql)
+{
+	BkVariants *vs;
+	BkVariant  *var;
+
+	if (ps->variants == NULL)
+		ps->variants = MemoryContextAllocZero(ps->var_cxt,
+											  sizeof(BkVariants **) * ps->nscripts);
+	if (ps->variants[script] == NULL)
+		ps->variants[script] =
+			MemoryContextAllocZero(ps->var_cxt,
+								   sizeof(BkVariants *) * ps->scripts[script]->ncommands);
+	vs = ps->variants[script][cmdno];
+	if (vs == NULL)
+		vs = ps->variants[script][cmdno] = MemoryContextAllocZero(ps->var_cxt, sizeof(BkVariants));
+	var = bk_variant_find(vs, sql);
+	if (var != NULL)
+		return var;
+	if (vs->n >= BK_IDENT_MAX_VARIANTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("statement took more than %d texts from its identifier variables in one session",
+							BK_IDENT_MAX_VARIANTS),
+				 errdetail("Protocol 'prepared' keeps a prepared statement of each text for the rest of the connection."),
+				 errhint("Draw the identifiers from fewer values, or use protocol => 'extended'.")));
+	return bk_variant_add(vs, sql, ps->var_cxt);
+}
+
+/*
+ * pq_send_sql
+ *		Send the statements of SQL command CMD; false if libpq could not.
+ *		The first run of a variant on the connection with 'prepared' sends
+ *		its Parse: outside a pipeline, only that (the request is then
+ *		PQ_REQ_PREPARE, and the fetch sends the rest).  Raises the errors of
+ *		identifier variables, before anything is sent.
+ */
 static bool
 pq_send_sql(PqSession *ps, int script, int cmdno, const BkCommand *cmd, const BkValue *vars)
 {
@@ -448,6 +547,8 @@ pq_send_sql(PqSession *ps, int script, int cmdno, const BkCommand *cmd, const Bk
 	{
 		const BkStatement *stmt = &cmd->stmts[0];
 		const char **values = palloc(sizeof(char *) * Max(stmt->nparams, 1));
+		const char *sql = bk_sql_with_idents(stmt, vars);
+		BkVariant  *var = NULL;
 
 		for (int p = 0; p < stmt->nparams; p++)
 		{
@@ -464,16 +565,35 @@ pq_send_sql(PqSession *ps, int script, int cmdno, const BkCommand *cmd, const Bk
 				values[p] = bk_value_text(v, buf, BK_VALUE_TEXT_LEN);
 			}
 		}
-		if (ps->protocol == RUN_PROTO_PREPARED)
+		if (ps->protocol != RUN_PROTO_PREPARED)
+			return PQsendQueryParams(ps->conn, sql, stmt->nparams, NULL,
+									 values, NULL, NULL, 0) != 0;
+		if (stmt->nidents == 0)
+			pq_stmt_name(ps->prep_name, sizeof(ps->prep_name), script, cmdno);
+		else
 		{
-			char		name[32];
-
-			pq_stmt_name(name, sizeof(name), script, cmdno);
-			return PQsendQueryPrepared(ps->conn, name, stmt->nparams, values,
-									   NULL, NULL, 0) != 0;
+			var = pq_variant(ps, script, cmdno, sql);
+			pq_variant_name(ps->prep_name, sizeof(ps->prep_name), script, cmdno,
+							var->ordinal);
 		}
-		return PQsendQueryParams(ps->conn, stmt->sql_params, stmt->nparams, NULL,
-								 values, NULL, NULL, 0) != 0;
+		if (var != NULL && var->state == PQ_VARIANT_NEW)
+		{
+			if (!PQsendPrepare(ps->conn, ps->prep_name, sql, 0, NULL))
+				return false;
+			if (!ps->in_pipeline)
+			{
+				/* the execution waits for the Parse's answer (pq_fetch_prepare) */
+				ps->prep = var;
+				ps->prep_nparams = stmt->nparams;
+				ps->prep_values = values;
+				ps->req = PQ_REQ_PREPARE;
+				return true;
+			}
+			var->state = PQ_VARIANT_SENT;
+			pq_push(ps, cmdno, var);
+		}
+		return PQsendQueryPrepared(ps->conn, ps->prep_name, stmt->nparams, values,
+								   NULL, NULL, 0) != 0;
 	}
 }
 
@@ -486,13 +606,13 @@ pq_sync(PqSession *ps, bool flush)
 	{
 		if (!PQsendPipelineSync(ps->conn))
 			return false;
-		pq_push(ps, -1);
+		pq_push(ps, -1, NULL);
 		return true;
 	}
 #endif
 	if (!PQpipelineSync(ps->conn))
 		return false;
-	pq_push(ps, -1);
+	pq_push(ps, -1, NULL);
 	return true;
 }
 
@@ -507,7 +627,7 @@ pq_send(BkExecSession *xs, int script, int cmdno, const BkCommand *cmd,
 {
 	PqSession  *ps = (PqSession *) xs;
 	MemoryContext oldcxt;
-	bool		ok = true;
+	volatile bool ok = true;
 
 	MemoryContextReset(ps->req_cxt);
 	oldcxt = MemoryContextSwitchTo(ps->req_cxt);
@@ -519,14 +639,30 @@ pq_send(BkExecSession *xs, int script, int cmdno, const BkCommand *cmd,
 		ok = false;
 	else if (pq_is_sql(cmd))
 	{
-		ok = pq_send_sql(ps, script, cmdno, cmd, vars);
-		if (ok && ps->in_pipeline)
-			pq_push(ps, cmdno); /* its results come at the pipeline's end */
-		else if (ok)
+		/* an identifier variable's error: the request's, nothing sent */
+		PG_TRY();
+		{
+			ok = pq_send_sql(ps, script, cmdno, cmd, vars);
+		}
+		PG_CATCH();
+		{
+			ErrorData  *edata;
+
+			MemoryContextSwitchTo(ps->req_cxt);
+			edata = CopyErrorData();
+			FlushErrorState();
+			bk_error_copy(&ps->send_err, edata);
+			ps->req = PQ_REQ_FAILED;
+		}
+		PG_END_TRY();
+		if (ps->req != PQ_REQ_FAILED && ok && ps->in_pipeline)
+			pq_push(ps, cmdno, NULL);	/* its results come at the pipeline's end */
+		else if (ps->req != PQ_REQ_FAILED && ok)
 		{
 			ps->busy = true;
 			ps->just_sent = true;
-			ps->req = PQ_REQ_QUERY;
+			if (ps->req != PQ_REQ_PREPARE)
+				ps->req = PQ_REQ_QUERY;
 		}
 	}
 	else if (cmd->kind == BK_CMD_START_PIPELINE)
@@ -548,7 +684,7 @@ pq_send(BkExecSession *xs, int script, int cmdno, const BkCommand *cmd,
 	else
 		elog(ERROR, "unexpected script command %d sent to libpq", (int) cmd->kind);
 
-	if (!ok)
+	if (!ok && ps->req != PQ_REQ_FAILED)
 	{
 		pq_conn_error(ps, &ps->send_err);
 		ps->req = PQ_REQ_FAILED;
@@ -716,17 +852,20 @@ pq_fetch_abort(PqSession *ps, BkResult *res)
 			{
 				/* the end of a query's results */
 				if (ps->queue[ps->qhead].cmdno >= 0)
-					ps->qhead++;
+					pq_item_done(&ps->queue[ps->qhead++]);
 				continue;
 			}
 			if (PQresultStatus(r) == PGRES_PIPELINE_SYNC)
 			{
 				/* the sync, and any query before it that never answered */
 				while (ps->qhead < ps->qtail && ps->queue[ps->qhead].cmdno >= 0)
-					ps->qhead++;
+					pq_item_done(&ps->queue[ps->qhead++]);
 				if (ps->qhead < ps->qtail)
 					ps->qhead++;
 			}
+			else if (PQresultStatus(r) == PGRES_COMMAND_OK &&
+					 ps->queue[ps->qhead].prep != NULL)
+				ps->queue[ps->qhead].prep->state = PQ_VARIANT_READY;
 			PQclear(r);
 			continue;
 		}
@@ -764,6 +903,49 @@ pq_fetch_abort(PqSession *ps, BkResult *res)
 }
 
 /*
+ * pq_fetch_prepare
+ *		PQ_REQ_PREPARE: the answer to a variant's Parse; once it is over,
+ *		the execution is sent and the request becomes PQ_REQ_QUERY (the
+ *		return value is then of no account).  A failed Parse fails the
+ *		request, the abort reading the rest.
+ */
+static BkFetch
+pq_fetch_prepare(PqSession *ps, BkResult *res)
+{
+	PGresult   *r;
+	BkFetch		f;
+
+	for (;;)
+	{
+		f = pq_next(ps, &r, res);
+		if (f == BK_FETCH_WAIT)
+			return f;
+		if (f == BK_FETCH_DONE)
+			return pq_broken(ps, res);
+		if (r == NULL)
+			break;
+		if (PQresultStatus(r) != PGRES_COMMAND_OK)
+		{
+			pq_take(ps, r, -1, res);
+			PQclear(r);
+			ps->req = PQ_REQ_NONE;	/* the abort reads the rest */
+			return BK_FETCH_RESULT;
+		}
+		PQclear(r);
+		ps->prep->state = PQ_VARIANT_READY;
+	}
+	ps->busy = false;
+	Assert(ps->prep->state == PQ_VARIANT_READY);
+	if (!PQsendQueryPrepared(ps->conn, ps->prep_name, ps->prep_nparams, ps->prep_values,
+							 NULL, NULL, 0))
+		return pq_broken(ps, res);
+	ps->busy = true;
+	ps->just_sent = true;
+	ps->req = PQ_REQ_QUERY;
+	return BK_FETCH_WAIT;
+}
+
+/*
  * pq_fetch
  *		What came of the request: a result at a time, never waiting.
  */
@@ -792,6 +974,11 @@ pq_fetch(BkExecSession *xs, BkResult *res)
 		case PQ_REQ_ABORT:
 			return pq_fetch_abort(ps, res);
 
+		case PQ_REQ_PREPARE:
+			f = pq_fetch_prepare(ps, res);
+			if (ps->req != PQ_REQ_QUERY)
+				return f;
+			/* FALLTHROUGH */
 		case PQ_REQ_QUERY:
 			f = pq_next(ps, &r, res);
 			if (f == BK_FETCH_WAIT)
@@ -831,7 +1018,10 @@ pq_fetch(BkExecSession *xs, BkResult *res)
 				if (r == NULL)
 				{
 					if (item->cmdno >= 0)
+					{
+						pq_item_done(item);
 						ps->qhead++;	/* the end of that command's results */
+					}
 					continue;
 				}
 				if (PQresultStatus(r) == PGRES_PIPELINE_SYNC)
@@ -843,6 +1033,13 @@ pq_fetch(BkExecSession *xs, BkResult *res)
 				}
 				if (PQresultStatus(r) == PGRES_PIPELINE_ABORTED)
 				{
+					PQclear(r);
+					continue;
+				}
+				if (item->prep != NULL && PQresultStatus(r) == PGRES_COMMAND_OK)
+				{
+					/* a variant's Parse: it is prepared now */
+					item->prep->state = PQ_VARIANT_READY;
 					PQclear(r);
 					continue;
 				}
@@ -930,6 +1127,8 @@ bk_exec_pq_create(int protocol, bool per_transaction, BkTarget *target,
 	ps->target = target;
 	ps->cxt = cxt;
 	ps->req_cxt = AllocSetContextCreate(cxt, "pgbenchkit libpq request",
+										ALLOCSET_SMALL_SIZES);
+	ps->var_cxt = AllocSetContextCreate(cxt, "pgbenchkit libpq variants",
 										ALLOCSET_SMALL_SIZES);
 	return &ps->base;
 }

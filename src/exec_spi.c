@@ -12,6 +12,13 @@
  * it every time, 'extended' parses it with parameters every time,
  * 'prepared' executes the plan made once.
  *
+ * A statement with identifier variables, :{name}, can be parsed only once
+ * they have values: it is made ready when it first runs, and then for each
+ * text its identifiers give it (a variant), which keeps its parameter
+ * types and, with 'prepared', its plan for the rest of the session, at most
+ * BK_IDENT_MAX_VARIANTS of them.  With 'simple' its text is made anew
+ * every time, as any statement's.
+ *
  * A request runs when it is fetched, one statement per fetch, so the
  * session is always ready.  An error is caught where it happens: the
  * transaction is aborted and the error copied out for the runner; unless
@@ -57,6 +64,7 @@ typedef struct SpiStmt
 	SpiParam   *params;
 	SPIPlanPtr	plan;			/* protocol 'prepared' */
 	Oid		   *types;
+	BkVariants	variants;		/* with :{name}s: a SpiStmt of each text */
 } SpiStmt;
 
 /* the request in progress */
@@ -120,27 +128,30 @@ spi_parser_setup(ParseState *pstate, void *arg)
 
 /*
  * spi_prepare_stmt
- *		Work out a statement's parameter types and, for 'prepared', plan it
- *		once.  RAW is its raw parse tree, or NULL to parse it here.
+ *		Work out the parameter types of statement SQL, with NPARAMS
+ *		parameters, and, for 'prepared', plan it once; what it keeps is
+ *		allocated in CXT.  RAW is its raw parse tree, or NULL to parse it
+ *		here.
  */
 static void
-spi_prepare_stmt(SpiSession *ss, const BkStatement *stmt, SpiStmt *st, List *raw)
+spi_prepare_stmt(SpiSession *ss, const char *sql, int nparams, SpiStmt *st,
+				 List *raw, MemoryContext cxt)
 {
 	ParamInference pi = {NULL, 0};
 	bool		snap = !ActiveSnapshotSet();
 
-	pgstat_report_activity(STATE_RUNNING, stmt->sql_params);
+	pgstat_report_activity(STATE_RUNNING, sql);
 
 	/* SET TRANSACTION runs as the server runs it, before any snapshot */
 	if (raw == NIL)
-		raw = pg_parse_query(stmt->sql_params);
+		raw = pg_parse_query(sql);
 	if (list_length(raw) == 1 && IsA(linitial_node(RawStmt, raw)->stmt, VariableSetStmt))
 	{
 		VariableSetStmt *vs = (VariableSetStmt *) linitial_node(RawStmt, raw)->stmt;
 
 		if (vs->kind == VAR_SET_MULTI && strcmp(vs->name, "TRANSACTION") == 0)
 		{
-			MemoryContext old = MemoryContextSwitchTo(ss->cxt);
+			MemoryContext old = MemoryContextSwitchTo(cxt);
 
 			st->set_xact = copyObject(vs);
 			MemoryContextSwitchTo(old);
@@ -156,17 +167,17 @@ spi_prepare_stmt(SpiSession *ss, const BkStatement *stmt, SpiStmt *st, List *raw
 	 * returns (the parser only extends an array it is given, with repalloc,
 	 * which keeps it in our context).
 	 */
-	pi.ntypes = stmt->nparams;
-	pi.types = palloc0(sizeof(Oid) * Max(stmt->nparams, 1));
+	pi.ntypes = nparams;
+	pi.types = palloc0(sizeof(Oid) * Max(nparams, 1));
 	if (snap)
 		PushActiveSnapshot(GetTransactionSnapshot());
-	(void) SPI_prepare_params(stmt->sql_params, spi_parser_setup, &pi, 0);
+	(void) SPI_prepare_params(sql, spi_parser_setup, &pi, 0);
 	if (SPI_result < 0)
-		elog(ERROR, "could not prepare script statement: %s", stmt->sql_params);
+		elog(ERROR, "could not prepare script statement: %s", sql);
 
-	st->params = MemoryContextAllocZero(ss->cxt, sizeof(SpiParam) * Max(stmt->nparams, 1));
-	st->types = MemoryContextAllocZero(ss->cxt, sizeof(Oid) * Max(stmt->nparams, 1));
-	for (int p = 0; p < stmt->nparams; p++)
+	st->params = MemoryContextAllocZero(cxt, sizeof(SpiParam) * Max(nparams, 1));
+	st->types = MemoryContextAllocZero(cxt, sizeof(Oid) * Max(nparams, 1));
+	for (int p = 0; p < nparams; p++)
 	{
 		Oid			type = p < pi.ntypes ? pi.types[p] : InvalidOid;
 
@@ -179,11 +190,11 @@ spi_prepare_stmt(SpiSession *ss, const BkStatement *stmt, SpiStmt *st, List *raw
 	}
 	if (ss->protocol == RUN_PROTO_PREPARED)
 	{
-		st->plan = SPI_prepare(stmt->sql_params, stmt->nparams, st->types);
+		st->plan = SPI_prepare(sql, nparams, st->types);
 		if (st->plan == NULL)
-			elog(ERROR, "could not prepare script statement: %s", stmt->sql_params);
+			elog(ERROR, "could not prepare script statement: %s", sql);
 		if (SPI_keepplan(st->plan) != 0)
-			elog(ERROR, "could not keep the plan of: %s", stmt->sql_params);
+			elog(ERROR, "could not keep the plan of: %s", sql);
 	}
 	if (snap)
 		PopActiveSnapshot();
@@ -230,7 +241,9 @@ spi_is_utility(List *raw)
  *		(CREATE TABLE, say), or inside an \if block, is prepared when it
  *		first runs instead, as pgbench prepares each command when it first
  *		runs it: what it needs may not exist before, and a branch may never
- *		run.
+ *		run.  So is a statement with identifier variables, whose text is not
+ *		known yet; and when its first word does not say it is SELECT,
+ *		INSERT, UPDATE, DELETE or MERGE, it counts as a utility statement.
  */
 static void
 spi_prepare_all(SpiSession *ss)
@@ -256,11 +269,19 @@ spi_prepare_all(SpiSession *ss)
 			ss->stmts[s][i] = MemoryContextAllocZero(ss->cxt, sizeof(SpiStmt) * cmd->nstmts);
 			for (int j = 0; j < cmd->nstmts && !after_utility; j++)
 			{
-				List	   *raw = pg_parse_query(cmd->stmts[j].sql_params);
+				const BkStatement *stmt = &cmd->stmts[j];
+				List	   *raw;
 
+				if (stmt->nidents > 0)
+				{
+					after_utility = stmt->ident_utility;
+					continue;
+				}
+				raw = pg_parse_query(stmt->sql_params);
 				/* a branch may never run: its statements wait for their turn */
 				if (depth == 0)
-					spi_prepare_stmt(ss, &cmd->stmts[j], &ss->stmts[s][i][j], raw);
+					spi_prepare_stmt(ss, stmt->sql_params, stmt->nparams,
+									 &ss->stmts[s][i][j], raw, ss->cxt);
 				after_utility = spi_is_utility(raw);
 			}
 		}
@@ -377,6 +398,43 @@ spi_xact_abort(SpiSession *ss)
  */
 
 /*
+ * spi_variant
+ *		For statement STMT (ST) with identifier variables, whose text is SQL
+ *		this time (bk_sql_with_idents): what is kept for that text, made
+ *		ready the first time.  'prepared' keeps a plan of each text, at most
+ *		BK_IDENT_MAX_VARIANTS; 'extended' keeps as many parameter types, and
+ *		works the types of any further text out every time.
+ */
+static SpiStmt *
+spi_variant(SpiSession *ss, const BkStatement *stmt, SpiStmt *st, const char *sql)
+{
+	BkVariant  *var = bk_variant_find(&st->variants, sql);
+	SpiStmt    *vst;
+
+	if (var != NULL)
+		return (SpiStmt *) var->data;
+	if (st->variants.n >= BK_IDENT_MAX_VARIANTS)
+	{
+		if (ss->protocol == RUN_PROTO_PREPARED)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("statement took more than %d texts from its identifier variables in one session",
+							BK_IDENT_MAX_VARIANTS),
+					 errdetail("Protocol 'prepared' keeps a plan of each text for the rest of the session."),
+					 errhint("Draw the identifiers from fewer values, or use protocol => 'extended'.")));
+		vst = palloc0(sizeof(SpiStmt));
+		spi_prepare_stmt(ss, sql, stmt->nparams, vst, NIL, ss->req_cxt);
+		return vst;
+	}
+	vst = MemoryContextAllocZero(ss->cxt, sizeof(SpiStmt));
+	spi_prepare_stmt(ss, sql, stmt->nparams, vst, NIL, ss->cxt);
+	/* added once made: a text that failed is tried again, not kept */
+	var = bk_variant_add(&st->variants, sql, ss->cxt);
+	var->data = vst;
+	return vst;
+}
+
+/*
  * spi_exec_stmt
  *		Statement J of the command of the request, in the protocol of the
  *		run; RES gets the number of rows it returned and, when the command
@@ -393,11 +451,29 @@ spi_exec_stmt(SpiSession *ss, int j, BkResult *res)
 	Datum	   *vals = values;
 	char	   *nls = nulls;
 	int			rc;
+	const char *sql = stmt->sql_params;
 
 	res->nrows = 0;
 	res->ncols = 0;
-	if (!st->prepared)
-		spi_prepare_stmt(ss, stmt, st, NIL);
+	if (stmt->nidents > 0)
+	{
+		/* the text its identifier variables give it, and what it keeps */
+		MemoryContextSwitchTo(ss->req_cxt);
+		if (ss->protocol == RUN_PROTO_SIMPLE)
+			sql = bk_sql_substitute(stmt, ss->vars);
+		else
+		{
+			sql = bk_sql_with_idents(stmt, ss->vars);
+			st = spi_variant(ss, stmt, st, sql);
+		}
+	}
+	else
+	{
+		if (!st->prepared)
+			spi_prepare_stmt(ss, stmt->sql_params, stmt->nparams, st, NIL, ss->cxt);
+		if (ss->protocol == RUN_PROTO_SIMPLE)
+			sql = stmt->sql;
+	}
 	if (st->set_xact != NULL)
 	{
 		pgstat_report_activity(STATE_RUNNING, stmt->sql);
@@ -416,10 +492,10 @@ spi_exec_stmt(SpiSession *ss, int j, BkResult *res)
 		vals = palloc(sizeof(Datum) * stmt->nparams);
 		nls = palloc(stmt->nparams);
 	}
-	pgstat_report_activity(STATE_RUNNING,
-						   ss->protocol == RUN_PROTO_SIMPLE ? stmt->sql : stmt->sql_params);
+	pgstat_report_activity(STATE_RUNNING, sql);
 	if (ss->protocol == RUN_PROTO_SIMPLE)
-		rc = SPI_execute(bk_sql_substitute(stmt, ss->vars), false, 0);
+		rc = SPI_execute(stmt->nidents > 0 ? sql : bk_sql_substitute(stmt, ss->vars),
+						 false, 0);
 	else
 	{
 		for (int p = 0; p < stmt->nparams; p++)
@@ -431,7 +507,7 @@ spi_exec_stmt(SpiSession *ss, int j, BkResult *res)
 		if (ss->protocol == RUN_PROTO_PREPARED)
 			rc = SPI_execute_plan(st->plan, vals, nls, false, 0);
 		else
-			rc = SPI_execute_with_args(stmt->sql_params, stmt->nparams, st->types,
+			rc = SPI_execute_with_args(sql, stmt->nparams, st->types,
 									   vals, nls, false, 0);
 	}
 	if (rc < 0)

@@ -65,15 +65,20 @@
 /* pgbench -r shows at most this many bytes of a SQL command */
 #define BK_SQL_TEXT_MAX			127
 
-/* one :name in a statement: where it is in BkStatement.sql, which variable */
+/*
+ * one :name or :{name} in a statement: where it is in BkStatement.sql,
+ * which variable
+ */
 typedef struct BkSqlRef
 {
 	int			off;			/* offset of the colon */
-	int			len;			/* length of ":name" */
+	int			len;			/* length of ":name" or ":{name}" */
 	int			var;
+	int			param;			/* :name: its $n; :{name}: 0 */
+	const char *ident;			/* :{name}: the name (for errors); NULL */
 } BkSqlRef;
 
-/* every :name of a statement, for bk_sql_substitute */
+/* every :name and :{name} of a statement, in the order of the text */
 struct BkSqlSubst
 {
 	int			sqllen;			/* strlen(BkStatement.sql) */
@@ -861,12 +866,60 @@ bk_sql_name_len(const char *p)
 }
 
 /*
+ * bk_sql_ident_len
+ *		The length of the identifier variable ":{name}" at the colon P, 0 if
+ *		P is no such thing: a colon, a brace, a name as pgbench spells
+ *		variable names, a closing brace.  pgbench reads none of these as a
+ *		variable, so the scripts it runs keep their meaning unless they hold
+ *		exactly this.
+ */
+static int
+bk_sql_ident_len(const char *p)
+{
+	int			i = 2;
+
+	if (p[1] != '{' || !bk_is_name_start((unsigned char) p[i]))
+		return 0;
+	while (bk_is_name_char((unsigned char) p[i]))
+		i++;
+	return p[i] == '}' ? i + 1 : 0;
+}
+
+/*
+ * bk_sql_may_be_utility
+ *		Whether statement SQL may be anything but SELECT, INSERT, UPDATE,
+ *		DELETE or MERGE, from its first word alone (for a statement that
+ *		cannot be parsed before it runs): a query that begins otherwise
+ *		(with a parenthesis, say) counts as one that may.
+ */
+static bool
+bk_sql_may_be_utility(const char *sql)
+{
+	static const char *const dml[] = {
+		"select", "insert", "update", "delete", "merge", "with", "values", "table"
+	};
+	char		w[1][BK_WORD_LEN];
+	bool		more;
+
+	if (bk_sql_words(sql, w, 1, &more) == 1)
+	{
+		for (int i = 0; i < lengthof(dml); i++)
+		{
+			if (strcmp(w[0], dml[i]) == 0)
+				return false;
+		}
+	}
+	return true;
+}
+
+/*
  * bk_sql_params
  *		Find the :names of statement STMT, as pgbench's parseQuery: fill
  *		sql_params (each :name turned into $n, one n per variable),
  *		param_vars, nparams, and subst for bk_sql_substitute.  Quotes do not
  *		matter, and colons not followed by a name (as in ::int) are skipped
- *		all together.
+ *		all together.  Identifier variables, :{name}, stay in sql_params as
+ *		written, and are counted in nidents.
  */
 static void
 bk_sql_params(BkScript *script, BkStatement *stmt)
@@ -887,15 +940,31 @@ bk_sql_params(BkScript *script, BkStatement *stmt)
 	stmt->nparams = 0;
 	initStringInfo(&buf);
 
+	stmt->nidents = 0;
 	p = sql;
 	while ((p = strchr(p, ':')) != NULL)
 	{
 		int			namelen = bk_sql_name_len(p);
+		int			identlen = bk_sql_ident_len(p);
 		char	   *name;
 		int			var;
 		int			n;
 		BkSqlRef   *ref;
 
+		if (identlen > 0)
+		{
+			/* :{name}: left in sql_params, put in when the statement runs */
+			name = pnstrdup(p + 2, identlen - 3);
+			ref = &subst->refs[subst->nrefs++];
+			ref->off = (int) (p - sql);
+			ref->len = identlen;
+			ref->var = bk_var_lookup(script->vt, name, true);
+			ref->param = 0;
+			ref->ident = name;
+			stmt->nidents++;
+			p += identlen;
+			continue;
+		}
 		if (namelen == 0)
 		{
 			while (*p == ':')
@@ -921,6 +990,8 @@ bk_sql_params(BkScript *script, BkStatement *stmt)
 		ref->off = (int) (p - sql);
 		ref->len = namelen + 1;
 		ref->var = var;
+		ref->param = n + 1;
+		ref->ident = NULL;
 
 		p += namelen + 1;
 		copied = p;
@@ -928,7 +999,8 @@ bk_sql_params(BkScript *script, BkStatement *stmt)
 	appendStringInfoString(&buf, copied);
 	stmt->sql_params = buf.data;
 	stmt->subst = subst;
-	stmt->nrefs = subst->nrefs;
+	stmt->nrefs = subst->nrefs - stmt->nidents;
+	stmt->ident_utility = stmt->nidents > 0 && bk_sql_may_be_utility(sql);
 }
 
 /*
@@ -1823,11 +1895,151 @@ bk_script_parse(const char *text, const char *name, BkVarTable *vt)
  */
 
 /*
+ * bk_ident_quote
+ *		At most the first 64 characters of TEXT, quoted, for an error
+ *		message; a byte that is not printable ASCII shows as '?', so that
+ *		the message is valid text whatever the value holds.
+ */
+static char *
+bk_ident_quote(const char *text)
+{
+	StringInfoData buf;
+	int			i;
+
+	initStringInfo(&buf);
+	appendStringInfoChar(&buf, '"');
+	for (i = 0; text[i] != '\0' && i < 64; i++)
+	{
+		unsigned char c = (unsigned char) text[i];
+
+		appendStringInfoChar(&buf, (c >= 0x20 && c < 0x7f) ? (char) c : '?');
+	}
+	appendStringInfoString(&buf, text[i] != '\0' ? "...\"" : "\"");
+	return buf.data;
+}
+
+#define BK_IDENT_HINT "An identifier variable holds a whole number or a name of letters, digits and underscores, 1 to 63 bytes long."
+
+/*
+ * bk_ident_text
+ *		The text that the identifier variable of REF puts into a statement,
+ *		with variables VARS: the decimal digits of an integer, or a string
+ *		(of \gset, random_string(), a run's variables) of 1 to 63 ASCII
+ *		letters, digits and underscores, nothing else, as it goes into SQL
+ *		unquoted.  Any other value is an error, as is a variable not set.
+ *		BUF has room for an integer's text.
+ */
+static const char *
+bk_ident_text(const BkSqlRef *ref, const BkValue *vars, char *buf)
+{
+	const BkValue *v = &vars[ref->var];
+	const char *text;
+	const char *why = NULL;
+	size_t		len;
+
+	switch (v->kind)
+	{
+		case BK_VAL_UNDEF:
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_OBJECT),
+					 errmsg("undefined variable \"%s\"", ref->ident),
+					 errhint("Set it with \\set, \\gset or \\aset before the command that reads it, or give it a value for the whole run.")));
+			break;
+		case BK_VAL_NULL:
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("identifier variable \"%s\" is null", ref->ident),
+					 errhint(BK_IDENT_HINT)));
+			break;
+		case BK_VAL_INT:
+			bk_value_format(v, buf);
+			text = buf;
+			if (v->i < 0)
+				why = "It is a negative number.";
+			break;
+		case BK_VAL_STRING:
+			text = v->s;
+			break;
+		default:
+			/* booleans and doubles name nothing: 1.5 would put a dot in */
+			bk_value_format(v, buf);
+			text = buf;
+			why = v->kind == BK_VAL_BOOL ? "It is a boolean." : "It is a double.";
+			break;
+	}
+	len = strlen(text);
+	if (why == NULL)
+	{
+		if (len == 0)
+			why = "It is empty.";
+		else if (len > BK_IDENT_MAX_LEN)
+			why = "It is longer than 63 bytes.";
+		else
+		{
+			for (size_t i = 0; i < len; i++)
+			{
+				char		c = text[i];
+
+				if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+					  (c >= '0' && c <= '9') || c == '_'))
+				{
+					why = "It holds a character other than an ASCII letter, a digit or an underscore.";
+					break;
+				}
+			}
+		}
+	}
+	if (why != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("invalid value for identifier variable \"%s\": %s",
+						ref->ident, bk_ident_quote(text)),
+				 errdetail("%s", why),
+				 errhint(BK_IDENT_HINT)));
+	return text;
+}
+
+/*
+ * bk_sql_with_idents
+ *		Statement STMT for the extended and prepared protocols: sql_params
+ *		with the values of its identifier variables, :{name}, put in (each
+ *		checked by bk_ident_text).  sql_params itself when it has none,
+ *		otherwise a palloc'd string.
+ */
+const char *
+bk_sql_with_idents(const BkStatement *stmt, const BkValue *vars)
+{
+	const BkSqlSubst *subst = stmt->subst;
+	StringInfoData buf;
+	int			done = 0;
+
+	if (stmt->nidents == 0)
+		return stmt->sql_params;
+
+	initStringInfo(&buf);
+	for (int i = 0; i < subst->nrefs; i++)
+	{
+		const BkSqlRef *ref = &subst->refs[i];
+		char		text[BK_VALUE_TEXT_LEN];
+
+		appendBinaryStringInfo(&buf, stmt->sql + done, ref->off - done);
+		if (ref->ident != NULL)
+			appendStringInfoString(&buf, bk_ident_text(ref, vars, text));
+		else
+			appendStringInfo(&buf, "$%d", ref->param);
+		done = ref->off + ref->len;
+	}
+	appendBinaryStringInfo(&buf, stmt->sql + done, subst->sqllen - done);
+	return buf.data;
+}
+
+/*
  * bk_sql_substitute
- *		Statement STMT for the simple protocol: each :name whose variable is
- *		set replaced by its value as text, the others left as written
- *		(pgbench's assignVariables).  A palloc'd string, built from the
- *		references found at parse time.
+ *		Statement STMT for the simple protocol: the values of its identifier
+ *		variables, :{name}, put in (bk_sql_with_idents), and each :name whose
+ *		variable is set replaced by its value as text, the others left as
+ *		written (pgbench's assignVariables).  A palloc'd string, built from
+ *		the references found at parse time.
  */
 char *
 bk_sql_substitute(const BkStatement *stmt, const BkValue *vars)
@@ -1847,7 +2059,13 @@ bk_sql_substitute(const BkStatement *stmt, const BkValue *vars)
 		const BkValue *v = &vars[ref->var];
 
 		appendBinaryStringInfo(&buf, stmt->sql + done, ref->off - done);
-		if (v->kind == BK_VAL_UNDEF)
+		if (ref->ident != NULL)
+		{
+			char		text[BK_VALUE_TEXT_LEN];
+
+			appendStringInfoString(&buf, bk_ident_text(ref, vars, text));
+		}
+		else if (v->kind == BK_VAL_UNDEF)
 			appendBinaryStringInfo(&buf, stmt->sql + ref->off, ref->len);
 		else if (v->kind == BK_VAL_STRING)
 			appendStringInfoString(&buf, v->s);
@@ -1928,4 +2146,79 @@ bk_sleep_usec(const BkScript *script, const BkCommand *cmd, const BkValue *vars)
 				 errdetail("It is " INT64_FORMAT " times " INT64_FORMAT " microseconds.",
 						   value, cmd->sleep_unit_us)));
 	return Min(Max(usec, 0), BK_SLEEP_MAX_USEC);
+}
+
+/* ------------------------------------------------------------------------
+ * The texts of a statement with identifier variables
+ * ------------------------------------------------------------------------
+ */
+
+/* the place of SQL in VS: where it is, or where it goes (*FOUND says which) */
+static int
+bk_variant_pos(const BkVariants *vs, const char *sql, bool *found)
+{
+	int			lo = 0;
+	int			hi = vs->n;
+
+	while (lo < hi)
+	{
+		int			mid = lo + (hi - lo) / 2;
+		int			c = strcmp(vs->v[mid]->sql, sql);
+
+		if (c == 0)
+		{
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = false;
+	return lo;
+}
+
+/*
+ * bk_variant_find
+ *		The variant of text SQL in VS, or NULL: a binary search (a statement
+ *		takes at most BK_IDENT_MAX_VARIANTS texts in a session).
+ */
+BkVariant *
+bk_variant_find(BkVariants *vs, const char *sql)
+{
+	bool		found;
+	int			pos = bk_variant_pos(vs, sql, &found);
+
+	return found ? vs->v[pos] : NULL;
+}
+
+/*
+ * bk_variant_add
+ *		Add text SQL, not in VS yet, to VS (allocating in CXT), its ordinal
+ *		the number of variants before it; its state 0 and no data.  The
+ *		caller keeps the count under BK_IDENT_MAX_VARIANTS.
+ */
+BkVariant *
+bk_variant_add(BkVariants *vs, const char *sql, MemoryContext cxt)
+{
+	bool		found;
+	int			pos = bk_variant_pos(vs, sql, &found);
+	BkVariant  *var;
+
+	Assert(!found);
+	if (vs->n == vs->max)
+	{
+		vs->max = Max(8, vs->max * 2);
+		vs->v = vs->v == NULL ?
+			MemoryContextAlloc(cxt, sizeof(BkVariant *) * vs->max) :
+			repalloc(vs->v, sizeof(BkVariant *) * vs->max);
+	}
+	var = MemoryContextAllocZero(cxt, sizeof(BkVariant));
+	var->sql = MemoryContextStrdup(cxt, sql);
+	var->ordinal = vs->n;
+	memmove(&vs->v[pos + 1], &vs->v[pos], sizeof(BkVariant *) * (vs->n - pos));
+	vs->v[pos] = var;
+	vs->n++;
+	return var;
 }

@@ -32,6 +32,16 @@
 /* room for the text of any number: "-1.23456789012345e-308" and less */
 #define BK_VALUE_TEXT_LEN		32
 
+/* the longest value of an identifier variable, :{name}: a name's (NAMEDATALEN - 1) */
+#define BK_IDENT_MAX_LEN		63
+
+/*
+ * The most texts one statement with identifier variables takes in one
+ * session, each prepared once with protocol 'prepared': what bounds the
+ * plans (and the server's prepared statements) a client keeps.
+ */
+#define BK_IDENT_MAX_VARIANTS	10000
+
 /* the value of a variable or of an expression, as in pgbench */
 typedef enum BkValueKind
 {
@@ -108,7 +118,19 @@ typedef struct BkStatement
 	int		   *param_vars;		/* variable of $1 .. $nparams */
 	int			nrefs;			/* :names in the text, each time one appears
 								 * (pgbench's parameters: one per appearance) */
-	BkSqlSubst *subst;			/* for bk_sql_substitute */
+	BkSqlSubst *subst;			/* for bk_sql_substitute, bk_sql_with_idents */
+
+	/*
+	 * Identifier variables, :{name} (an extension of pgbench's language):
+	 * their values are put into the text before it is parsed, so sql_params
+	 * keeps them as written and a statement that has any can be parsed only
+	 * once they have values (bk_sql_with_idents).  Since it cannot be parsed
+	 * before the run, IDENT_UTILITY tells from its first word whether it may
+	 * be anything but SELECT, INSERT, UPDATE, DELETE or MERGE: what may
+	 * create what later statements use.
+	 */
+	int			nidents;		/* :{name}s in the text */
+	bool		ident_utility;
 } BkStatement;
 
 typedef struct BkCommand
@@ -154,6 +176,27 @@ typedef struct BkCommand
 	const char *xact_deferrable;
 } BkCommand;
 
+/*
+ * The texts a statement with identifier variables took in one session,
+ * each with what an executor keeps for it (a plan, a prepared statement's
+ * state): BkVariants holds them sorted by text, each allocated on its own
+ * so that a BkVariant stays where it is.
+ */
+typedef struct BkVariant
+{
+	char	   *sql;			/* the statement with its :{name}s put in */
+	int			ordinal;		/* 0, 1, ...: in the order they were added */
+	int			state;			/* the executor's */
+	void	   *data;			/* the executor's */
+} BkVariant;
+
+typedef struct BkVariants
+{
+	int			n;
+	int			max;
+	BkVariant **v;
+} BkVariants;
+
 typedef struct BkScript
 {
 	char	   *name;			/* as messages name it */
@@ -171,6 +214,9 @@ extern BkScript *bk_script_parse(const char *text, const char *name, BkVarTable 
 extern int64 bk_sleep_usec(const BkScript *script, const BkCommand *cmd,
 						   const BkValue *vars);
 extern char *bk_sql_substitute(const BkStatement *stmt, const BkValue *vars);
+extern const char *bk_sql_with_idents(const BkStatement *stmt, const BkValue *vars);
+extern BkVariant *bk_variant_find(BkVariants *vs, const char *sql);
+extern BkVariant *bk_variant_add(BkVariants *vs, const char *sql, MemoryContext cxt);
 extern void bk_var_assign(BkValue *var, const BkValue *value, MemoryContext cxt);
 extern void bk_var_set_string(BkValue *var, const char *text, MemoryContext cxt);
 

@@ -158,6 +158,18 @@ MemoryContextStrdup(MemoryContext context, const char *string)
 	return pstrdup(string);
 }
 
+void *
+MemoryContextAlloc(MemoryContext context, Size size)
+{
+	return palloc(size);
+}
+
+void *
+MemoryContextAllocZero(MemoryContext context, Size size)
+{
+	return palloc0(size);
+}
+
 char *
 pstrdup(const char *in)
 {
