@@ -68,9 +68,11 @@ SELECT throws_ok(
       VALUES ('tpcb', 1, 'prepared', '0', '5 s', 1, 'ready', current_user)$$,
     '23514', NULL, 'bench.runs.status rejects any other state');
 
--- the built-in workloads are pgbench's scripts
+-- the built-in workloads are pgbench's scripts and sysbench's OLTP ones
 SELECT is((SELECT array_agg(name ORDER BY name) FROM bench.workloads WHERE builtin),
-    ARRAY['select-only', 'simple-update', 'tpcb'], 'the built-in workloads are tpcb, simple-update and select-only');
+    ARRAY['oltp_delete', 'oltp_insert', 'oltp_point_select', 'oltp_read_only', 'oltp_read_write',
+          'oltp_update_index', 'oltp_update_non_index', 'oltp_write_only', 'select-only', 'simple-update', 'tpcb'],
+    'the built-in workloads are tpcb, simple-update, select-only and sysbench''s eight OLTP workloads');
 SELECT matches((SELECT script FROM bench.workload_scripts WHERE workload = 'tpcb'),
     'UPDATE pgbench_branches SET bbalance = bbalance \+ :delta WHERE bid = :bid;',
     'tpcb is pgbench''s tpcb-like script');

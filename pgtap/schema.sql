@@ -36,7 +36,7 @@ SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'p
     'define_workload', 'drop_workload',
     'sweep', 'start_sweep', 'wait_suite', 'cancel_suite', 'schedule', 'unschedule', 'run_schedule',
     'chart_run', 'chart_suite', 'chart_schedule', 'compare', 'export', 'import',
-    'relative_throughput', 'relative_table', 'chart_relative',
+    'relative_throughput', 'relative_table', 'chart_relative', 'sysbench_script',
     '_sweep_spec', '_cron_call', '_cron_check', '_arguments_of', '_create_run_function', '_schedule',
     '_unschedule', '_import', '_visible',
     '_svg_escape', '_svg_num', '_svg_text', '_svg_fit', '_svg_check_size', '_svg_ticks', '_svg_tick_label',
@@ -133,22 +133,22 @@ SELECT is(
 
 -- ---------------------------------------------------------------- bench.init
 SELECT has_function('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
     'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer) exists');
 SELECT function_returns('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
     'bench.init_result', 'bench.init returns bench.init_result');
 SELECT function_lang_is('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
     'c', 'bench.init is written in C');
 SELECT volatility_is('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
     'volatile', 'bench.init is volatile');
 SELECT isnt_strict('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
     'bench.init is not strict (it reports NULL arguments itself)');
 SELECT isnt_definer('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
     'bench.init is not SECURITY DEFINER (it runs as the caller)');
 SELECT is(
     (SELECT proparallel FROM pg_proc WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)'::regprocedure),
@@ -156,17 +156,17 @@ SELECT is(
 SELECT is(
     (SELECT proargnames FROM pg_proc WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)'::regprocedure),
     ARRAY['workload', 'scale', 'fillfactor', 'partitions', 'partition_method',
-          'unlogged', 'foreign_keys', 'jobs', 'force', 'target', 'generate']::text[],
+          'unlogged', 'foreign_keys', 'jobs', 'force', 'target', 'generate', 'tables', 'table_size']::text[],
     'bench.init has the documented argument names');
 SELECT is(
     (SELECT pg_get_expr(proargdefaults, 0) FROM pg_proc
       WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)'::regprocedure),
-    '1, 100, 0, NULL::text, false, false, 1, false, NULL::text, NULL::text',
-    'bench.init defaults: scale 1, fillfactor 100, partitions 0, no method, logged, no FKs, 1 job, no force, this database, the generation of a target''s default');
+    '1, 100, 0, NULL::text, false, false, 1, false, NULL::text, NULL::text, NULL::integer, NULL::integer',
+    'bench.init defaults: scale 1, fillfactor 100, partitions 0, no method, logged, no FKs, 1 job, no force, this database, the generation of a target''s default, sysbench''s sizes');
 SELECT is(
     (SELECT pronargdefaults::int FROM pg_proc
       WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)'::regprocedure),
-    10, 'every argument of bench.init but workload has a default');
+    12, 'every argument of bench.init but workload has a default');
 
 -- ---------------------------------------------------------------- privileges
 CREATE ROLE pgbk_tap_nobody NOLOGIN;
@@ -175,13 +175,13 @@ GRANT EXECUTE ON FUNCTION bench.init(text, integer, integer, integer, text, bool
     TO pgbk_tap_granted;
 
 SELECT function_privs_are('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
     'public', ARRAY[]::name[], 'PUBLIC may not EXECUTE bench.init');
 SELECT function_privs_are('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
     'pgbk_tap_nobody', ARRAY[]::name[], 'an ordinary role may not EXECUTE bench.init');
 SELECT function_privs_are('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
     'pgbk_tap_granted', ARRAY['EXECUTE'], 'a role granted EXECUTE may EXECUTE bench.init');
 SELECT ok(
     NOT has_function_privilege('public',

@@ -8,7 +8,9 @@
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pgbenchkit CASCADE;
 \set VERBOSITY default
+SELECT coalesce(max(id), 0) AS runs_before FROM bench.runs \gset
 CREATE SCHEMA sb;
+CREATE SCHEMA sb2;
 SET search_path = sb, public;
 
 SELECT workload, scale, rows_loaded FROM bench.init('sysbench', tables => 3, table_size => 2000, jobs => 2);
@@ -61,6 +63,63 @@ SELECT count(*) FILTER (WHERE status = 'ready') AS ready, count(*) FILTER (WHERE
   FROM bench.datasets WHERE schema_name = 'sb';
 SELECT last_value FROM sbtest2_id_seq;
 
+-- ------------------------------------------------------------ sysbench's workloads
+-- built in at sysbench's defaults, run on the dataset: :tables and
+-- :table_size come from it (2 and 10 here)
+SELECT name, dataset, builtin FROM bench.workloads WHERE dataset = 'sysbench' ORDER BY name;
+SELECT w AS workload, r.status, r.transactions, r.failures
+  FROM unnest(ARRAY['oltp_read_write', 'oltp_read_only', 'oltp_write_only', 'oltp_point_select',
+                    'oltp_update_index', 'oltp_update_non_index']) AS w,
+       LATERAL bench.run(w, transactions => 20, random_seed => 7, prewarm => false, progress => '0') r;
+-- the queries each ran, per command: oltp_read_write's 10 point selects,
+-- 4 ranges, 2 updates, a delete and an insert, in a transaction
+SELECT count(*) FILTER (WHERE command LIKE 'SELECT c FROM sbtest:{t} WHERE id = :id%') AS point_selects,
+       count(*) FILTER (WHERE command LIKE '%BETWEEN%') AS ranges,
+       count(*) FILTER (WHERE command LIKE 'UPDATE%') AS updates,
+       count(*) FILTER (WHERE command LIKE 'DELETE%') AS deletes,
+       count(*) FILTER (WHERE command LIKE 'INSERT%') AS inserts,
+       min(executions) FILTER (WHERE command NOT LIKE '\\%') = 20 AS each_ran_20
+  FROM bench.command_latencies
+ WHERE run_id = (SELECT min(id) FROM bench.runs WHERE workload = 'oltp_read_write' AND status = 'done');
+-- a delete and an insert of the same id keep the rows; an insert adds one;
+-- a delete removes one at most
+SELECT (SELECT count(*) FROM sbtest1) + (SELECT count(*) FROM sbtest2) AS rows_kept;
+SELECT status, transactions FROM bench.run('oltp_insert', transactions => 5, prewarm => false, progress => '0');
+SELECT (SELECT count(*) FROM sbtest1) + (SELECT count(*) FROM sbtest2) AS rows_after_insert,
+       (SELECT max(id) FROM sbtest1) > 10 OR (SELECT max(id) FROM sbtest2) > 10 AS serial_ids;
+SELECT status, transactions FROM bench.run('oltp_delete', transactions => 5, prewarm => false, progress => '0');
+SELECT (SELECT count(*) FROM sbtest1) + (SELECT count(*) FROM sbtest2) BETWEEN 20 AND 25 AS rows_after_delete;
+-- other options: bench.sysbench_script
+SELECT bench.sysbench_script('oltp_read_only', '{"point_selects": 1, "range_selects": false, "rand_type": "uniform", "skip_trx": true}');
+SELECT bench.sysbench_script('oltp_write_only', '{"index_updates": 0, "non_index_updates": 0, "delete_inserts": 2, "rand_type": "pareto", "rand_pareto_h": 0.3}');
+SELECT name, dataset FROM bench.define_workload('sb_zipf', bench.sysbench_script('oltp_read_only',
+       '{"point_selects": 3, "rand_type": "zipfian", "range_size": 5}'), dataset => 'sysbench');
+SELECT status, transactions FROM bench.run('sb_zipf', transactions => 10, prewarm => false, progress => '0');
+SELECT bench.drop_workload('sb_zipf') IS NOT NULL AS dropped;
+-- a workload and a dataset that do not go together
+SET search_path = sb2, public;
+SELECT status FROM bench.run('oltp_read_only', transactions => 1, progress => '0');
+SET search_path = sb, public;
+SELECT status FROM bench.run('select-only', transactions => 1, progress => '0');
+-- bad options
+SELECT bench.sysbench_script(NULL);
+SELECT bench.sysbench_script('oltp_read_writ');
+SELECT bench.sysbench_script('oltp_read_write', NULL);
+SELECT bench.sysbench_script('oltp_read_write', '[1]');
+SELECT bench.sysbench_script('oltp_read_write', '{"point_select": 1}');
+SELECT bench.sysbench_script('oltp_read_write', '{"point_selects": -1}');
+SELECT bench.sysbench_script('oltp_read_write', '{"point_selects": 1.5}');
+SELECT bench.sysbench_script('oltp_read_write', '{"point_selects": "ten"}');
+SELECT bench.sysbench_script('oltp_read_write', '{"point_selects": 1001}');
+SELECT bench.sysbench_script('oltp_read_write', '{"range_size": 0}');
+SELECT bench.sysbench_script('oltp_read_write', '{"rand_spec_pct": 101}');
+SELECT bench.sysbench_script('oltp_read_write', '{"rand_spec_iter": 0}');
+SELECT bench.sysbench_script('oltp_read_write', '{"range_selects": "yes"}');
+SELECT bench.sysbench_script('oltp_read_write', '{"rand_type": "normal"}');
+SELECT bench.sysbench_script('oltp_read_write', '{"rand_pareto_h": 1}');
+SELECT bench.sysbench_script('oltp_read_write', '{"rand_zipfian_exp": -1}');
+SELECT bench.sysbench_script('oltp_point_select', '{"point_selects": 0}');
+
 -- ------------------------------------------------------------ bad input
 SELECT * FROM bench.init('sysbench', tables => 0);
 SELECT * FROM bench.init('sysbench', tables => -1);
@@ -77,7 +136,6 @@ SELECT * FROM bench.init('tpcb', tables => 4);
 SELECT * FROM bench.init('tpcb', table_size => 100);
 SELECT * FROM bench.init('sysbench', generate => 'server');
 -- a table of that name that bench.init did not make
-CREATE SCHEMA sb2;
 CREATE TABLE sb2.sbtest2 (id int);
 SET search_path = sb2, public;
 SELECT * FROM bench.init('sysbench', tables => 2, table_size => 10, force => true);
@@ -87,3 +145,4 @@ RESET search_path;
 DROP SCHEMA sb CASCADE;
 DROP SCHEMA sb2 CASCADE;
 DELETE FROM bench.datasets WHERE schema_name IN ('sb', 'sb2');
+DELETE FROM bench.runs WHERE id > :runs_before;

@@ -106,27 +106,48 @@ run_free_worker_slots(void)
  * bk_find_dataset
  *		The ready dataset whose tables the workload's statements will find
  *		through search_path: for tpcb, the one that made the pgbench_accounts
- *		of the first schema that has one.
+ *		of the first schema that has one; for sysbench, the one that made
+ *		that schema's sbtest1.
  */
 int64
 bk_find_dataset(const char *workload, const char *dataset, int *scale)
 {
+	return bk_find_dataset_sizes(workload, dataset, scale, NULL, NULL);
+}
+
+/*
+ * bk_find_dataset_sizes
+ *		bk_find_dataset, and for sysbench its tables and table_size into
+ *		*TABLES and *TABLE_SIZE (when not NULL).  sysbench's tables made by
+ *		sysbench prepare itself (no record in bench.datasets) are taken as
+ *		they are: their number is that of sbtest1, sbtest2, ... in the
+ *		schema, their size sbtest1's largest id, and the dataset's id is 0.
+ */
+int64
+bk_find_dataset_sizes(const char *workload, const char *dataset, int *scale,
+					  int *tables, int *table_size)
+{
+	bool		sysbench = strcmp(dataset, "sysbench") == 0;
+	const char *key = sysbench ? "sbtest1" : "pgbench_accounts";
 	Oid			relid;
 	Oid			types[2] = {TEXTOID, OIDOID};
 	Datum		values[2];
 	int64		id = 0;
 
-	relid = RangeVarGetRelid(makeRangeVar(NULL, "pgbench_accounts", -1), NoLock, true);
+	relid = RangeVarGetRelid(makeRangeVar(NULL, pstrdup(key), -1), NoLock, true);
 	if (!OidIsValid(relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("workload \"%s\" needs a %s dataset, and there is no pgbench_accounts in search_path",
-						workload, dataset),
+				 errmsg("workload \"%s\" needs a %s dataset, and there is no %s in search_path",
+						workload, dataset, key),
+				 sysbench ?
+				 errhint("Load one first with bench.init('sysbench', tables => N, table_size => M), or sysbench prepare.") :
 				 errhint("Load one first with bench.init('%s', scale => N).", dataset)));
 	values[0] = CStringGetTextDatum(dataset);
 	values[1] = ObjectIdGetDatum(relid);
 	bk_spi_connect();
-	if (SPI_execute_with_args("SELECT id, scale FROM bench.datasets"
+	if (SPI_execute_with_args("SELECT id, scale, (options->>'tables')::int4, (options->>'table_size')::int4"
+							  "  FROM bench.datasets"
 							  " WHERE status = 'ready' AND workload = $1"
 							  "   AND $2 OPERATOR(pg_catalog.=) ANY (tables::pg_catalog.oid[])"
 							  " ORDER BY id DESC LIMIT 1",
@@ -134,17 +155,63 @@ bk_find_dataset(const char *workload, const char *dataset, int *scale)
 		elog(ERROR, "could not read bench.datasets");
 	if (SPI_processed == 1)
 	{
+		HeapTuple	tup = SPI_tuptable->vals[0];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
 		bool		isnull;
 
-		id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
-		*scale = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+		id = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull));
+		*scale = DatumGetInt32(SPI_getbinval(tup, desc, 2, &isnull));
+		if (tables)
+		{
+			Datum		d = SPI_getbinval(tup, desc, 3, &isnull);
+
+			*tables = isnull ? 0 : DatumGetInt32(d);
+		}
+		if (table_size)
+		{
+			Datum		d = SPI_getbinval(tup, desc, 4, &isnull);
+
+			*table_size = isnull ? 0 : DatumGetInt32(d);
+		}
+	}
+	else if (sysbench)
+	{
+		/* sysbench prepare's own tables: counted and measured */
+		Oid			nsp = get_rel_namespace(relid);
+		char	   *nspname = get_namespace_name(nsp);
+		Oid			ntypes[1] = {OIDOID};
+		Datum		nvalues[1] = {ObjectIdGetDatum(nsp)};
+		bool		isnull;
+		int			n;
+
+		if (SPI_execute_with_args("SELECT count(*)::int4 FROM pg_catalog.generate_series(1, 10000) AS i"
+								  " WHERE EXISTS (SELECT 1 FROM pg_catalog.pg_class c"
+								  "                WHERE c.relnamespace OPERATOR(pg_catalog.=) $1"
+								  "                  AND c.relname OPERATOR(pg_catalog.=) ('sbtest' OPERATOR(pg_catalog.||) i)"
+								  "                  AND c.relkind OPERATOR(pg_catalog.=) ANY ('{r,p}'))",
+								  1, ntypes, nvalues, NULL, true, 1) != SPI_OK_SELECT)
+			elog(ERROR, "could not count sysbench's tables");
+		n = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+		if (tables)
+			*tables = n;
+		if (table_size)
+		{
+			if (SPI_execute(psprintf("SELECT coalesce(max(id), 0)::int4 FROM %s",
+									 quote_qualified_identifier(nspname, "sbtest1")),
+							true, 1) != SPI_OK_SELECT)
+				elog(ERROR, "could not read the size of sysbench's tables");
+			*table_size = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+		}
+		*scale = 1;
+		bk_spi_finish();
+		return 0;
 	}
 	bk_spi_finish();
 	if (id == 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("table \"%s.pgbench_accounts\" was not loaded by bench.init",
-						get_namespace_name(get_rel_namespace(relid))),
+				 errmsg("table \"%s.%s\" was not loaded by bench.init",
+						get_namespace_name(get_rel_namespace(relid)), key),
 				 errdetail("bench.run reads the scale and the dataset's identity from bench.datasets."),
 				 errhint("Load the dataset with bench.init('%s', scale => N).", dataset)));
 	return id;
@@ -374,6 +441,26 @@ run_workers_text(const RunArgs *a)
 }
 
 /*
+ * run_default_variable
+ *		Variable NAME of the run set to VALUE, unless the run's variables
+ *		give it already.
+ */
+static void
+run_default_variable(RunArgs *a, const char *name, int value)
+{
+	for (int i = 0; i < a->nvariables; i++)
+		if (strcmp(a->var_names[i], name) == 0)
+			return;
+	a->var_names = a->nvariables == 0 ? palloc(sizeof(char *)) :
+		repalloc(a->var_names, sizeof(char *) * (a->nvariables + 1));
+	a->var_values = a->nvariables == 0 ? palloc(sizeof(char *)) :
+		repalloc(a->var_values, sizeof(char *) * (a->nvariables + 1));
+	a->var_names[a->nvariables] = pstrdup(name);
+	a->var_values[a->nvariables] = psprintf("%d", value);
+	a->nvariables++;
+}
+
+/*
  * bk_run_check_argv
  *		Check the arguments of a run as bench.run would, before anything
  *		starts: each value, the workload's script and dataset, and that
@@ -573,8 +660,18 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	w = run_workload(&a, &ncommands);
 	if (w->dataset != NULL && a.target == NULL)
 	{
-		dataset_id = bk_find_dataset(w->name, w->dataset, &scale);
-		bk_refuse_busy_dataset(dataset_id);
+		int			tables = 0;
+		int			table_size = 0;
+
+		dataset_id = bk_find_dataset_sizes(w->name, w->dataset, &scale, &tables, &table_size);
+		if (dataset_id > 0)
+			bk_refuse_busy_dataset(dataset_id);
+		if (strcmp(w->dataset, "sysbench") == 0)
+		{
+			/* :tables and :table_size, as sysbench's --tables and --table-size */
+			run_default_variable(&a, "tables", tables);
+			run_default_variable(&a, "table_size", table_size);
+		}
 	}
 	for (int i = 0; i < w->nscripts; i++)
 		scripts_len += strlen(w->scripts[i]) + 1;

@@ -308,6 +308,8 @@ extern void bk_recover_runs(void);
 
 /* run.c: the datasets of workloads */
 extern int64 bk_find_dataset(const char *workload, const char *dataset, int *scale);
+extern int64 bk_find_dataset_sizes(const char *workload, const char *dataset, int *scale,
+								   int *tables, int *table_size);
 
 /* run.c: what suites (suite.c) share with single runs: checks, waiting */
 extern int64 bk_run_suite_id;

@@ -35,7 +35,7 @@ PG_FUNCTION_INFO_V1(bench_define_workload);
 PG_FUNCTION_INFO_V1(bench_drop_workload);
 
 /* the kinds of dataset bench.init loads, which a workload may need */
-static const char *const bk_dataset_kinds[] = {"tpcb", NULL};
+static const char *const bk_dataset_kinds[] = {"tpcb", "sysbench", NULL};
 
 /*
  * bk_workload_load
@@ -420,7 +420,7 @@ bench_define_workload(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown dataset \"%s\"", dataset),
-					 errhint("The dataset bench.init loads is \"tpcb\" (pgbench's tables); leave dataset null for a workload that needs none.")));
+					 errhint("The datasets bench.init loads are \"tpcb\" (pgbench's tables) and \"sysbench\" (sysbench's sbtest tables); leave dataset null for a workload that needs none.")));
 	}
 
 	/* every script parses, with the variables they share */
