@@ -178,6 +178,21 @@ my ($tx) = $out =~ /transactions:\s+(\d+)/;
 cmp_ok($tx // 0, '>', 0, 'sysbench committed transactions there (' . ($tx // 'none') . ')');
 unlike($out, qr/FATAL/, 'sysbench met no fatal error');
 
+# bench.run on sysbench prepare's own tables: :tables and :table_size read
+# from them; the rows a read-write run keeps, and those it reads
+$node->safe_psql('ref', 'SET client_min_messages = warning; CREATE EXTENSION pgbenchkit CASCADE');
+is($node->safe_psql('ref', q{SELECT status || ' ' || transactions FROM bench.run('oltp_read_write', transactions => 30,
+	prewarm => false, progress => '0')}), 'done 30', "bench.run('oltp_read_write') on sysbench prepare's tables");
+is($node->safe_psql('ref', q{SELECT (SELECT count(*) FROM sbtest1) + (SELECT count(*) FROM sbtest2)}),
+	$TABLES * $SIZE, 'its deletes and inserts of the same ids keep the rows');
+is($node->safe_psql('ref', q{SELECT count(*) FILTER (WHERE command LIKE 'SELECT c FROM sbtest:{t} WHERE id = :id%')
+	|| ' point selects, ' || min(executions) || ' executions each' FROM bench.command_latencies
+	WHERE run_id = (SELECT max(id) FROM bench.runs)}), '10 point selects, 30 executions each',
+	'each transaction ran its ten point selects');
+($rc, $out) = (0, $node->safe_psql('bk', q{SELECT status || ' ' || transactions FROM bench.run('oltp_read_only',
+	clients => 2, duration => '2 s', prewarm => false, progress => '0')}));
+like($out, qr/^done \d+$/, "bench.run('oltp_read_only') with 2 clients on bench.init's tables: $out");
+
 # ------------------------------------------------------------------ on a target
 ($rc, $out) = sysbench($remote, 'ref', 'prepare', 'bench_remote', $password);
 is($rc, 0, 'sysbench prepare on the target') or diag $out;
