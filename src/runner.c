@@ -385,6 +385,8 @@ runner_false_branch(BkSession *s, BkScript *script, int pc)
 	}
 }
 
+static void runner_cut_short(BkSession *s);
+
 /*
  * runner_start_command
  *		Run the command at pc of the current script, or send it to the
@@ -409,6 +411,22 @@ runner_start_command(BkSession *s)
 	}
 
 	cmd = &script->commands[pc];
+
+	/*
+	 * The run is over (its duration, a stop, a termination): no statement
+	 * starts any more.  The transaction in progress is abandoned, rolled
+	 * back and not counted, as one whose statement the end cancels: a
+	 * statement sent now would run past the end, and against a target it
+	 * could start waiting on a lock after the cancel requests went out,
+	 * with nobody left to cancel it.
+	 */
+	if (bk_session_stopping(s) && cmd->kind != BK_CMD_SET && cmd->kind != BK_CMD_SLEEP &&
+		cmd->kind != BK_CMD_IF && cmd->kind != BK_CMD_ELIF && cmd->kind != BK_CMD_ELSE &&
+		cmd->kind != BK_CMD_ENDIF)
+	{
+		runner_cut_short(s);
+		return BK_ST_ERROR;
+	}
 	s->cur_command = pc;
 	s->next_command = pc + 1;
 	s->cmd_t0 = bk_now_ns();
@@ -787,8 +805,8 @@ runner_after_rollback(BkSession *s)
 /*
  * runner_cut_short
  *		The run ends (its duration, a cancel) while the transaction waits
- *		in a \sleep: the transaction is abandoned as pgbench abandons one
- *		the end of its run interrupts.  What it left open is rolled back,
+ *		in a \sleep or before its next statement: the transaction is
+ *		abandoned as pgbench abandons one the end of its run interrupts.  What it left open is rolled back,
  *		and it is neither counted nor a failure (runner_count_tx).
  */
 static void
