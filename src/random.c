@@ -372,11 +372,22 @@ sb_zipf_H_inverse(double x, double e)
 int64
 bk_sb_zipfian(BkPrng *prng, int64 min, int64 max, double e)
 {
+	/* the constants of an exponent and a range, kept for the next draw */
+	static double last_e = -1.0;
+	static double last_n = -1.0;
+	static double s;
+	static double hx1;
+	static double hn;
 	double		n = (double) (max - min + 1);
-	double		s = 2 - sb_zipf_H_inverse(sb_zipf_H(2.5, e) - sb_zipf_h(2, e), e);
-	double		hx1 = sb_zipf_H(1.5, e) - 1;
-	double		hn = sb_zipf_H(n + 0.5, e);
 
+	if (e != last_e || n != last_n)
+	{
+		s = 2 - sb_zipf_H_inverse(sb_zipf_H(2.5, e) - sb_zipf_h(2, e), e);
+		hx1 = sb_zipf_H(1.5, e) - 1;
+		hn = sb_zipf_H(n + 0.5, e);
+		last_e = e;
+		last_n = n;
+	}
 	for (;;)
 	{
 		double		u = hn + bk_prng_double(prng) * (hx1 - hn);
