@@ -632,6 +632,11 @@ ALTER TABLE bench.progress ADD COLUMN histogram_lower_ms double precision[];
 ALTER TABLE bench.progress ADD COLUMN histogram_upper_ms double precision[];
 ALTER TABLE bench.progress ADD COLUMN histogram_count bigint[];
 
+-- errors a script's \ignore_errors names (sysbench's ignored errors): per
+-- interval and per run
+ALTER TABLE bench.progress ADD COLUMN ignored_errors bigint NOT NULL DEFAULT 0;
+ALTER TABLE bench.runs ADD COLUMN ignored_errors bigint;
+
 CREATE FUNCTION bench._run_alive(run_id bigint)
 RETURNS boolean
 LANGUAGE c STRICT VOLATILE PARALLEL RESTRICTED
@@ -673,6 +678,7 @@ BEGIN
            sum(q.transactions) FILTER (WHERE q.in_warmup)::bigint AS warmup_xacts,
            sum(q.failures)::bigint AS failures,
            sum(q.retries) FILTER (WHERE NOT q.in_warmup)::bigint AS retries,
+           sum(q.ignored_errors) FILTER (WHERE NOT q.in_warmup)::bigint AS ignored_errors,
            sum(EXTRACT(epoch FROM q.interval_end - q.interval_start))
                FILTER (WHERE NOT q.in_warmup)::float8 AS measured_s,
            sum(q.transactions * q.latency_avg_ms) FILTER (WHERE NOT q.in_warmup) AS lat_sum,
@@ -709,6 +715,7 @@ BEGIN
     r.warmup_transactions := p.warmup_xacts;
     r.failures := p.failures;
     r.retries := p.retries;
+    r.ignored_errors := p.ignored_errors;
     r.latency_avg_ms := p.lat_sum / NULLIF(p.xacts, 0);
     r.latency_stddev_ms := sqrt(greatest(p.lat_sumsq / NULLIF(p.xacts, 0)
                                          - (p.lat_sum / NULLIF(p.xacts, 0)) ^ 2, 0));
@@ -777,6 +784,7 @@ DECLARE
     c       bench.run_counters;
     failed  bigint;
     cpu     jsonb;
+    sb      jsonb;
     result  jsonb;
 BEGIN
     IF run_id IS NULL THEN
@@ -808,6 +816,42 @@ BEGIN
                                   'host_total_s', round(c.host_cpu_total_s::numeric, 3),
                                   'host_ms_per_tx', round((c.host_cpu_busy_s * 1000
                                         / NULLIF(c.transactions, 0))::numeric, 6));
+    END IF;
+
+    -- sysbench's statistics, for a run on a sysbench dataset or of scripts
+    -- that ignore errors as sysbench does: its queries by kind, from the
+    -- statements' first words (BEGIN and COMMIT are "other")
+    IF d.workload = 'sysbench' OR EXISTS (
+           SELECT 1 FROM bench.run_scripts rs
+            WHERE rs.run_id = r.id AND rs.script ~ '(^|\n)[ \t]*\\ignore_errors') THEN
+        SELECT jsonb_build_object(
+                   'read', COALESCE(sum(cl.executions) FILTER (WHERE k.kind = 'read'), 0),
+                   'write', COALESCE(sum(cl.executions) FILTER (WHERE k.kind = 'write'), 0),
+                   'other', COALESCE(sum(cl.executions) FILTER (WHERE k.kind = 'other'), 0),
+                   'total', COALESCE(sum(cl.executions), 0))
+          INTO sb
+          FROM bench.command_latencies cl,
+               LATERAL (SELECT CASE WHEN w IN ('select', 'values', 'table', 'show', 'fetch') THEN 'read'
+                                    WHEN w IN ('insert', 'update', 'delete', 'merge', 'copy') THEN 'write'
+                                    WHEN w = 'with' AND cl.command ~* '\m(insert|update|delete|merge)\M' THEN 'write'
+                                    WHEN w = 'with' THEN 'read'
+                                    ELSE 'other' END AS kind
+                          FROM (SELECT lower(substring(cl.command FROM '^\s*([A-Za-z]+)')) AS w) f) k
+         WHERE cl.run_id = r.id AND cl.command !~ '^\s*\\';
+        sb := jsonb_build_object(
+            'queries', sb,
+            'transactions', r.transactions,
+            'transactions_per_s', round((r.transactions / NULLIF(r.measured_s, 0))::numeric, 2),
+            'queries_per_s', round(((sb->>'total')::bigint / NULLIF(r.measured_s, 0))::numeric, 2),
+            'ignored_errors', COALESCE(r.ignored_errors, 0),
+            'ignored_errors_per_s', round((COALESCE(r.ignored_errors, 0) / NULLIF(r.measured_s, 0))::numeric, 2),
+            'reconnects', 0,
+            'total_time_s', round(r.measured_s::numeric, 4),
+            'events', r.transactions,
+            'latency_ms', jsonb_build_object(
+                'min', round(r.latency_min_ms::numeric, 2), 'avg', round(r.latency_avg_ms::numeric, 2),
+                'max', round(r.latency_max_ms::numeric, 2), 'p95', round(r.latency_p95_ms::numeric, 2),
+                'sum', round((r.latency_avg_ms * r.transactions)::numeric, 2)));
     END IF;
 
     result := jsonb_build_object(
@@ -853,6 +897,7 @@ BEGIN
             'deadlock_failures', r.deadlock_failures,
             'transactions_retried', r.retried,
             'total_retries', r.retries,
+            'ignored_errors', r.ignored_errors,
             'latency_average_ms', round(r.latency_avg_ms::numeric, 3),
             'latency_stddev_ms', round(r.latency_stddev_ms::numeric, 3),
             'tps', round(r.tps::numeric, 6),
@@ -939,6 +984,9 @@ BEGIN
             'settings', r.settings,
             'host', r.host,
             'unavailable', COALESCE(r.unavailable, '{}')));
+    IF sb IS NOT NULL THEN
+        result := result || jsonb_build_object('sysbench', sb);
+    END IF;
     RETURN result;
 END
 $fn$;
@@ -2619,7 +2667,9 @@ BEGIN
     ranges := (o->>'range_selects')::boolean AND workload IN ('oltp_read_write', 'oltp_read_only');
 
     s := s || format('-- <builtin: sysbench %s%s>', workload,
-                     CASE WHEN options = '{}' THEN '' ELSE ', ' || options::text END);
+                     CASE WHEN options = '{}' THEN '' ELSE ', ' || options::text END)
+           -- what sysbench's pgsql driver ignores: the transaction restarts
+           || '\ignore_errors 40P01 23505 40001'::text;
     IF trx THEN
         s := s || 'BEGIN;'::text;
     END IF;
@@ -2631,7 +2681,7 @@ BEGIN
             s := s || ('\set k ' || id_fn)
                    || format('\set c random_string(%L)', c_pat)
                    || format('\set pad random_string(%L)', pad_pat)
-                   || 'INSERT INTO sbtest:{t} (k, c, pad) VALUES (:k, :c, :pad);'::text;
+                   || 'INSERT INTO sbtest:{t} (k, c, pad) VALUES (:k, :''c'', :''pad'');'::text;
         ELSE
             s := s || ('\set id ' || id_fn)
                    || 'DELETE FROM sbtest:{t} WHERE id = :id;'::text;
@@ -2682,7 +2732,7 @@ BEGIN
             s := s || '\set t random(1, :tables)'::text;
             FOR i IN 1 .. n LOOP
                 s := s || format('\set c random_string(%L)', c_pat) || ('\set id ' || id_fn)
-                       || 'UPDATE sbtest:{t} SET c = :c WHERE id = :id;'::text;
+                       || 'UPDATE sbtest:{t} SET c = :''c'' WHERE id = :id;'::text;
             END LOOP;
         END IF;
     END IF;
@@ -2696,14 +2746,14 @@ BEGIN
                        || format('\set c random_string(%L)', c_pat)
                        || format('\set pad random_string(%L)', pad_pat)
                        || 'DELETE FROM sbtest:{t} WHERE id = :id;'::text
-                       || 'INSERT INTO sbtest:{t} (id, k, c, pad) VALUES (:id, :k, :c, :pad);'::text;
+                       || 'INSERT INTO sbtest:{t} (id, k, c, pad) VALUES (:id, :k, :''c'', :''pad'');'::text;
             END LOOP;
         END IF;
     END IF;
     IF trx THEN
         s := s || 'COMMIT;'::text;
     END IF;
-    IF cardinality(s) = 1 + (CASE WHEN trx THEN 1 ELSE 0 END) THEN
+    IF cardinality(s) = 2 + (CASE WHEN trx THEN 1 ELSE 0 END) THEN
         RAISE EXCEPTION 'sysbench workload % with these options runs no query', workload
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Keep at least one of its query counts above 0.';
@@ -2723,3 +2773,230 @@ SELECT w.name, 'sysbench', ARRAY[bench.sysbench_script(w.name)], '{1}',
        true, current_user
   FROM unnest(ARRAY['oltp_read_write', 'oltp_read_only', 'oltp_write_only', 'oltp_point_select',
                     'oltp_update_index', 'oltp_update_non_index', 'oltp_insert', 'oltp_delete']) AS w(name);
+
+--
+-- bench.report prints sysbench's statistics block for a run that has one
+-- in bench.report_json (a sysbench dataset, or scripts with \ignore_errors)
+--
+CREATE OR REPLACE FUNCTION bench.report(run_id bigint)
+RETURNS text
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    j       jsonb := bench.report_json(run_id);
+    p       jsonb := j->'pgbench';
+    s       jsonb := j->'server';
+    l       jsonb := j->'latency_ms';
+    o       text[] := '{}';
+    total   bigint;
+    x       jsonb;
+    k       text;
+    v       text;
+BEGIN
+    -- as pgbench's printResults
+    o := o || format('transaction type: %s', p->>'transaction_type');
+    IF p->>'scaling_factor' IS NOT NULL THEN
+        o := o || format('scaling factor: %s', p->>'scaling_factor');
+    END IF;
+    IF p->>'partitions' IS NOT NULL THEN
+        o := o || format('partition method: %s', p->>'partition_method')
+               || format('partitions: %s', p->>'partitions');
+    END IF;
+    o := o || format('query mode: %s', p->>'query_mode')
+           || format('number of clients: %s', p->>'number_of_clients')
+           || format('number of threads: %s', p->>'number_of_threads')
+           || format('maximum number of tries: %s', p->>'maximum_number_of_tries');
+    total := COALESCE((p->>'transactions')::bigint, 0);
+    IF p->>'transactions_per_client' IS NOT NULL THEN
+        o := o || format('number of transactions per client: %s', p->>'transactions_per_client')
+               || format('number of transactions actually processed: %s/%s', total,
+                         (p->>'transactions_per_client')::bigint * (p->>'number_of_clients')::int);
+    ELSE
+        o := o || format('duration: %s s', p->>'duration_s')
+               || format('number of transactions actually processed: %s', total);
+    END IF;
+    o := o || format('number of failed transactions: %s (%s%%)', p->>'failed_transactions',
+                     to_char(COALESCE((p->>'failed_pct')::numeric, 0), 'FM990.000'));
+    IF (p->>'failed_transactions')::bigint > 0 THEN
+        o := o || format('number of serialization failures: %s', p->>'serialization_failures')
+               || format('number of deadlock failures: %s', p->>'deadlock_failures');
+    END IF;
+    IF (p->>'maximum_number_of_tries')::int <> 1 THEN
+        o := o || format('number of transactions retried: %s', p->>'transactions_retried')
+               || format('total number of retries: %s', p->>'total_retries');
+    END IF;
+    IF p->>'rate_tps' IS NOT NULL AND p->>'latency_limit_ms' IS NOT NULL THEN
+        o := o || format('number of transactions skipped: %s (%s%%)', COALESCE(p->>'skipped_transactions', '0'),
+                         to_char(COALESCE((p->>'skipped_pct')::numeric, 0), 'FM990.000'));
+    END IF;
+    IF p->>'latency_limit_ms' IS NOT NULL THEN
+        o := o || format('number of transactions above the %s ms latency limit: %s/%s (%s%%)',
+                         to_char((p->>'latency_limit_ms')::numeric, 'FM999999990.0'),
+                         COALESCE(p->>'late_transactions', '0'), total,
+                         to_char(COALESCE((p->>'late_pct')::numeric, 0), 'FM990.000'));
+    END IF;
+    IF total > 0 THEN
+        o := o || format('latency average = %s ms', to_char((p->>'latency_average_ms')::numeric, 'FM999999990.000'))
+               || format('latency stddev = %s ms', to_char((p->>'latency_stddev_ms')::numeric, 'FM999999990.000'));
+    END IF;
+    IF p->>'rate_tps' IS NOT NULL THEN
+        o := o || format('rate limit schedule lag: avg %s (max %s) ms',
+                         to_char(COALESCE((p->>'schedule_lag_avg_ms')::numeric, 0), 'FM999999990.000'),
+                         to_char(COALESCE((p->>'schedule_lag_max_ms')::numeric, 0), 'FM999999990.000'));
+    END IF;
+    o := o || format('tps = %s (without initial connection time)',
+                     to_char(COALESCE((p->>'tps')::numeric, 0), 'FM999999990.000000'));
+
+    -- each script and its statement latencies, as pgbench -r
+    FOR x IN SELECT * FROM jsonb_array_elements(COALESCE(j->'scripts', '[]')) LOOP
+        IF jsonb_array_length(j->'scripts') > 1 THEN
+            o := o || format('SQL script %s: %s', x->>'script_no', x->>'name')
+                   || format(' - weight: %s (targets %s%% of total)', x->>'weight', x->>'weight_pct')
+                   || format(' - %s transactions (%s%% of total, tps = %s)', COALESCE(x->>'transactions', '0'),
+                             COALESCE(x->>'transactions_pct', '0'),
+                             to_char(COALESCE((x->>'tps')::numeric, 0), 'FM999999990.000000'))
+                   || format(' - number of failed transactions: %s', COALESCE(x->>'failures', '0'));
+            IF x->>'latency_average_ms' IS NOT NULL THEN
+                o := o || format(' - latency average = %s ms', x->>'latency_average_ms');
+            END IF;
+        END IF;
+        -- with retries (max_tries other than 1) a column more, as pgbench
+        o := o || format('%sstatement latencies in milliseconds%s:',
+                         CASE WHEN jsonb_array_length(j->'scripts') > 1 THEN ' - ' ELSE '' END,
+                         CASE WHEN (p->>'maximum_number_of_tries')::int = 1 THEN ' and failures'
+                              ELSE ', failures and retries' END);
+        o := o || ARRAY(SELECT format('   %s  %s  %s%s', lpad(COALESCE(to_char((c->>'latency_ms')::numeric, 'FM999999990.000'), '-'), 11),
+                                      lpad(c->>'failures', 10),
+                                      CASE WHEN (p->>'maximum_number_of_tries')::int = 1 THEN ''
+                                           ELSE lpad(COALESCE(c->>'retries', '0'), 10) || '  ' END,
+                                      c->>'command')
+                          FROM jsonb_array_elements(COALESCE(x->'commands', '[]')) c);
+    END LOOP;
+
+    -- sysbench's statistics block, as sysbench 1.0 prints it
+    IF jsonb_typeof(j->'sysbench') = 'object' THEN
+        x := j->'sysbench';
+        o := o || ARRAY['', 'SQL statistics:', '    queries performed:']
+               || format('        read:                            %s', x->'queries'->>'read')
+               || format('        write:                           %s', x->'queries'->>'write')
+               || format('        other:                           %s', x->'queries'->>'other')
+               || format('        total:                           %s', x->'queries'->>'total')
+               || format('    transactions:                        %s (%s per sec.)',
+                         rpad(COALESCE(x->>'transactions', '0'), 6), to_char(COALESCE((x->>'transactions_per_s')::numeric, 0), 'FM999999990.00'))
+               || format('    queries:                             %s (%s per sec.)',
+                         rpad(x->'queries'->>'total', 6), to_char(COALESCE((x->>'queries_per_s')::numeric, 0), 'FM999999990.00'))
+               || format('    ignored errors:                      %s (%s per sec.)',
+                         rpad(x->>'ignored_errors', 6), to_char(COALESCE((x->>'ignored_errors_per_s')::numeric, 0), 'FM999999990.00'))
+               || format('    reconnects:                          %s (%s per sec.)', rpad(x->>'reconnects', 6), '0.00')
+               || ARRAY['', 'General statistics:']
+               || format('    total time:                          %ss', to_char(COALESCE((x->>'total_time_s')::numeric, 0), 'FM999999990.0000'))
+               || format('    total number of events:              %s', COALESCE(x->>'events', '0'))
+               || ARRAY['', 'Latency (ms):']
+               || format('         min:                            %s', lpad(COALESCE(to_char((x->'latency_ms'->>'min')::numeric, 'FM999999990.00'), '-'), 12))
+               || format('         avg:                            %s', lpad(COALESCE(to_char((x->'latency_ms'->>'avg')::numeric, 'FM999999990.00'), '-'), 12))
+               || format('         max:                            %s', lpad(COALESCE(to_char((x->'latency_ms'->>'max')::numeric, 'FM999999990.00'), '-'), 12))
+               || format('         95th percentile:                %s', lpad(COALESCE(to_char((x->'latency_ms'->>'p95')::numeric, 'FM999999990.00'), '-'), 12))
+               || format('         sum:                            %s', lpad(COALESCE(to_char((x->'latency_ms'->>'sum')::numeric, 'FM999999990.00'), '-'), 12));
+    END IF;
+
+    -- the run
+    o := o || ARRAY['', format('run %s: workload %s, status %s%s', j->'run'->>'id', j->'run'->>'workload',
+                     j->'run'->>'status',
+                     CASE WHEN j->'run'->>'tag' IS NOT NULL THEN format(', tag %s', j->'run'->>'tag') ELSE '' END)]
+           || format('started %s, measured %s s, server %s', j->'run'->>'started_at',
+                     p->>'measured_s', j->'run'->>'server_version');
+    IF j->'run'->>'error' IS NOT NULL THEN
+        o := o || format('error: %s (SQLSTATE %s)', j->'run'->>'error', j->'run'->>'sqlstate');
+    END IF;
+    IF (j->'run'->>'warmup_s')::numeric > 0 THEN
+        o := o || format('warm-up: %s s, %s transactions left out of the figures above',
+                         j->'run'->>'warmup_s', j->'run'->>'warmup_transactions');
+    END IF;
+    IF total > 0 THEN
+        o := o || format('latency percentiles: min %s ms, p50 %s ms, p90 %s ms, p95 %s ms, p99 %s ms, p99.9 %s ms, max %s ms',
+                         l->>'min', l->>'p50', l->>'p90', l->>'p95', l->>'p99', l->>'p99_9', l->>'max');
+    END IF;
+
+    -- the server
+    o := o || ARRAY['', 'server:'];
+    IF s->>'seconds' IS NULL THEN
+        o := o || '  no samples: the run ended before its clients started or its samples were lost'::text;
+    ELSE
+        o := o || format('  samples: %s s and %s transactions from before the clients started to after they stopped',
+                         s->>'seconds', s->>'transactions')
+               || format('  WAL: %s bytes (%s generated), %s records, %s full-page images; %s bytes and %s FPI per transaction; %s MB/s',
+                         s->'wal'->>'bytes', s->'wal'->>'generated_bytes', s->'wal'->>'records',
+                         s->'wal'->>'fpi', s->'wal'->>'bytes_per_tx', s->'wal'->>'fpi_per_tx',
+                         s->'wal'->>'mb_per_s')
+               || format('  checkpoints during the run: %s timed, %s requested',
+                         s->'checkpoints'->>'timed', s->'checkpoints'->>'requested')
+               || format('  buffers written: %s by the checkpointer, %s by the background writer, %s by backends; %s allocated',
+                         s->'buffers'->>'checkpointer', s->'buffers'->>'bgwriter',
+                         COALESCE(s->'buffers'->>'backends', 'unknown'), s->'buffers'->>'allocated');
+        IF jsonb_typeof(s->'io') = 'object' THEN
+            o := o || format('  IO (pg_stat_io): %s reads, %s writes, %s extends, %s fsyncs',
+                             s->'io'->>'reads', s->'io'->>'writes', s->'io'->>'extends', s->'io'->>'fsyncs');
+        END IF;
+        o := o || format('  cache: %s blocks read and %s hit per transaction, hit ratio %s; %s temp files, %s temp bytes',
+                         s->'cache'->>'blks_read_per_tx', s->'cache'->>'blks_hit_per_tx',
+                         s->'cache'->>'hit_ratio', s->'cache'->>'temp_files', s->'cache'->>'temp_bytes');
+        IF (s->'cpu'->>'available')::boolean THEN
+            o := o || format('  CPU: server processes %s s, %s ms per transaction; host busy %s s of %s s',
+                             s->'cpu'->>'server_s', s->'cpu'->>'server_ms_per_tx',
+                             s->'cpu'->>'host_busy_s', s->'cpu'->>'host_total_s');
+        ELSE
+            o := o || format('  CPU: not available (%s)', COALESCE(s->'cpu'->>'reason', 'not sampled'));
+        END IF;
+    END IF;
+    IF jsonb_typeof(s->'statements') = 'array' THEN
+        o := o || '  top statements (pg_stat_statements, over the run):'::text;
+        FOR x IN SELECT * FROM jsonb_array_elements(s->'statements') LOOP
+            o := o || format('    %s calls, %s ms total, %s ms mean: %s', x->>'calls', x->>'total_ms',
+                             x->>'mean_ms', left(regexp_replace(x->>'query', '\s+', ' ', 'g'), 100));
+        END LOOP;
+    END IF;
+    IF jsonb_typeof(s->'sizes') = 'array' THEN
+        o := o || '  sizes before -> after:'::text;
+        FOR x IN SELECT * FROM jsonb_array_elements(s->'sizes') LOOP
+            o := o || format('    %s %s: %s -> %s', x->>'kind', x->>'relation',
+                             COALESCE(pg_size_pretty((x->>'before_bytes')::bigint), '-'),
+                             COALESCE(pg_size_pretty((x->>'after_bytes')::bigint), '-'));
+        END LOOP;
+    END IF;
+    IF jsonb_typeof(s->'prewarm') = 'array' THEN
+        o := o || format('  prewarm: %s relations, %s blocks in %s s',
+                         (SELECT count(*) FROM jsonb_array_elements(s->'prewarm')),
+                         (SELECT sum((e->>'blocks')::bigint) FROM jsonb_array_elements(s->'prewarm') e),
+                         (SELECT round(sum((e->>'seconds')::numeric), 3) FROM jsonb_array_elements(s->'prewarm') e));
+    ELSIF (j->'run'->>'prewarm')::boolean IS FALSE THEN
+        o := o || '  prewarm: off (cold cache)'::text;
+    END IF;
+    IF jsonb_typeof(s->'settings') = 'object' THEN
+        o := o || ('  settings: ' || (SELECT string_agg(key || '=' || value, ', ' ORDER BY key)
+                                        FROM jsonb_each_text(s->'settings')
+                                       WHERE key IN ('wal_level', 'shared_buffers', 'max_wal_size',
+                                             'checkpoint_timeout', 'synchronous_commit',
+                                             'wal_compression', 'data_checksums', 'huge_pages',
+                                             'huge_pages_status', 'fsync', 'full_page_writes',
+                                             'io_method'))
+                   || format(' (%s settings in bench.runs.settings)',
+                             (SELECT count(*) FROM jsonb_object_keys(s->'settings'))));
+    END IF;
+    IF jsonb_typeof(s->'host') = 'object' THEN
+        o := o || format('  host: %s CPUs (%s), %s memory, %s %s; data directory filesystem %s free of %s',
+                         s->'host'->>'cpus', COALESCE(s->'host'->>'cpu_model', 'model unknown'),
+                         pg_size_pretty((s->'host'->>'memory_bytes')::bigint),
+                         s->'host'->>'kernel', s->'host'->>'machine',
+                         pg_size_pretty((s->'host'->>'data_directory_fs_free_bytes')::bigint),
+                         pg_size_pretty((s->'host'->>'data_directory_fs_bytes')::bigint));
+    END IF;
+    FOR k, v IN SELECT key, value FROM jsonb_each_text(s->'unavailable') ORDER BY key LOOP
+        o := o || format('  not available: %s (%s)', k, v);
+    END LOOP;
+    RETURN array_to_string(o, E'\n') || E'\n';
+END
+$fn$;
+
+COMMENT ON FUNCTION bench.report(bigint) IS
+    'A run as text: pgbench''s summary lines, then latency percentiles and what the server did';

@@ -24,7 +24,8 @@ SELECT columns_are('bench', 'runs', ARRAY[
     'retries', 'warmup_transactions', 'coordinator_pid', 'prewarm', 'sample_interval',
     'settings', 'host', 'unavailable', 'suite_id', 'origin', 'rate', 'latency_limit', 'random_seed',
     'variables', 'skipped', 'late', 'lag_avg_ms', 'lag_max_ms', 'target', 'driver', 'jobs',
-    'connect', 'target_host', 'target_rtt_ms', 'connection_time_ms', 'on_disconnect', 'clients_lost'],
+    'connect', 'target_host', 'target_rtt_ms', 'connection_time_ms', 'on_disconnect', 'clients_lost',
+    'ignored_errors'],
     'bench.runs has the documented columns');
 SELECT col_is_pk('bench', 'runs', 'id', 'bench.runs.id is the primary key');
 SELECT col_type_is('bench', 'runs', 'duration', 'interval', 'bench.runs.duration is an interval');
@@ -34,7 +35,8 @@ SELECT fk_ok('bench', 'runs', 'dataset_id', 'bench', 'datasets', 'id', 'bench.ru
 SELECT columns_are('bench', 'progress', ARRAY[
     'run_id', 'interval_start', 'interval_end', 'elapsed_s', 'transactions', 'tps',
     'latency_avg_ms', 'latency_stddev_ms', 'latency_p99_ms', 'latency_max_ms', 'failures',
-    'retries', 'in_warmup', 'histogram_lower_ms', 'histogram_upper_ms', 'histogram_count'],
+    'retries', 'in_warmup', 'histogram_lower_ms', 'histogram_upper_ms', 'histogram_count',
+    'ignored_errors'],
     'bench.progress has the documented columns');
 SELECT col_is_pk('bench', 'progress', ARRAY['run_id', 'interval_start'], 'bench.progress is keyed by run and interval');
 SELECT fk_ok('bench', 'progress', 'run_id', 'bench', 'runs', 'id', 'bench.progress.run_id references bench.runs');

@@ -71,6 +71,8 @@ SELECT w AS workload, r.status, r.transactions, r.failures
   FROM unnest(ARRAY['oltp_read_write', 'oltp_read_only', 'oltp_write_only', 'oltp_point_select',
                     'oltp_update_index', 'oltp_update_non_index']) AS w,
        LATERAL bench.run(w, transactions => 20, random_seed => 7, prewarm => false, progress => '0') r;
+-- the runs record the :tables and :table_size they took
+SELECT DISTINCT variables FROM bench.runs WHERE id > :runs_before AND workload LIKE 'oltp%';
 -- the queries each ran, per command: oltp_read_write's 10 point selects,
 -- 4 ranges, 2 updates, a delete and an insert, in a transaction
 SELECT count(*) FILTER (WHERE command LIKE 'SELECT c FROM sbtest:{t} WHERE id = :id%') AS point_selects,
@@ -81,6 +83,22 @@ SELECT count(*) FILTER (WHERE command LIKE 'SELECT c FROM sbtest:{t} WHERE id = 
        min(executions) FILTER (WHERE command NOT LIKE '\\%') = 20 AS each_ran_20
   FROM bench.command_latencies
  WHERE run_id = (SELECT min(id) FROM bench.runs WHERE workload = 'oltp_read_write' AND status = 'done');
+-- sysbench's statistics block: per transaction 14 reads (10 point selects,
+-- 4 ranges), 4 writes (2 updates, a delete, an insert) and 2 others
+-- (BEGIN, COMMIT); one client meets no error to ignore
+SELECT j->'sysbench'->'queries' AS queries, j->'sysbench'->>'transactions' AS transactions,
+       j->'sysbench'->>'events' AS events, j->'sysbench'->>'ignored_errors' AS ignored,
+       j->'sysbench'->>'reconnects' AS reconnects,
+       (j->'sysbench'->'latency_ms'->>'min')::numeric <= (j->'sysbench'->'latency_ms'->>'p95')::numeric
+       AND (j->'sysbench'->'latency_ms'->>'p95')::numeric <= (j->'sysbench'->'latency_ms'->>'max')::numeric AS ordered,
+       abs((j->'sysbench'->'latency_ms'->>'sum')::numeric - r.latency_avg_ms::numeric * 20) < 0.01 AS latency_sum
+  FROM bench.runs r, bench.report_json(r.id) j
+ WHERE r.id = (SELECT min(id) FROM bench.runs WHERE workload = 'oltp_read_write' AND status = 'done');
+SELECT line FROM bench.runs r, regexp_split_to_table(bench.report(r.id), E'\n') WITH ORDINALITY AS l (line, n)
+ WHERE r.id = (SELECT min(id) FROM bench.runs WHERE workload = 'oltp_read_write' AND status = 'done')
+   AND (line ~ '^(SQL statistics|General statistics|Latency \(ms\)|    queries performed):$'
+        OR line ~ '^ +(read|write|other|total|total number of events|reconnects):')
+ ORDER BY n;
 -- a delete and an insert of the same id keep the rows; an insert adds one;
 -- a delete removes one at most
 SELECT (SELECT count(*) FROM sbtest1) + (SELECT count(*) FROM sbtest2) AS rows_kept;
@@ -89,6 +107,12 @@ SELECT (SELECT count(*) FROM sbtest1) + (SELECT count(*) FROM sbtest2) AS rows_a
        (SELECT max(id) FROM sbtest1) > 10 OR (SELECT max(id) FROM sbtest2) > 10 AS serial_ids;
 SELECT status, transactions FROM bench.run('oltp_delete', transactions => 5, prewarm => false, progress => '0');
 SELECT (SELECT count(*) FROM sbtest1) + (SELECT count(*) FROM sbtest2) BETWEEN 20 AND 25 AS rows_after_delete;
+-- the 'simple' protocol too: c and pad go in as quoted literals (:'c')
+SELECT status, transactions FROM bench.run('oltp_write_only', protocol => 'simple', transactions => 10,
+                                          random_seed => 5, prewarm => false, progress => '0');
+SELECT count(*) FILTER (WHERE c::text !~ '^([0-9]{11}-){9}[0-9]{11}$') AS c_broken,
+       count(*) FILTER (WHERE pad::text !~ '^([0-9]{11}-){4}[0-9]{11}$') AS pad_broken
+  FROM (SELECT c, pad FROM sbtest1 UNION ALL SELECT c, pad FROM sbtest2) r;
 -- other options: bench.sysbench_script
 SELECT bench.sysbench_script('oltp_read_only', '{"point_selects": 1, "range_selects": false, "rand_type": "uniform", "skip_trx": true}');
 SELECT bench.sysbench_script('oltp_write_only', '{"index_updates": 0, "non_index_updates": 0, "delete_inserts": 2, "rand_type": "pareto", "rand_pareto_h": 0.3}');
@@ -144,5 +168,5 @@ SELECT count(*) AS left_behind FROM pg_class WHERE relnamespace = 'sb2'::regname
 RESET search_path;
 DROP SCHEMA sb CASCADE;
 DROP SCHEMA sb2 CASCADE;
-DELETE FROM bench.datasets WHERE schema_name IN ('sb', 'sb2');
 DELETE FROM bench.runs WHERE id > :runs_before;
+DELETE FROM bench.datasets WHERE schema_name IN ('sb', 'sb2');

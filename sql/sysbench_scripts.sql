@@ -64,6 +64,19 @@ SELECT status FROM bench.run(script => $s$
 INSERT INTO sb_draws (run, f, v) VALUES ('simple', 's', ':s');
 $s$, protocol => 'simple', transactions => 5, prewarm => false, progress => '0');
 SELECT count(*) FILTER (WHERE v ~ '^[a-z][0-9][a-z]$') AS simple_fit FROM sb_draws WHERE run = 'simple';
+-- :'name' is the variable as one literal: with 'simple' written quoted
+-- (its quotes and backslashes escaped), with the others a parameter, as
+-- :name; the same value arrives in every protocol
+SELECT p AS protocol, r.status
+  FROM unnest(ARRAY['simple', 'extended', 'prepared']) AS p,
+       LATERAL bench.run(script => format($s$
+\set s random_string('@''\#')
+\set n 40 + 2
+INSERT INTO sb_draws (run, f, v) VALUES ('quoted-%s', 's', :'s'), ('quoted-%s', 'n', :'n');
+$s$, p, p), protocol => p, transactions => 5, prewarm => false, progress => '0') r;
+SELECT run, count(*) FILTER (WHERE f = 's' AND v ~ '^[a-z]''\\[0-9]$') AS strings_kept,
+       count(*) FILTER (WHERE f = 'n' AND v = '42') AS numbers_kept
+  FROM sb_draws WHERE run LIKE 'quoted-%' GROUP BY run ORDER BY run;
 -- the bounds sysbench allows: 0 to 4294967295
 SELECT status FROM bench.run(script => $s$
 \set a sysbench_special(0, 4294967295)
@@ -76,7 +89,71 @@ SELECT f, min(v::bigint) >= 0 AND max(v::bigint) <= 4294967295 AS in_range,
        CASE WHEN f <> 'a' THEN min(v) END AS min, CASE WHEN f <> 'a' THEN max(v) END AS max
   FROM sb_draws WHERE run = 'bounds' GROUP BY f ORDER BY f;
 
+-- ------------------------------------------------------------ \ignore_errors
+-- a statement that fails with a SQLSTATE its script ignores rolls its
+-- transaction back, counts an ignored error and starts the transaction
+-- again with new random values, as sysbench restarts an event.  Ids 1 and
+-- 2 are taken: a try that draws them fails, one that draws 3 or 4 commits.
+-- Without BEGIN each statement commits alone, so sb_tries keeps every
+-- try; had a restart kept its values, no transaction could have ended.
+CREATE TABLE sb_unique (id int PRIMARY KEY);
+INSERT INTO sb_unique VALUES (1), (2);
+CREATE TABLE sb_tries (id int);
+SELECT id AS ign_run, status, transactions, failures, ignored_errors
+  FROM bench.run(script => $s$
+\ignore_errors 23505
+\set id random(1, 4)
+INSERT INTO sb_tries VALUES (:id);
+INSERT INTO sb_unique VALUES (:id);
+DELETE FROM sb_unique WHERE id = :id;
+$s$, transactions => 200, random_seed => 11, prewarm => false, progress => '0') \gset
+SELECT :'status' AS status, :transactions AS transactions, :failures AS failures,
+       :ignored_errors > 0 AS some_ignored,
+       (SELECT count(*) FROM sb_tries WHERE id IN (3, 4)) = :transactions AS committed_tries,
+       (SELECT count(*) FROM sb_tries WHERE id IN (1, 2)) = :ignored_errors AS failed_tries,
+       (SELECT sum(ignored_errors) FROM bench.progress WHERE run_id = :ign_run) = :ignored_errors AS in_progress,
+       (SELECT executions FROM bench.command_latencies
+         WHERE run_id = :ign_run AND command LIKE 'INSERT INTO sb_unique%') AS unique_inserts,
+       (SELECT (j->'sysbench'->>'ignored_errors')::bigint = :ignored_errors
+               AND (j->'pgbench'->>'ignored_errors')::bigint = :ignored_errors
+          FROM bench.report_json(:ign_run) j) AS reported;
+SELECT array_agg(id ORDER BY id) AS left_as_it_was FROM sb_unique;
+-- in a transaction block, a failed try leaves nothing behind
+TRUNCATE sb_tries;
+SELECT status, transactions, failures, ignored_errors > 0 AS some_ignored FROM bench.run(script => $s$
+\ignore_errors 40P01 23505 40001
+\set id random(1, 4)
+BEGIN;
+INSERT INTO sb_tries VALUES (:id);
+INSERT INTO sb_unique VALUES (:id);
+DELETE FROM sb_unique WHERE id = :id;
+END;
+$s$, transactions => 50, random_seed => 12, prewarm => false, progress => '0');
+SELECT count(*) AS rows_kept, bool_and(id IN (3, 4)) AS only_committed FROM sb_tries;
+-- lower case and repeats are fine; without \ignore_errors the error fails
+-- the run, as before
+SELECT name FROM bench.define_workload('sb_ignores', $s$
+\ignore_errors 40p01 40P01 23505
+SELECT 1;
+$s$);
+SELECT bench.drop_workload('sb_ignores') IS NOT NULL AS dropped;
+\set VERBOSITY sqlstate
+SELECT status FROM bench.run(script => $s$
+\set id random(1, 4)
+INSERT INTO sb_unique VALUES (:id);
+DELETE FROM sb_unique WHERE id = :id;
+$s$, transactions => 50, random_seed => 11, prewarm => false, progress => '0');
+\set VERBOSITY default
+
 -- ------------------------------------------------------------ refused when defined
+SELECT bench.define_workload('bad', $s$\ignore_errors$s$);
+SELECT bench.define_workload('bad', $s$\ignore_errors 2350$s$);
+SELECT bench.define_workload('bad', $s$\ignore_errors 23505 23-05$s$);
+SELECT bench.define_workload('bad', $s$\ignore_errors 00000$s$);
+SELECT bench.define_workload('bad', $s$\ignore_errors 01000$s$);
+SELECT bench.define_workload('bad', $s$\ignore_errors 08006$s$);
+SELECT bench.define_workload('bad', $s$\ignore_errors 57014$s$);
+SELECT bench.define_workload('bad', $s$\ignore_errors 23505 23502 23503 23514 22001 22003 22012 40001 40P01 42P01 42703 55P03 53100 53200 25P02 22P02 22023$s$);
 SELECT bench.define_workload('bad', $s$\set x sysbench_special(1)$s$);
 SELECT bench.define_workload('bad', $s$\set x sysbench_special(1, 2, 3, 4, 5, 6)$s$);
 SELECT bench.define_workload('bad', $s$\set x sysbench_pareto()$s$);
@@ -124,4 +201,4 @@ SELECT count(*) AS refused_defined FROM bench.workloads WHERE name = 'bad';
 SELECT count(*) AS dropped FROM bench.workloads, LATERAL bench.drop_workload(name)
  WHERE name IN ('sb_defaults', 'sb_explicit');
 DELETE FROM bench.runs WHERE id > :runs_before;
-DROP TABLE sb_draws;
+DROP TABLE sb_draws, sb_unique, sb_tries;

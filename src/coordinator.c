@@ -76,6 +76,7 @@ typedef struct CoordTotals
 	int64		failures;
 	int64		retried;
 	int64		retries;
+	int64		ignored;
 } CoordTotals;
 
 typedef struct Coord
@@ -347,6 +348,7 @@ coord_collect(Coord *co, CoordTotals *t, BkHist **hist)
 				t[ph].failures += pg_atomic_read_u64(&ctr->failures[k]);
 			t[ph].retried += pg_atomic_read_u64(&ctr->retried);
 			t[ph].retries += pg_atomic_read_u64(&ctr->retries);
+			t[ph].ignored += pg_atomic_read_u64(&ctr->ignored);
 		}
 	}
 	for (int ph = 0; ph < 2; ph++)
@@ -440,6 +442,7 @@ coord_interval(Coord *co, int64 end_ns)
 	iv.tps = n / secs;
 	iv.failures = cur->failures - prev->failures;
 	iv.retries = cur->retries - prev->retries;
+	iv.ignored_errors = cur->ignored - prev->ignored;
 	if (n > 0)
 	{
 		double		avg = (cur->lat_sum_ns - prev->lat_sum_ns) / 1e6 / n;
@@ -471,6 +474,11 @@ coord_interval(Coord *co, int64 end_ns)
 		if (sh->max_tries != 1 && len < RUN_PROGRESS_LEN)
 			snprintf(line + len, RUN_PROGRESS_LEN - len, ", %lld retried, %lld retries",
 					 (long long) (cur->retried - prev->retried), (long long) iv.retries);
+		/* sysbench's restarts: only where a script has \ignore_errors */
+		len = strlen(line);
+		if (iv.ignored_errors > 0 && len < RUN_PROGRESS_LEN)
+			snprintf(line + len, RUN_PROGRESS_LEN - len, ", %lld ignored errors",
+					 (long long) iv.ignored_errors);
 		if (iv.in_warmup)
 			strlcat(line, " (warm-up)", RUN_PROGRESS_LEN);
 		pg_write_barrier();
@@ -647,6 +655,7 @@ coord_summary(Coord *co, RunSummary *sum, BkHist *hist)
 				pg_atomic_read_u64(&cl->phase[PHASE_WARMUP].failures[k]);
 		sum->retried += pg_atomic_read_u64(&m->retried);
 		sum->retries += pg_atomic_read_u64(&m->retries);
+		sum->ignored_errors += pg_atomic_read_u64(&m->ignored);
 		sum->skipped += pg_atomic_read_u64(&m->skipped);
 		sum->late += pg_atomic_read_u64(&m->late);
 		lag_sum += pg_atomic_read_u64(&m->lag_sum_ns);
@@ -970,8 +979,23 @@ coord_run(Coord *co, dsm_segment *seg)
 	if (sh->driver == RUN_DRIVER_SERVER)
 		bk_obs_init(&co->obs, sh->run_id, sh->dataset_id, sh->roleid);
 	else
+	{
+		/* the dataset's tables on the target: prewarmed, measured */
+		StringInfoData names;
+
+		initStringInfo(&names);
+		if (sh->needs_dataset)
+			appendStringInfoString(&names, "{pgbench_accounts,pgbench_branches,pgbench_tellers,pgbench_history}");
+		else if (sh->sysbench_tables > 0)
+		{
+			appendStringInfoChar(&names, '{');
+			for (int i = 1; i <= sh->sysbench_tables; i++)
+				appendStringInfo(&names, "%ssbtest%d", i > 1 ? "," : "", i);
+			appendStringInfoChar(&names, '}');
+		}
 		bk_obs_init_remote(&co->obs, sh->run_id, sh->roleid, co->target_conn, sh->target,
-						   sh->needs_dataset);
+						   names.len > 0 ? names.data : NULL);
+	}
 	if (sh->prewarm)
 	{
 		coord_test_pause(co, "prewarm");

@@ -634,8 +634,12 @@ spi_error(SpiSession *ss, BkResult *res)
 		res->error = BK_ERR_DEADLOCK;
 	else
 		res->error = BK_ERR_OTHER;
-	/* the server log has it, as for any backend's error */
-	if (res->error == BK_ERR_OTHER && !ss->quiet(ss->quiet_arg))
+	/*
+	 * the server log has it, as for any backend's error; not one the
+	 * script ignores, as sysbench says nothing of those
+	 */
+	if (res->error == BK_ERR_OTHER && !ss->quiet(ss->quiet_arg) &&
+		!bk_script_ignores(ss->scripts[ss->script], edata->sqlerrcode))
 		EmitErrorReport();
 	FlushErrorState();
 	bk_error_copy(&res->err, edata);

@@ -1083,7 +1083,7 @@ obs_prewarm_remote(BkObserver *o)
  */
 void
 bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *conn,
-				   const char *name, bool pgbench_tables)
+				   const char *name, const char *table_names)
 {
 	MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
 	bool		read[OBS_NSOURCES];
@@ -1110,11 +1110,18 @@ bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *conn,
 									   0, NULL, NULL);
 	o->stats_priv = strcmp(obs_remote_text(o, "SELECT pg_catalog.pg_has_role('pg_read_all_stats', 'member')",
 										   0, NULL, NULL), "t") == 0;
-	tables = pgbench_tables ?
-		obs_remote_text(o, "SELECT pg_catalog.array_agg(c.oid ORDER BY c.relname) FROM pg_catalog.pg_class c"
-						" WHERE c.relname OPERATOR(pg_catalog.=) ANY ('{pgbench_accounts,pgbench_branches,"
-						"pgbench_tellers,pgbench_history}') AND c.relkind IN ('r', 'p')"
-						" AND pg_catalog.pg_table_is_visible(c.oid)", 0, NULL, NULL) : NULL;
+	if (table_names != NULL)
+	{
+		Oid			ntypes[1] = {TEXTOID};
+		const char *nvalues[1] = {table_names};
+
+		tables = obs_remote_text(o, "SELECT pg_catalog.array_agg(c.oid ORDER BY c.relname) FROM pg_catalog.pg_class c"
+								 " WHERE c.relname OPERATOR(pg_catalog.=) ANY ($1::pg_catalog.name[])"
+								 " AND c.relkind IN ('r', 'p') AND pg_catalog.pg_table_is_visible(c.oid)",
+								 1, ntypes, nvalues);
+	}
+	else
+		tables = NULL;
 	o->remote_tables = tables ? tables : pstrdup("{}");
 	if (tables != NULL)
 	{

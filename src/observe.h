@@ -44,7 +44,7 @@ typedef struct BkObserver
 /* in a transaction, as the run's role */
 extern void bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid);
 extern void bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *conn,
-							   const char *name, bool pgbench_tables);
+							   const char *name, const char *table_names);
 extern void bk_obs_prewarm(BkObserver *o);
 extern void bk_obs_begin(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts);
 extern void bk_obs_sample(BkObserver *o, const char *phase, TimestampTz at,

@@ -305,11 +305,11 @@ void
 bk_run_progress(int64 run_id, const RunInterval *iv, const BkHist *hist)
 {
 	BkOwnerSwitch sw;
-	Oid			types[16] = {INT8OID, TIMESTAMPTZOID, TIMESTAMPTZOID, FLOAT8OID, INT8OID,
+	Oid			types[17] = {INT8OID, TIMESTAMPTZOID, TIMESTAMPTZOID, FLOAT8OID, INT8OID,
 		FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, INT8OID, INT8OID, BOOLOID,
-	FLOAT8ARRAYOID, FLOAT8ARRAYOID, INT8ARRAYOID};
-	Datum		values[16];
-	char		nulls[16];
+	INT8OID, FLOAT8ARRAYOID, FLOAT8ARRAYOID, INT8ARRAYOID};
+	Datum		values[17];
+	char		nulls[17];
 
 	memset(nulls, ' ', sizeof(nulls));
 	values[0] = Int64GetDatum(run_id);
@@ -325,17 +325,19 @@ bk_run_progress(int64 run_id, const RunInterval *iv, const BkHist *hist)
 	values[10] = Int64GetDatum(iv->failures);
 	values[11] = Int64GetDatum(iv->retries);
 	values[12] = BoolGetDatum(iv->in_warmup);
+	values[13] = Int64GetDatum(iv->ignored_errors);
+	/* the SQL of 0.1.0 (no HIST) has neither histograms nor ignored_errors */
 	if (hist != NULL)
-		run_hist_arrays(hist, &values[13], &values[14], &values[15]);
+		run_hist_arrays(hist, &values[14], &values[15], &values[16]);
 
 	bk_become_owner(&sw);
 	bk_spi_exec(psprintf("INSERT INTO bench.progress (run_id, interval_start, interval_end, elapsed_s,"
 						 " transactions, tps, latency_avg_ms, latency_stddev_ms, latency_p99_ms,"
 						 " latency_max_ms, failures, retries, in_warmup%s)"
 						 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13%s)",
-						 hist ? ", histogram_lower_ms, histogram_upper_ms, histogram_count" : "",
-						 hist ? ", $14, $15, $16" : ""),
-				hist ? 16 : 13, types, values, nulls, SPI_OK_INSERT);
+						 hist ? ", ignored_errors, histogram_lower_ms, histogram_upper_ms, histogram_count" : "",
+						 hist ? ", $14, $15, $16, $17" : ""),
+				hist ? 17 : 13, types, values, nulls, SPI_OK_INSERT);
 	bk_restore_user(&sw);
 }
 
@@ -351,14 +353,14 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 {
 	int64		run_id = sh->run_id;
 	BkOwnerSwitch sw;
-	Oid			types[29];
-	Datum		values[29];
-	char		nulls[29];
+	Oid			types[30];
+	Datum		values[30];
+	char		nulls[30];
 
-	/* $1 id, $2 status, $3 sqlstate, $4 error, $5 .. $29 the summary */
+	/* $1 id, $2 status, $3 sqlstate, $4 error, $5 .. $30 the summary */
 	memset(nulls, ' ', sizeof(nulls));
-	for (int i = 0; i < 29; i++)
-		types[i] = (i == 5 || (i >= 16 && i <= 24)) ? INT8OID : FLOAT8OID;
+	for (int i = 0; i < 30; i++)
+		types[i] = (i == 5 || (i >= 16 && i <= 24) || i == 27) ? INT8OID : FLOAT8OID;
 	types[0] = INT8OID;
 	types[1] = types[2] = types[3] = TEXTOID;
 	values[0] = Int64GetDatum(run_id);
@@ -371,9 +373,9 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 	else
 		nulls[2] = nulls[3] = 'n';
 
-	types[28] = INT4OID;
+	types[29] = INT4OID;
 	if (sum == NULL)
-		memset(nulls + 4, 'n', 25);
+		memset(nulls + 4, 'n', 26);
 	else
 	{
 		set_float(values, nulls, 4, sum->measured_s);
@@ -401,14 +403,24 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 		values[24] = Int64GetDatum(sum->late);
 		set_float(values, nulls, 25, sum->lag_avg_ms);
 		set_float(values, nulls, 26, sum->lag_max_ms);
-		set_float(values, nulls, 27, sum->connection_time_ms);
+		values[27] = Int64GetDatum(sum->ignored_errors);
+		set_float(values, nulls, 28, sum->connection_time_ms);
 		if (sum->clients_lost >= 0)
-			values[28] = Int32GetDatum(sum->clients_lost);
+			values[29] = Int32GetDatum(sum->clients_lost);
 		else
-			nulls[28] = 'n';
+			nulls[29] = 'n';
 	}
 
-	/* connection_time_ms only for a run against a target (see bk_run_insert) */
+	/*
+	 * connection_time_ms only for a run against a target (see
+	 * bk_run_insert); ignored_errors only where bench.runs has it (not the
+	 * SQL of 0.1.0, before ALTER EXTENSION UPDATE)
+	 */
+	if (bk_spi_int64("SELECT count(*) FROM pg_catalog.pg_attribute"
+					 " WHERE attrelid = 'bench.runs'::pg_catalog.regclass"
+					 "   AND attname = 'ignored_errors' AND NOT attisdropped",
+					 0, NULL, NULL) == 0)
+		nulls[27] = 'n';
 	bk_become_owner(&sw);
 	bk_spi_exec(psprintf("UPDATE bench.runs SET status = $2, sqlstate = $3, error = $4,"
 				" ended_at = pg_catalog.clock_timestamp(), coordinator_pid = NULL,"
@@ -422,11 +434,12 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 				" skipped = CASE WHEN rate IS NOT NULL AND latency_limit IS NOT NULL THEN $24 END,"
 				" late = CASE WHEN latency_limit IS NOT NULL THEN $25 END,"
 				" lag_avg_ms = CASE WHEN rate IS NOT NULL THEN $26 END,"
-				" lag_max_ms = CASE WHEN rate IS NOT NULL THEN $27 END%s"
+				" lag_max_ms = CASE WHEN rate IS NOT NULL THEN $27 END%s%s"
 				" WHERE id = $1",
+						 nulls[27] == 'n' ? "" : ", ignored_errors = $28",
 						 sh->driver == RUN_DRIVER_LIBPQ ?
-						 ", connection_time_ms = $28, clients_lost = $29" : ""),
-				sh->driver == RUN_DRIVER_LIBPQ ? 29 : 27, types, values, nulls, SPI_OK_UPDATE);
+						 ", connection_time_ms = $29, clients_lost = $30" : ""),
+				sh->driver == RUN_DRIVER_LIBPQ ? 30 : 28, types, values, nulls, SPI_OK_UPDATE);
 
 	if (hist != NULL)
 	{

@@ -54,6 +54,7 @@
 #include "runner.h"
 #include "runargs.h"
 #include "script.h"
+#include "target.h"
 #include "worker.h"
 #include "workload.h"
 #include "pgbenchkit.h"
@@ -443,7 +444,8 @@ run_workers_text(const RunArgs *a)
 /*
  * run_default_variable
  *		Variable NAME of the run set to VALUE, unless the run's variables
- *		give it already.
+ *		give it already; recorded with them (bench.runs.variables), as if
+ *		given.
  */
 static void
 run_default_variable(RunArgs *a, const char *name, int value)
@@ -458,6 +460,63 @@ run_default_variable(RunArgs *a, const char *name, int value)
 	a->var_names[a->nvariables] = pstrdup(name);
 	a->var_values[a->nvariables] = psprintf("%d", value);
 	a->nvariables++;
+	/* the variables' jsonb object as text, NAME added before its brace */
+	if (a->variables_json == NULL || strcmp(a->variables_json, "{}") == 0)
+		a->variables_json = psprintf("{\"%s\": %d}", name, value);
+	else
+	{
+		size_t		len = strlen(a->variables_json);
+
+		Assert(a->variables_json[len - 1] == '}');
+		a->variables_json = psprintf("%.*s, \"%s\": %d}", (int) (len - 1),
+									 a->variables_json, name, value);
+	}
+}
+
+/*
+ * run_target_sysbench_sizes
+ *		For sysbench workload WORKLOAD against target NAME: the number of
+ *		its tables sbtest1, sbtest2, ... that the target's role finds in
+ *		its search_path (*TABLES) and sbtest1's largest id (*TABLE_SIZE),
+ *		as a run in the server takes sysbench prepare's own tables, over a
+ *		connection of the caller's own.
+ */
+static void
+run_target_sysbench_sizes(const char *workload, const char *name, int *tables,
+						  int *table_size)
+{
+	BkTarget   *target = bk_target_open(name, GetUserId(), "pgbenchkit run");
+	PGconn	   *conn = bk_target_open_conn(target);
+
+	PG_TRY();
+	{
+		char	   *n = bk_target_value(conn, name, "its sysbench tables",
+										"SELECT count(*) FROM pg_catalog.generate_series(1, 10000) AS i"
+										" WHERE pg_catalog.to_regclass('sbtest' OPERATOR(pg_catalog.||) i) IS NOT NULL",
+										-1, NULL, NULL);
+		char	   *readable = bk_target_value(conn, name, "its sysbench tables",
+											   "SELECT pg_catalog.to_regclass('sbtest1') IS NOT NULL"
+											   " AND pg_catalog.has_table_privilege('sbtest1', 'SELECT')",
+											   -1, NULL, NULL);
+
+		if (strcmp(readable, "t") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_TABLE),
+					 errmsg("workload \"%s\" needs a sysbench dataset, and target \"%s\" has no sbtest1 its role can read",
+							workload, name),
+					 errhint("Load one there with bench.init('sysbench', tables => N, table_size => M, target => '%s'), or sysbench prepare, as the target's role finds it in its search_path.",
+							 name)));
+		*tables = atoi(n);
+		*table_size = atoi(bk_target_value(conn, name, "the size of its sysbench tables",
+										   "SELECT coalesce(max(id), 0) FROM sbtest1", -1, NULL, NULL));
+	}
+	PG_CATCH();
+	{
+		bk_target_close_conn(target, conn);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	bk_target_close_conn(target, conn);
 }
 
 /*
@@ -646,6 +705,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	Size		vars_len = 0;
 	int64		dataset_id = 0;
 	int			scale = 0;
+	int			sysbench_tables = 0;
 	const char *search_path;
 	RunLayout	lay;
 	dsm_segment *seg;
@@ -672,6 +732,16 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 			run_default_variable(&a, "tables", tables);
 			run_default_variable(&a, "table_size", table_size);
 		}
+	}
+	else if (w->dataset != NULL && strcmp(w->dataset, "sysbench") == 0)
+	{
+		/* against a target: its tables, counted and measured there */
+		int			table_size = 0;
+
+		run_target_sysbench_sizes(w->name, a.target, &sysbench_tables, &table_size);
+		run_default_variable(&a, "tables", sysbench_tables);
+		run_default_variable(&a, "table_size", table_size);
+		scale = 1;
 	}
 	for (int i = 0; i < w->nscripts; i++)
 		scripts_len += strlen(w->scripts[i]) + 1;
@@ -707,7 +777,8 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	sh->caller_pid = MyProcPid;
 	strlcpy(sh->workload, w->name, NAMEDATALEN);
 	sh->dataset_id = dataset_id;
-	sh->needs_dataset = w->dataset != NULL;
+	sh->needs_dataset = w->dataset != NULL && strcmp(w->dataset, "sysbench") != 0;
+	sh->sysbench_tables = sysbench_tables;
 	sh->scale = scale;
 	sh->clients = a.clients;
 	sh->nworkers = a.jobs;
@@ -805,6 +876,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 				pg_atomic_init_u64(&cl->phase[ph].failures[k], 0);
 			pg_atomic_init_u64(&cl->phase[ph].retried, 0);
 			pg_atomic_init_u64(&cl->phase[ph].retries, 0);
+			pg_atomic_init_u64(&cl->phase[ph].ignored, 0);
 			pg_atomic_init_u64(&cl->phase[ph].skipped, 0);
 			pg_atomic_init_u64(&cl->phase[ph].late, 0);
 			pg_atomic_init_u64(&cl->phase[ph].lag_sum_ns, 0);

@@ -78,6 +78,7 @@ typedef struct RunCounters
 	pg_atomic_uint64 failures[FAIL_KINDS];
 	pg_atomic_uint64 retried;	/* transactions that needed a retry */
 	pg_atomic_uint64 retries;	/* retries in all */
+	pg_atomic_uint64 ignored;	/* errors of a script's \\ignore_errors: restarts */
 	pg_atomic_uint64 skipped;	/* rate and latency_limit: never started */
 	pg_atomic_uint64 late;		/* latency_limit: took longer */
 	pg_atomic_uint64 lag_sum_ns;	/* rate: start behind schedule */
@@ -134,6 +135,8 @@ typedef struct RunShared
 	int64		dataset_id;		/* 0: the workload needs no dataset, or runs
 								 * against a target */
 	bool		needs_dataset;	/* the workload's scripts need pgbench's tables */
+	int			sysbench_tables;	/* against a target: its sbtest tables, if a
+									 * sysbench workload's */
 	int			scale;
 	int			clients;
 	int			nworkers;		/* client workers: jobs, or one per client */
@@ -257,6 +260,7 @@ typedef struct RunSummary
 	int64		failures[FAIL_KINDS];
 	int64		retried;
 	int64		retries;
+	int64		ignored_errors; /* measured phase */
 	int64		warmup_transactions;
 	int64		skipped;
 	int64		late;
@@ -281,6 +285,7 @@ typedef struct RunInterval
 	double		lat_max_ms;
 	int64		failures;
 	int64		retries;
+	int64		ignored_errors;
 	bool		in_warmup;
 } RunInterval;
 

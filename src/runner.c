@@ -546,7 +546,9 @@ runner_wait_result(BkSession *s, BkWait *wait)
 		}
 		if (res->error != BK_ERR_NONE)
 		{
-			s->error = res->error;
+			/* the script's \ignore_errors first: a restart, not a retry */
+			s->error = bk_script_ignores(s->scripts[s->cur_script], res->err.sqlerrcode) ?
+				BK_ERR_IGNORED : res->error;
 			s->err = res->err;
 			if (res->cmdno >= 0)
 				s->cur_command = res->cmdno;	/* a pipelined command failed */
@@ -684,6 +686,8 @@ runner_count_tx(BkSession *s)
 	s->in_try = false;
 	if (s->error != BK_ERR_NONE && bk_session_stopping(s))
 		return BK_ST_FINISHED;	/* cut short by the end of the run: not counted */
+	if (s->error == BK_ERR_IGNORED)
+		return BK_ST_CHOOSE_SCRIPT; /* its restart came after the end: neither */
 	me->end_ns = t1;
 	s->done++;
 
@@ -790,6 +794,26 @@ runner_after_rollback(BkSession *s)
 {
 	if (!s->in_try && bk_session_stopping(s))
 		return BK_ST_FINISHED;
+	if (s->error == BK_ERR_IGNORED && !bk_session_stopping(s))
+	{
+		int64		now = bk_now_ns();
+		RunCounters *ctr = &s->me->phase[now < s->sh->measure_ns ? PHASE_WARMUP : PHASE_MEASURED];
+
+		/*
+		 * sysbench's ignored error: counted, and the same transaction starts
+		 * again with new random values, its latency running on from its
+		 * first try (sysbench restarts the event inside its timing).  Its
+		 * pgbench tries start again too.
+		 */
+		counter_add(&ctr->ignored, 1);
+		if (now < s->end_ns)
+		{
+			s->saved_func = s->rnd.func;
+			s->tries = 0;
+			runner_start_try(s);
+			return BK_ST_START_COMMAND;
+		}
+	}
 	if (!bk_session_stopping(s) && runner_may_retry(s))
 	{
 		/* a retry, counted in the command that failed (pgbench -r) */

@@ -397,13 +397,13 @@ bk_recover_runs(void)
 									  "   latency_avg_ms, latency_stddev_ms, latency_p50_ms,"
 									  "   latency_p90_ms, latency_p95_ms, latency_p99_ms,"
 									  "   latency_p999_ms, latency_max_ms, failures, retries,"
-									  "   warmup_transactions) ="
+									  "   warmup_transactions, ignored_errors) ="
 									  " (SELECT a.status, a.sqlstate, a.error, a.ended_at,"
 									  "   a.coordinator_pid, a.measured_s, a.transactions, a.tps,"
 									  "   a.latency_avg_ms, a.latency_stddev_ms, a.latency_p50_ms,"
 									  "   a.latency_p90_ms, a.latency_p95_ms, a.latency_p99_ms,"
 									  "   a.latency_p999_ms, a.latency_max_ms, a.failures, a.retries,"
-									  "   a.warmup_transactions FROM bench._run_aborted(r) a)"
+									  "   a.warmup_transactions, a.ignored_errors FROM bench._run_aborted(r) a)"
 									  " WHERE r.id = $1 AND r.status = 'running'",
 									  1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
 				elog(ERROR, "could not mark abandoned run %lld", (long long) ids[i]);

@@ -52,6 +52,7 @@
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
+#include "utils/builtins.h"
 #include "utils/memutils.h"
 
 #include "script.h"
@@ -72,9 +73,10 @@
 typedef struct BkSqlRef
 {
 	int			off;			/* offset of the colon */
-	int			len;			/* length of ":name" or ":{name}" */
+	int			len;			/* length of ":name", ":'name'" or ":{name}" */
 	int			var;
-	int			param;			/* :name: its $n; :{name}: 0 */
+	int			param;			/* :name, :'name': its $n; :{name}: 0 */
+	bool		quoted;			/* :'name': a literal in the simple protocol */
 	const char *ident;			/* :{name}: the name (for errors); NULL */
 } BkSqlRef;
 
@@ -886,6 +888,23 @@ bk_sql_ident_len(const char *p)
 }
 
 /*
+ * bk_sql_quoted_len
+ *		The length of the quoted variable ":'name'" at the colon P (psql's
+ *		spelling of a variable as a literal), 0 if P is no such thing.
+ */
+static int
+bk_sql_quoted_len(const char *p)
+{
+	int			i = 2;
+
+	if (p[1] != '\'' || !bk_is_name_start((unsigned char) p[i]))
+		return 0;
+	while (bk_is_name_char((unsigned char) p[i]))
+		i++;
+	return p[i] == '\'' ? i + 1 : 0;
+}
+
+/*
  * bk_sql_may_be_utility
  *		Whether statement SQL may be anything but SELECT, INSERT, UPDATE,
  *		DELETE or MERGE, from its first word alone (for a statement that
@@ -944,7 +963,8 @@ bk_sql_params(BkScript *script, BkStatement *stmt)
 	p = sql;
 	while ((p = strchr(p, ':')) != NULL)
 	{
-		int			namelen = bk_sql_name_len(p);
+		int			quotedlen = bk_sql_quoted_len(p);
+		int			namelen = quotedlen > 0 ? quotedlen - 3 : bk_sql_name_len(p);
 		int			identlen = bk_sql_ident_len(p);
 		char	   *name;
 		int			var;
@@ -961,6 +981,7 @@ bk_sql_params(BkScript *script, BkStatement *stmt)
 			ref->var = bk_var_lookup(script->vt, name, true);
 			ref->param = 0;
 			ref->ident = name;
+			ref->quoted = false;
 			stmt->nidents++;
 			p += identlen;
 			continue;
@@ -971,7 +992,7 @@ bk_sql_params(BkScript *script, BkStatement *stmt)
 				p++;
 			continue;
 		}
-		name = pnstrdup(p + 1, namelen);
+		name = pnstrdup(p + (quotedlen > 0 ? 2 : 1), namelen);
 		var = bk_var_lookup(script->vt, name, true);
 		pfree(name);
 
@@ -988,12 +1009,13 @@ bk_sql_params(BkScript *script, BkStatement *stmt)
 
 		ref = &subst->refs[subst->nrefs++];
 		ref->off = (int) (p - sql);
-		ref->len = namelen + 1;
+		ref->len = quotedlen > 0 ? quotedlen : namelen + 1;
 		ref->var = var;
 		ref->param = n + 1;
 		ref->ident = NULL;
+		ref->quoted = quotedlen > 0;
 
-		p += namelen + 1;
+		p += ref->len;
 		copied = p;
 	}
 	appendStringInfoString(&buf, copied);
@@ -1260,6 +1282,76 @@ bk_no_argument(BkScriptParser *sp, BkWord *words, int nwords)
 		bk_syntax_error(sp, words[1].line, words[1].column, bk_word(&words[0]),
 						psprintf("\\%s takes no argument.", bk_word(&words[0])),
 						"unexpected argument");
+}
+
+/*
+ * bk_parse_ignore_errors
+ *		\ignore_errors SQLSTATE ...: a declaration of the script, not a
+ *		command that runs.  A statement that fails with one of them rolls
+ *		the transaction back, which starts again from the script's first
+ *		command with new random values (sysbench's ignored errors, its
+ *		restarted event).  Errors of connections and of the run's end
+ *		(classes 08 and 57) cannot be ignored, nor what is no error.
+ */
+static void
+bk_parse_ignore_errors(BkScriptParser *sp, BkWord *words, int nwords, int line)
+{
+	BkScript   *script = sp->script;
+	const char *hint = "Write \\ignore_errors followed by SQLSTATEs, as sysbench ignores them: \\ignore_errors 40P01 23505 40001.";
+
+	if (nwords < 2)
+		bk_syntax_error(sp, line, 0, "ignore_errors", hint, "missing argument");
+	for (int i = 1; i < nwords; i++)
+	{
+		char	   *code = bk_word(&words[i]);
+		bool		valid = strlen(code) == 5;
+		int			sqlerrcode;
+		bool		seen = false;
+
+		for (int k = 0; valid && k < 5; k++)
+		{
+			code[k] = pg_ascii_toupper((unsigned char) code[k]);
+			valid = (code[k] >= '0' && code[k] <= '9') || (code[k] >= 'A' && code[k] <= 'Z');
+		}
+		if (!valid)
+			bk_syntax_error(sp, words[i].line, words[i].column, "ignore_errors",
+							"A SQLSTATE is five digits or upper-case letters, as 23505 (unique_violation).",
+							"invalid SQLSTATE \"%s\"", code);
+		if (strncmp(code, "00", 2) == 0 || strncmp(code, "01", 2) == 0 ||
+			strncmp(code, "02", 2) == 0)
+			bk_syntax_error(sp, words[i].line, words[i].column, "ignore_errors",
+							"Classes 00, 01 and 02 are success, warnings and no data: only errors can be ignored.",
+							"SQLSTATE %s is not an error", code);
+		if (strncmp(code, "08", 2) == 0 || strncmp(code, "57", 2) == 0)
+			bk_syntax_error(sp, words[i].line, words[i].column, "ignore_errors",
+							"A lost connection (class 08) or an operator's intervention (class 57: a cancel, a shutdown) ends the client, or the run; it cannot be ignored.",
+							"SQLSTATE %s cannot be ignored", code);
+		sqlerrcode = MAKE_SQLSTATE(code[0], code[1], code[2], code[3], code[4]);
+		for (int k = 0; k < script->nignored; k++)
+			seen |= (script->ignored[k] == sqlerrcode);
+		if (seen)
+			continue;
+		if (script->nignored >= BK_MAX_IGNORED_ERRORS)
+			bk_syntax_error(sp, words[i].line, words[i].column, "ignore_errors",
+							psprintf("A script may ignore at most %d SQLSTATEs.", BK_MAX_IGNORED_ERRORS),
+							"too many SQLSTATEs");
+		script->ignored[script->nignored++] = sqlerrcode;
+	}
+}
+
+/*
+ * bk_script_ignores
+ *		Whether SCRIPT's \ignore_errors names SQLERRCODE.
+ */
+bool
+bk_script_ignores(const BkScript *script, int sqlerrcode)
+{
+	for (int i = 0; i < script->nignored; i++)
+	{
+		if (script->ignored[i] == sqlerrcode)
+			return true;
+	}
+	return false;
 }
 
 /*
@@ -1614,9 +1706,28 @@ bk_parse_meta(BkScriptParser *sp, const char *bs, int *line)
 	}
 	name = bk_word(&words[nwords++]);
 
+	/* a declaration of the script: no command */
+	if (pg_strcasecmp(name, "ignore_errors") == 0)
+	{
+		while (nwords < BK_MAX_WORDS &&
+			   bk_meta_word(sp, &p, end, &wline, &words[nwords]))
+			nwords++;
+		if (nwords == BK_MAX_WORDS)
+		{
+			BkWord		extra;
+
+			if (bk_meta_word(sp, &p, end, &wline, &extra))
+				bk_syntax_error(sp, extra.line, extra.column, name, NULL,
+								"too many arguments");
+		}
+		bk_parse_ignore_errors(sp, words, nwords, cmdline);
+		pfree(words);
+		return (*end == '\n') ? end + 1 : end;
+	}
+
 	if (!bk_meta_name(name, &kind, &gset, &shell))
 		bk_syntax_error(sp, cmdline, bk_column(sp, bs), NULL,
-						"The meta-commands are \\set, \\sleep, \\if, \\elif, \\else, \\endif, \\gset, \\aset, \\startpipeline, \\syncpipeline and \\endpipeline.",
+						"The meta-commands are \\set, \\sleep, \\if, \\elif, \\else, \\endif, \\gset, \\aset, \\startpipeline, \\syncpipeline, \\endpipeline and \\ignore_errors.",
 						"invalid command \"\\%s\"", name);
 	if (shell)
 	{
@@ -2067,6 +2178,15 @@ bk_sql_substitute(const BkStatement *stmt, const BkValue *vars)
 		}
 		else if (v->kind == BK_VAL_UNDEF)
 			appendBinaryStringInfo(&buf, stmt->sql + ref->off, ref->len);
+		else if (ref->quoted)
+		{
+			/* :'name': the text a parameter would carry, as one literal */
+			char		text[BK_VALUE_TEXT_LEN];
+
+			if (v->kind != BK_VAL_STRING)
+				text[bk_value_format(v, text)] = '\0';
+			appendStringInfoString(&buf, quote_literal_cstr(v->kind == BK_VAL_STRING ? v->s : text));
+		}
 		else if (v->kind == BK_VAL_STRING)
 			appendStringInfoString(&buf, v->s);
 		else

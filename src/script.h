@@ -197,6 +197,9 @@ typedef struct BkVariants
 	BkVariant **v;
 } BkVariants;
 
+/* how many SQLSTATEs a script's \ignore_errors may name */
+#define BK_MAX_IGNORED_ERRORS	16
+
 typedef struct BkScript
 {
 	char	   *name;			/* as messages name it */
@@ -204,6 +207,13 @@ typedef struct BkScript
 	int			ncommands;
 	BkCommand  *commands;
 	BkVarTable *vt;				/* shared with the other scripts */
+
+	/*
+	 * \ignore_errors: a statement failing with one of these restarts the
+	 * transaction with new random values, as sysbench restarts an event
+	 */
+	int			nignored;
+	int			ignored[BK_MAX_IGNORED_ERRORS];	/* sqlerrcodes */
 } BkScript;
 
 /* script.c */
@@ -211,6 +221,7 @@ extern BkVarTable *bk_vartable_create(void);
 extern int	bk_var_lookup(BkVarTable *vt, const char *name, bool create);
 extern bool bk_valid_var_name(const char *name);
 extern BkScript *bk_script_parse(const char *text, const char *name, BkVarTable *vt);
+extern bool bk_script_ignores(const BkScript *script, int sqlerrcode);
 extern int64 bk_sleep_usec(const BkScript *script, const BkCommand *cmd,
 						   const BkValue *vars);
 extern char *bk_sql_substitute(const BkStatement *stmt, const BkValue *vars);

@@ -71,6 +71,10 @@ $node->safe_psql('bk', qq{
 	                                  password => '$password', "user" => 'bench_remote');
 	SELECT name FROM bench.add_target('sbgen', 'host=$rhost port=$rport dbname=sbgen',
 	                                  password => '$password', "user" => 'bench_remote');
+	SELECT name FROM bench.add_target('sbref', 'host=$rhost port=$rport dbname=ref',
+	                                  password => '$password', "user" => 'bench_remote');
+	SELECT name FROM bench.add_target('sbnone', 'host=$rhost port=$rport dbname=postgres',
+	                                  password => '$password', "user" => 'bench_remote');
 });
 
 # ------------------------------------------------------------------ helpers
@@ -215,6 +219,57 @@ for my $case ([ 'sb', 'client' ], [ 'sbgen', 'server' ])
 	($tx) = $out =~ /transactions:\s+(\d+)/;
 	cmp_ok($tx // 0, '>', 0, "target, generate $generate: sysbench committed transactions (" . ($tx // 'none') . ')');
 }
+
+# ------------------------------------------------------------------ workloads on a target
+# sysbench's workloads over libpq: :tables and :table_size read from the
+# target's tables, bench.init's or sysbench prepare's own
+for my $case ([ 'sb', 'oltp_read_write' ], [ 'sbref', 'oltp_read_only' ], [ 'sbgen', 'oltp_point_select' ])
+{
+	my ($t, $workload) = @$case;
+	is($node->safe_psql('bk', qq{
+		SELECT status || ' ' || transactions || ' ' || failures || ' ' || (variables->>'tables') || ' ' || (variables->>'table_size')
+		  FROM bench.run('$workload', target => '$t', clients => 2, transactions => 30, progress => '0')}),
+		"done 60 0 $TABLES $SIZE", "target $t: $workload runs over libpq with the target's tables and size");
+}
+# the sizes of the target's sbtest tables, before and after, as for pgbench's
+is($node->safe_psql('bk', q{
+	SELECT string_agg(relation, ',' ORDER BY relation) FROM bench.relation_sizes
+	 WHERE run_id = (SELECT max(id) FROM bench.runs) AND phase = 'after' AND kind = 'table'}),
+	join(',', map { "public.sbtest$_" } 1 .. $TABLES), "target: the run measured the sizes of the target's sbtest tables");
+my ($ok, $stdout, $stderr) = $node->psql('bk', q{SELECT * FROM bench.run('oltp_read_only', target => 'sbnone', transactions => 1)});
+like($stderr, qr/workload "oltp_read_only" needs a sysbench dataset, and target "sbnone" has no sbtest1 its role can read/,
+	'target without sbtest1: a sysbench workload is refused before it starts');
+($ok, $stdout, $stderr) = $node->psql('bk', q{SELECT * FROM bench.run('tpcb', target => 'sb', transactions => 1)});
+like($stderr, qr/workload "tpcb" needs a tpcb dataset, and target "sb" has no pgbench_branches/,
+	'a sysbench target: a pgbench workload is refused');
+
+# ------------------------------------------------------------------ ignored errors
+# over libpq: a duplicate key the script ignores restarts the transaction
+# with new values (each client draws from its own ten ids, of which the
+# first two are taken; each statement commits alone, so ign_tries keeps
+# every try), as in the server's clients
+$remote->safe_psql('sbgen', q{
+	SET ROLE bench_remote;
+	CREATE TABLE ign_unique (id int PRIMARY KEY);
+	INSERT INTO ign_unique VALUES (1), (2), (11), (12);
+	CREATE TABLE ign_tries (id int);
+});
+my $ign = $node->safe_psql('bk', q{
+	SELECT status || ' ' || transactions || ' ' || failures || ' ' || ignored_errors
+	  FROM bench.run(script => $s$
+\ignore_errors 23505
+\set id random(1, 4) + 10 * :client_id
+INSERT INTO ign_tries VALUES (:id);
+INSERT INTO ign_unique VALUES (:id);
+DELETE FROM ign_unique WHERE id = :id;
+$s$, target => 'sbgen', clients => 2, transactions => 50, random_seed => 5, progress => '0')});
+my ($status, $txs, $fails, $ignored) = split / /, $ign;
+is("$status $txs $fails", 'done 100 0', 'ignored errors over libpq: the run is done, every transaction counted');
+cmp_ok($ignored, '>', 0, "ignored errors over libpq: some were met ($ignored)");
+is($remote->safe_psql('sbgen', q{SELECT count(*) FILTER (WHERE id % 10 IN (3, 4)) || ' ' || count(*) FILTER (WHERE id % 10 IN (1, 2)) FROM ign_tries}),
+	"100 $ignored", 'ignored errors over libpq: each failed try restarted with new values, and only it');
+is($remote->safe_psql('sbgen', 'SELECT array_agg(id ORDER BY id) FROM ign_unique'), '{1,2,11,12}',
+	'ignored errors over libpq: the table is left as it was');
 
 $node->stop;
 $remote->stop;

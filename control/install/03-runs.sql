@@ -69,7 +69,8 @@ CREATE TABLE bench.runs (
     connection_time_ms      double precision,
     on_disconnect           text
                             CHECK (on_disconnect IN ('fail', 'continue')),
-    clients_lost            integer
+    clients_lost            integer,
+    ignored_errors          bigint
 );
 
 CREATE INDEX runs_running ON bench.runs (dataset_id) WHERE status = 'running';
@@ -97,6 +98,7 @@ CREATE TABLE bench.progress (
     histogram_lower_ms double precision[],
     histogram_upper_ms double precision[],
     histogram_count bigint[],
+    ignored_errors  bigint      NOT NULL DEFAULT 0,
     PRIMARY KEY (run_id, interval_start)
 );
 
@@ -227,6 +229,7 @@ BEGIN
            sum(q.transactions) FILTER (WHERE q.in_warmup)::bigint AS warmup_xacts,
            sum(q.failures)::bigint AS failures,
            sum(q.retries) FILTER (WHERE NOT q.in_warmup)::bigint AS retries,
+           sum(q.ignored_errors) FILTER (WHERE NOT q.in_warmup)::bigint AS ignored_errors,
            sum(EXTRACT(epoch FROM q.interval_end - q.interval_start))
                FILTER (WHERE NOT q.in_warmup)::float8 AS measured_s,
            sum(q.transactions * q.latency_avg_ms) FILTER (WHERE NOT q.in_warmup) AS lat_sum,
@@ -263,6 +266,7 @@ BEGIN
     r.warmup_transactions := p.warmup_xacts;
     r.failures := p.failures;
     r.retries := p.retries;
+    r.ignored_errors := p.ignored_errors;
     r.latency_avg_ms := p.lat_sum / NULLIF(p.xacts, 0);
     r.latency_stddev_ms := sqrt(greatest(p.lat_sumsq / NULLIF(p.xacts, 0)
                                          - (p.lat_sum / NULLIF(p.xacts, 0)) ^ 2, 0));

@@ -319,6 +319,7 @@ DECLARE
     c       bench.run_counters;
     failed  bigint;
     cpu     jsonb;
+    sb      jsonb;
     result  jsonb;
 BEGIN
     IF run_id IS NULL THEN
@@ -350,6 +351,42 @@ BEGIN
                                   'host_total_s', round(c.host_cpu_total_s::numeric, 3),
                                   'host_ms_per_tx', round((c.host_cpu_busy_s * 1000
                                         / NULLIF(c.transactions, 0))::numeric, 6));
+    END IF;
+
+    -- sysbench's statistics, for a run on a sysbench dataset or of scripts
+    -- that ignore errors as sysbench does: its queries by kind, from the
+    -- statements' first words (BEGIN and COMMIT are "other")
+    IF d.workload = 'sysbench' OR EXISTS (
+           SELECT 1 FROM bench.run_scripts rs
+            WHERE rs.run_id = r.id AND rs.script ~ '(^|\n)[ \t]*\\ignore_errors') THEN
+        SELECT jsonb_build_object(
+                   'read', COALESCE(sum(cl.executions) FILTER (WHERE k.kind = 'read'), 0),
+                   'write', COALESCE(sum(cl.executions) FILTER (WHERE k.kind = 'write'), 0),
+                   'other', COALESCE(sum(cl.executions) FILTER (WHERE k.kind = 'other'), 0),
+                   'total', COALESCE(sum(cl.executions), 0))
+          INTO sb
+          FROM bench.command_latencies cl,
+               LATERAL (SELECT CASE WHEN w IN ('select', 'values', 'table', 'show', 'fetch') THEN 'read'
+                                    WHEN w IN ('insert', 'update', 'delete', 'merge', 'copy') THEN 'write'
+                                    WHEN w = 'with' AND cl.command ~* '\m(insert|update|delete|merge)\M' THEN 'write'
+                                    WHEN w = 'with' THEN 'read'
+                                    ELSE 'other' END AS kind
+                          FROM (SELECT lower(substring(cl.command FROM '^\s*([A-Za-z]+)')) AS w) f) k
+         WHERE cl.run_id = r.id AND cl.command !~ '^\s*\\';
+        sb := jsonb_build_object(
+            'queries', sb,
+            'transactions', r.transactions,
+            'transactions_per_s', round((r.transactions / NULLIF(r.measured_s, 0))::numeric, 2),
+            'queries_per_s', round(((sb->>'total')::bigint / NULLIF(r.measured_s, 0))::numeric, 2),
+            'ignored_errors', COALESCE(r.ignored_errors, 0),
+            'ignored_errors_per_s', round((COALESCE(r.ignored_errors, 0) / NULLIF(r.measured_s, 0))::numeric, 2),
+            'reconnects', 0,
+            'total_time_s', round(r.measured_s::numeric, 4),
+            'events', r.transactions,
+            'latency_ms', jsonb_build_object(
+                'min', round(r.latency_min_ms::numeric, 2), 'avg', round(r.latency_avg_ms::numeric, 2),
+                'max', round(r.latency_max_ms::numeric, 2), 'p95', round(r.latency_p95_ms::numeric, 2),
+                'sum', round((r.latency_avg_ms * r.transactions)::numeric, 2)));
     END IF;
 
     result := jsonb_build_object(
@@ -395,6 +432,7 @@ BEGIN
             'deadlock_failures', r.deadlock_failures,
             'transactions_retried', r.retried,
             'total_retries', r.retries,
+            'ignored_errors', r.ignored_errors,
             'latency_average_ms', round(r.latency_avg_ms::numeric, 3),
             'latency_stddev_ms', round(r.latency_stddev_ms::numeric, 3),
             'tps', round(r.tps::numeric, 6),
@@ -481,6 +519,9 @@ BEGIN
             'settings', r.settings,
             'host', r.host,
             'unavailable', COALESCE(r.unavailable, '{}')));
+    IF sb IS NOT NULL THEN
+        result := result || jsonb_build_object('sysbench', sb);
+    END IF;
     RETURN result;
 END
 $fn$;
@@ -587,6 +628,32 @@ BEGIN
                                       c->>'command')
                           FROM jsonb_array_elements(COALESCE(x->'commands', '[]')) c);
     END LOOP;
+
+    -- sysbench's statistics block, as sysbench 1.0 prints it
+    IF jsonb_typeof(j->'sysbench') = 'object' THEN
+        x := j->'sysbench';
+        o := o || ARRAY['', 'SQL statistics:', '    queries performed:']
+               || format('        read:                            %s', x->'queries'->>'read')
+               || format('        write:                           %s', x->'queries'->>'write')
+               || format('        other:                           %s', x->'queries'->>'other')
+               || format('        total:                           %s', x->'queries'->>'total')
+               || format('    transactions:                        %s (%s per sec.)',
+                         rpad(COALESCE(x->>'transactions', '0'), 6), to_char(COALESCE((x->>'transactions_per_s')::numeric, 0), 'FM999999990.00'))
+               || format('    queries:                             %s (%s per sec.)',
+                         rpad(x->'queries'->>'total', 6), to_char(COALESCE((x->>'queries_per_s')::numeric, 0), 'FM999999990.00'))
+               || format('    ignored errors:                      %s (%s per sec.)',
+                         rpad(x->>'ignored_errors', 6), to_char(COALESCE((x->>'ignored_errors_per_s')::numeric, 0), 'FM999999990.00'))
+               || format('    reconnects:                          %s (%s per sec.)', rpad(x->>'reconnects', 6), '0.00')
+               || ARRAY['', 'General statistics:']
+               || format('    total time:                          %ss', to_char(COALESCE((x->>'total_time_s')::numeric, 0), 'FM999999990.0000'))
+               || format('    total number of events:              %s', COALESCE(x->>'events', '0'))
+               || ARRAY['', 'Latency (ms):']
+               || format('         min:                            %s', lpad(COALESCE(to_char((x->'latency_ms'->>'min')::numeric, 'FM999999990.00'), '-'), 12))
+               || format('         avg:                            %s', lpad(COALESCE(to_char((x->'latency_ms'->>'avg')::numeric, 'FM999999990.00'), '-'), 12))
+               || format('         max:                            %s', lpad(COALESCE(to_char((x->'latency_ms'->>'max')::numeric, 'FM999999990.00'), '-'), 12))
+               || format('         95th percentile:                %s', lpad(COALESCE(to_char((x->'latency_ms'->>'p95')::numeric, 'FM999999990.00'), '-'), 12))
+               || format('         sum:                            %s', lpad(COALESCE(to_char((x->'latency_ms'->>'sum')::numeric, 'FM999999990.00'), '-'), 12));
+    END IF;
 
     -- the run
     o := o || ARRAY['', format('run %s: workload %s, status %s%s', j->'run'->>'id', j->'run'->>'workload',
