@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # sysbench's OLTP workloads: sysbench 1.0 itself against bench.run's
-# in-server clients, on one cluster and the same tables.
+# in-server clients and its libpq driver, on one cluster and the same
+# tables.
 #
 #   bench/sysbench_vs_kit.sh [--tables 4] [--table-size 100000] [--clients 4,8]
-#                            [--workloads oltp_read_only,oltp_point_select]
+#                            [--workloads oltp_read_only,oltp_point_select,oltp_read_write]
 #                            [--rounds 3] [--duration 10] [--port 5531] [--keep]
 #
 # Creates a throwaway cluster (initdb as the postgres OS user when run as
@@ -16,18 +17,22 @@
 #   sysbench <workload> --db-driver=pgsql --pgsql-host=127.0.0.1 --threads=C
 #            --time=D --tables=N --table-size=M run
 #   bench.run('<workload>', clients => C, duration => 'D s')
-# each after a CHECKPOINT, and prints the transactions per second of each;
-# then the medians and the ratios to sysbench's.  (The libpq driver does
-# not run sysbench's workloads against a target yet.)  sysbench's defaults
-# (rand-type special, prepared statements) are the built-in workloads'
-# defaults.  Run it on an otherwise idle machine; the ratios are what to
-# compare.
+#   bench.run('<workload>', clients => C, jobs => C, duration => 'D s',
+#             target => 'self')
+# (the last: the libpq driver, over TCP to 127.0.0.1 as sysbench connects,
+# one worker per client as sysbench has a thread per client), each after a
+# CHECKPOINT, and prints the transactions per second of each; then the
+# medians and the ratios to sysbench's.  sysbench's defaults (rand-type
+# special, prepared statements) are the built-in workloads' defaults, and
+# both count a transaction once it commits, restarting it after an error
+# sysbench ignores.  Run it on an otherwise idle machine; the ratios are
+# what to compare.
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
-TABLES=4 TABLE_SIZE=100000 CLIENT_LIST=4,8 WORKLOADS=oltp_read_only,oltp_point_select
+TABLES=4 TABLE_SIZE=100000 CLIENT_LIST=4,8 WORKLOADS=oltp_read_only,oltp_point_select,oltp_read_write
 ROUNDS=3 DURATION=10 PORT=5531 KEEP=0
 while (($#)); do
 	case $1 in
@@ -71,6 +76,8 @@ PSQL=("$BIN/psql" -X -q -v ON_ERROR_STOP=1)
 "${PSQL[@]}" -At -c "SELECT rows_loaded FROM bench.init('sysbench', tables => $TABLES, table_size => $TABLE_SIZE, jobs => 2)" >/dev/null
 "${PSQL[@]}" -At -c "SELECT sum(pg_prewarm(c.oid)) FROM pg_class c
 	WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i') AND (c.relname LIKE 'sbtest%' OR c.relname LIKE 'k\\_%')" >/dev/null
+# the libpq driver's target: this cluster, over TCP as sysbench reaches it
+"${PSQL[@]}" -At -c "SELECT name FROM bench.add_target('self', 'host=127.0.0.1 port=$PORT dbname=bench')" >/dev/null
 echo "$TABLES tables of $TABLE_SIZE rows, clients $CLIENT_LIST, $DURATION s per measurement, $ROUNDS rounds, $(nproc) cores," \
 	"server $("${PSQL[@]}" -Atc 'show server_version'), $(sysbench --version), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -98,25 +105,37 @@ measure_run() {
 	printf '%-18s %3d clients round %d  bench.run %10.1f tps\n' "$w" "$c" "$r" "$tps"
 }
 
+measure_libpq() {
+	local w=$1 c=$2 r=$3 status tps
+	"${PSQL[@]}" -c CHECKPOINT
+	read -r status tps < <("${PSQL[@]}" -At -F ' ' -c "SELECT status, tps FROM bench.run('$w',
+		clients => $c, jobs => $c, target => 'self', duration => '$DURATION s', progress => '0', prewarm => false)")
+	[[ $status == "done" ]] || die "bench.run('$w', target => 'self') ended $status"
+	vals["$w $c libpq"]+="$tps "
+	printf '%-18s %3d clients round %d  bench.run libpq %10.1f tps\n' "$w" "$c" "$r" "$tps"
+}
+
 for w in "${WLIST[@]}"; do
 	for c in "${CLIENTS[@]}"; do
 		for ((r = 1; r <= ROUNDS; r++)); do
 			if ((r % 2)); then
-				measure_sysbench "$w" "$c" "$r"; measure_run "$w" "$c" "$r"
+				measure_sysbench "$w" "$c" "$r"; measure_run "$w" "$c" "$r"; measure_libpq "$w" "$c" "$r"
 			else
-				measure_run "$w" "$c" "$r"; measure_sysbench "$w" "$c" "$r"
+				measure_libpq "$w" "$c" "$r"; measure_run "$w" "$c" "$r"; measure_sysbench "$w" "$c" "$r"
 			fi
 		done
 	done
 done
 
 echo
-echo "medians (transactions per second) and the ratio bench.run / sysbench:"
-printf '%-18s %7s %11s %11s %7s\n' workload clients sysbench bench.run ratio
+echo "medians (transactions per second) and the ratios to sysbench's:"
+printf '%-18s %7s %11s %11s %7s %11s %7s\n' workload clients sysbench in-server ratio libpq ratio
 for w in "${WLIST[@]}"; do
 	for c in "${CLIENTS[@]}"; do
 		st=$(tr ' ' '\n' <<<"${vals["$w $c sysbench"]}" | grep . | median)
 		it=$(tr ' ' '\n' <<<"${vals["$w $c in-server"]}" | grep . | median)
-		printf '%-18s %7d %11.1f %11.1f %7.3f\n' "$w" "$c" "$st" "$it" "$(calc "$it / $st")"
+		lt=$(tr ' ' '\n' <<<"${vals["$w $c libpq"]}" | grep . | median)
+		printf '%-18s %7d %11.1f %11.1f %7.3f %11.1f %7.3f\n' "$w" "$c" "$st" "$it" "$(calc "$it / $st")" \
+			"$lt" "$(calc "$lt / $st")"
 	done
 done
