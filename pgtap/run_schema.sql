@@ -50,7 +50,7 @@ SELECT columns_are('bench', 'run_scripts', ARRAY['run_id', 'script_no', 'weight'
 SELECT col_is_pk('bench', 'run_scripts', ARRAY['run_id', 'script_no'], 'bench.run_scripts is keyed by run and script');
 SELECT fk_ok('bench', 'run_scripts', 'run_id', 'bench', 'runs', 'id', 'bench.run_scripts.run_id references bench.runs');
 SELECT columns_are('bench', 'command_latencies', ARRAY['run_id', 'script_no', 'command_no', 'line', 'command',
-    'executions', 'latency_avg_ms', 'failures', 'retries'], 'bench.command_latencies has the documented columns');
+    'executions', 'latency_avg_ms', 'failures', 'retries', 'parse_ms', 'rewrite_ms', 'plan_ms', 'execute_ms'], 'bench.command_latencies has the documented columns');
 SELECT col_is_pk('bench', 'command_latencies', ARRAY['run_id', 'script_no', 'command_no'],
     'bench.command_latencies is keyed by run, script and command');
 SELECT fk_ok('bench', 'command_latencies', ARRAY['run_id', 'script_no'], 'bench', 'run_scripts', ARRAY['run_id', 'script_no'],
@@ -72,9 +72,10 @@ SELECT throws_ok(
 
 -- the built-in workloads are pgbench's scripts and sysbench's OLTP ones
 SELECT is((SELECT array_agg(name ORDER BY name) FROM bench.workloads WHERE builtin),
-    ARRAY['oltp_delete', 'oltp_insert', 'oltp_point_select', 'oltp_read_only', 'oltp_read_write',
+    ARRAY['ibench.l.i0', 'ibench.l.i1', 'ibench.l.i2', 'ibench.l.x',
+          'oltp_delete', 'oltp_insert', 'oltp_point_select', 'oltp_read_only', 'oltp_read_write',
           'oltp_update_index', 'oltp_update_non_index', 'oltp_write_only', 'select-only', 'simple-update', 'tpcb'],
-    'the built-in workloads are tpcb, simple-update, select-only and sysbench''s eight OLTP workloads');
+    'the built-in workloads are tpcb, simple-update, select-only, sysbench''s eight OLTP workloads and the Insert Benchmark''s four load steps');
 SELECT matches((SELECT script FROM bench.workload_scripts WHERE workload = 'tpcb'),
     'UPDATE pgbench_branches SET bbalance = bbalance \+ :delta WHERE bid = :bid;',
     'tpcb is pgbench''s tpcb-like script');

@@ -84,6 +84,32 @@ SELECT (SELECT count(*) FROM runs.pgbench_history) - :history_before AS history_
   FROM bench.relation_sizes b JOIN bench.relation_sizes a USING (run_id, relid)
  WHERE run_id = :run1 AND b.phase = 'before' AND a.phase = 'after' AND b.relation = 'runs.pgbench_history';
 
+-- where the time goes: the clients time each statement's phases.  With
+-- 'prepared' (run 1) a statement is parsed and rewritten once, before the
+-- run, and its plan cached; the phases never add up to more than the
+-- command's latency; and the execution includes what pg_stat_statements
+-- counts of the same executions (it leaves ExecutorStart out)
+SELECT left(c.command, 20) AS command, c.parse_ms = 0 AS no_parse, c.rewrite_ms = 0 AS no_rewrite,
+       c.plan_ms >= 0 AS plan, c.execute_ms > 0 AS executed,
+       c.parse_ms + c.rewrite_ms + c.plan_ms + c.execute_ms <= c.latency_avg_ms AS within_latency,
+       c.execute_ms >= 0.8 * s.mean_exec_ms AND c.execute_ms <= 10 * s.mean_exec_ms + 0.05 AS like_pgss
+  FROM bench.command_latencies c
+  LEFT JOIN bench.run_statements s ON s.run_id = c.run_id AND left(s.query, 20) = left(c.command, 20)
+ WHERE c.run_id = :run1 AND c.command !~ '^\\' ORDER BY c.command_no;
+-- with 'simple' every execution parses, rewrites and plans; with
+-- pgbenchkit.time_phases off nothing is timed
+SELECT id AS run_simple FROM bench.run('tpcb', transactions => 50, protocol => 'simple', progress => '0') \gset
+SET pgbenchkit.time_phases = off;
+SELECT id AS run_untimed FROM bench.run('tpcb', transactions => 50, progress => '0') \gset
+RESET pgbenchkit.time_phases;
+SELECT left(command, 20) AS command, parse_ms > 0 AS parsed, rewrite_ms >= 0 AS rewritten, plan_ms > 0 AS planned,
+       execute_ms > 0 AS executed, parse_ms + rewrite_ms + plan_ms + execute_ms <= latency_avg_ms AS within_latency
+  FROM bench.command_latencies WHERE run_id = :run_simple AND command ~ '^(UPDATE|SELECT|INSERT)' ORDER BY command_no;
+SELECT count(*) AS commands, count(parse_ms) + count(rewrite_ms) + count(plan_ms) + count(execute_ms) AS timed
+  FROM bench.command_latencies WHERE run_id = :run_untimed;
+SELECT line FROM regexp_split_to_table(bench.report(:run_simple), E'\n') AS line
+ WHERE line ~ '^where the time goes|^ +parse +rewrite';
+
 -- settings and host facts
 SELECT settings->>'shared_buffers' = current_setting('shared_buffers') AS shared_buffers,
        settings->>'wal_level' = current_setting('wal_level') AS wal_level,

@@ -605,7 +605,7 @@ client_setup(ClientWorker *cw)
 				cs->s.xs = bk_exec_pq_create(sh->protocol, sh->connect_per_transaction,
 											 target, cw->cxt);
 			else
-				cs->s.xs = bk_exec_spi_create(sh->protocol, client_quiet, &cs->s, cw->cxt);
+				cs->s.xs = bk_exec_spi_create(sh->protocol, sh->time_phases, client_quiet, &cs->s, cw->cxt);
 		}
 	}
 	PG_CATCH();

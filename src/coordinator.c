@@ -986,11 +986,11 @@ coord_run(Coord *co, dsm_segment *seg)
 		initStringInfo(&names);
 		if (sh->needs_dataset)
 			appendStringInfoString(&names, "{pgbench_accounts,pgbench_branches,pgbench_tellers,pgbench_history}");
-		else if (sh->sysbench_tables > 0)
+		else if (sh->target_tables > 0)
 		{
 			appendStringInfoChar(&names, '{');
-			for (int i = 1; i <= sh->sysbench_tables; i++)
-				appendStringInfo(&names, "%ssbtest%d", i > 1 ? "," : "", i);
+			for (int i = 1; i <= sh->target_tables; i++)
+				appendStringInfo(&names, "%s%s%d", i > 1 ? "," : "", sh->target_prefix, i);
 			appendStringInfoChar(&names, '}');
 		}
 		bk_obs_init_remote(&co->obs, sh->run_id, sh->roleid, co->target_conn, sh->target,

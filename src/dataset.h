@@ -136,4 +136,6 @@ extern const BkDatasetKind bk_dataset_tpcb;
 /* sysbench.c */
 extern const BkDatasetKind bk_dataset_sysbench;
 
+extern const BkDatasetKind bk_dataset_ibench;
+
 #endif							/* PGBENCHKIT_DATASET_H */

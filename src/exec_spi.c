@@ -31,8 +31,10 @@
 
 #include "access/xact.h"
 #include "catalog/pg_type.h"
+#include "executor/executor.h"
 #include "executor/spi.h"
 #include "miscadmin.h"
+#include "optimizer/planner.h"
 #include "parser/analyze.h"
 #include "parser/parse_node.h"
 #include "parser/parse_param.h"
@@ -81,6 +83,7 @@ typedef struct SpiSession
 	int			protocol;
 	bool		(*quiet) (void *arg);
 	void	   *quiet_arg;
+	bool		time_phases;	/* time each statement's phases (BkResult) */
 	MemoryContext cxt;			/* statements and plans, for the session's life */
 	MemoryContext req_cxt;		/* reset for every request */
 	int			nscripts;
@@ -434,6 +437,150 @@ spi_variant(SpiSession *ss, const BkStatement *stmt, SpiStmt *st, const char *sq
 	return vst;
 }
 
+/* ------------------------------------------------------------------------
+ * Where a statement's time goes
+ *
+ * While a client's statement runs (SPI_execute, SPI_execute_with_args or
+ * SPI_execute_plan), the hooks note when its parse analysis ended, when
+ * its planning began and ended, and when its execution began (ExecutorStart)
+ * and ended (ExecutorEnd), at its own level only: what functions it calls
+ * parse, plan and execute belongs to its execution.  The phases are then
+ * parse and analysis (from the statement's start to the end of analysis),
+ * rewrite (from there to the planner), planning, and execution; the rest
+ * (SPI's own work, the plan cache's checks) is the command's latency less
+ * these.  A prepared statement whose cached plan serves has no parse,
+ * analysis or rewrite, and planning only when its plan is custom or
+ * invalidated.
+ * ------------------------------------------------------------------------
+ */
+typedef struct PhaseTimer
+{
+	bool		active;			/* a client's statement is running */
+	int64		start_ns;
+	int64		analyzed_ns;	/* 0: not analyzed */
+	int64		plan_start_ns;	/* the first planning's start, 0: none */
+	int64		plan_ns;
+	bool		in_plan;
+	QueryDesc  *exec_query;		/* the statement's own execution, if started */
+	int64		exec_start_ns;
+	int64		exec_ns;
+} PhaseTimer;
+
+static PhaseTimer phase_timer;
+static bool phase_hooks_installed = false;
+static post_parse_analyze_hook_type prev_post_parse_analyze = NULL;
+static planner_hook_type prev_planner = NULL;
+static ExecutorStart_hook_type prev_executor_start = NULL;
+static ExecutorEnd_hook_type prev_executor_end = NULL;
+
+/* not inside the statement's planning or execution: its own level */
+static inline bool
+phase_own_level(void)
+{
+	return phase_timer.active && !phase_timer.in_plan && phase_timer.exec_query == NULL;
+}
+
+static void
+phase_post_parse_analyze(ParseState *pstate, Query *query, JumbleState *jstate)
+{
+	if (prev_post_parse_analyze)
+		prev_post_parse_analyze(pstate, query, jstate);
+	if (phase_own_level() && phase_timer.analyzed_ns == 0)
+		phase_timer.analyzed_ns = bk_now_ns();
+}
+
+static PlannedStmt *
+phase_planner(Query *parse, const char *query_string, int cursorOptions,
+			  ParamListInfo boundParams)
+{
+	PlannedStmt *result;
+	int64		t0;
+
+	if (!phase_own_level())
+		return prev_planner ? prev_planner(parse, query_string, cursorOptions, boundParams) :
+			standard_planner(parse, query_string, cursorOptions, boundParams);
+	t0 = bk_now_ns();
+	if (phase_timer.plan_start_ns == 0)
+		phase_timer.plan_start_ns = t0;
+	phase_timer.in_plan = true;
+	result = prev_planner ? prev_planner(parse, query_string, cursorOptions, boundParams) :
+		standard_planner(parse, query_string, cursorOptions, boundParams);
+	phase_timer.in_plan = false;
+	phase_timer.plan_ns += bk_now_ns() - t0;
+	return result;
+}
+
+static void
+phase_executor_start(QueryDesc *queryDesc, int eflags)
+{
+	if (phase_own_level())
+	{
+		phase_timer.exec_query = queryDesc;
+		phase_timer.exec_start_ns = bk_now_ns();
+	}
+	if (prev_executor_start)
+		prev_executor_start(queryDesc, eflags);
+	else
+		standard_ExecutorStart(queryDesc, eflags);
+}
+
+static void
+phase_executor_end(QueryDesc *queryDesc)
+{
+	if (prev_executor_end)
+		prev_executor_end(queryDesc);
+	else
+		standard_ExecutorEnd(queryDesc);
+	if (phase_timer.active && phase_timer.exec_query == queryDesc)
+	{
+		phase_timer.exec_ns += bk_now_ns() - phase_timer.exec_start_ns;
+		phase_timer.exec_query = NULL;
+	}
+}
+
+/* the hooks, once per process (a client worker's) */
+static void
+phase_install_hooks(void)
+{
+	if (phase_hooks_installed)
+		return;
+	prev_post_parse_analyze = post_parse_analyze_hook;
+	post_parse_analyze_hook = phase_post_parse_analyze;
+	prev_planner = planner_hook;
+	planner_hook = phase_planner;
+	prev_executor_start = ExecutorStart_hook;
+	ExecutorStart_hook = phase_executor_start;
+	prev_executor_end = ExecutorEnd_hook;
+	ExecutorEnd_hook = phase_executor_end;
+	phase_hooks_installed = true;
+}
+
+/* a statement starts: nothing of another one stays (it may have failed) */
+static inline void
+phase_begin(void)
+{
+	memset(&phase_timer, 0, sizeof(phase_timer));
+	phase_timer.start_ns = bk_now_ns();
+	phase_timer.active = true;
+}
+
+/* the statement ended: its phases into RES */
+static inline void
+phase_end(BkResult *res)
+{
+	PhaseTimer *t = &phase_timer;
+
+	t->active = false;
+	if (t->analyzed_ns > 0)
+	{
+		res->phase_ns[BK_PHASE_PARSE] = t->analyzed_ns - t->start_ns;
+		if (t->plan_start_ns > t->analyzed_ns)
+			res->phase_ns[BK_PHASE_REWRITE] = t->plan_start_ns - t->analyzed_ns;
+	}
+	res->phase_ns[BK_PHASE_PLAN] = t->plan_ns;
+	res->phase_ns[BK_PHASE_EXECUTE] = t->exec_ns;
+}
+
 /*
  * spi_exec_stmt
  *		Statement J of the command of the request, in the protocol of the
@@ -455,6 +602,7 @@ spi_exec_stmt(SpiSession *ss, int j, BkResult *res)
 
 	res->nrows = 0;
 	res->ncols = 0;
+	memset(res->phase_ns, 0, sizeof(res->phase_ns));
 	if (stmt->nidents > 0)
 	{
 		/* the text its identifier variables give it, and what it keeps */
@@ -494,8 +642,13 @@ spi_exec_stmt(SpiSession *ss, int j, BkResult *res)
 	}
 	pgstat_report_activity(STATE_RUNNING, sql);
 	if (ss->protocol == RUN_PROTO_SIMPLE)
-		rc = SPI_execute(stmt->nidents > 0 ? sql : bk_sql_substitute(stmt, ss->vars),
-						 false, 0);
+	{
+		const char *text = stmt->nidents > 0 ? sql : bk_sql_substitute(stmt, ss->vars);
+
+		if (ss->time_phases)
+			phase_begin();
+		rc = SPI_execute(text, false, 0);
+	}
 	else
 	{
 		for (int p = 0; p < stmt->nparams; p++)
@@ -504,12 +657,16 @@ spi_exec_stmt(SpiSession *ss, int j, BkResult *res)
 
 			vals[p] = spi_bind(&ss->vars[var], &st->params[p], &nls[p]);
 		}
+		if (ss->time_phases)
+			phase_begin();
 		if (ss->protocol == RUN_PROTO_PREPARED)
 			rc = SPI_execute_plan(st->plan, vals, nls, false, 0);
 		else
 			rc = SPI_execute_with_args(sql, stmt->nparams, st->types,
 									   vals, nls, false, 0);
 	}
+	if (ss->time_phases)
+		phase_end(res);
 	if (rc < 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
@@ -626,6 +783,7 @@ spi_error(SpiSession *ss, BkResult *res)
 {
 	ErrorData  *edata;
 
+	phase_timer.active = false;	/* a failed statement's phases are not kept */
 	MemoryContextSwitchTo(ss->req_cxt);
 	edata = CopyErrorData();
 	if (edata->sqlerrcode == ERRCODE_T_R_SERIALIZATION_FAILURE)
@@ -753,18 +911,22 @@ static const BkExecutor bk_exec_spi = {
 
 /*
  * bk_exec_spi_create
- *		An SPI session in CXT for a run of protocol PROTOCOL (RUN_PROTO_*).
+ *		An SPI session in CXT for a run of protocol PROTOCOL (RUN_PROTO_*),
+ *		which times its statements' phases when TIME_PHASES.
  *		QUIET(QUIET_ARG) tells, when an error is caught, whether the client
  *		is stopping: such errors stay out of the server log.
  */
 BkExecSession *
-bk_exec_spi_create(int protocol, bool (*quiet) (void *arg), void *quiet_arg,
+bk_exec_spi_create(int protocol, bool time_phases, bool (*quiet) (void *arg), void *quiet_arg,
 				   MemoryContext cxt)
 {
 	SpiSession *ss = MemoryContextAllocZero(cxt, sizeof(SpiSession));
 
 	ss->base.exec = &bk_exec_spi;
 	ss->protocol = protocol;
+	ss->time_phases = time_phases;
+	if (time_phases)
+		phase_install_hooks();
 	ss->quiet = quiet;
 	ss->quiet_arg = quiet_arg;
 	ss->cxt = cxt;

@@ -67,9 +67,20 @@ typedef enum BkFetch
  * \gset or \aset, NAMES and VALUES hold the columns of the last row (NULL
  * for a null), valid until the next request.
  */
+/*
+ * Where an in-server statement's time went (exec_spi.c times them when the
+ * run asks): parse and analysis, rewrite, planning, execution.
+ */
+#define BK_PHASE_PARSE			0
+#define BK_PHASE_REWRITE		1
+#define BK_PHASE_PLAN			2
+#define BK_PHASE_EXECUTE		3
+#define BK_NPHASES				4
+
 typedef struct BkResult
 {
 	int			cmdno;			/* the command it is of; -1: the request's */
+	int64		phase_ns[BK_NPHASES];	/* of this statement; 0 when not timed */
 	BkErrClass	error;
 	BkError		err;
 	uint64		nrows;
@@ -131,7 +142,7 @@ struct BkExecutor
 };
 
 /* exec_spi.c */
-extern BkExecSession *bk_exec_spi_create(int protocol, bool (*quiet) (void *arg),
+extern BkExecSession *bk_exec_spi_create(int protocol, bool time_phases, bool (*quiet) (void *arg),
 										 void *quiet_arg, MemoryContext cxt);
 
 /* exec_pq.c */

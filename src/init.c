@@ -130,7 +130,7 @@ typedef struct InitLoader
 } InitLoader;
 
 /* the kinds of dataset bench.init loads */
-static const BkDatasetKind *const dataset_kinds[] = {&bk_dataset_tpcb, &bk_dataset_sysbench};
+static const BkDatasetKind *const dataset_kinds[] = {&bk_dataset_tpcb, &bk_dataset_sysbench, &bk_dataset_ibench};
 
 /* the shared segment of one bench.init call */
 typedef struct InitShared

@@ -31,6 +31,9 @@ PG_MODULE_MAGIC;
 /* pgbenchkit.test_pause: the moments a run's coordinator waits at (tests) */
 char	   *bk_test_pause = NULL;
 
+/* pgbenchkit.time_phases: in-server clients time their statements' phases */
+bool		bk_time_phases = true;
+
 /*
  * _PG_init
  *		Library load hook: the extension's settings.
@@ -58,6 +61,15 @@ _PG_init(void)
 							PGC_SUSET,
 							0,
 							NULL, NULL, NULL);
+	DefineCustomBoolVariable("pgbenchkit.time_phases",
+							 "Lets a run's in-server clients time the parse, rewrite, plan and execute phases of their statements.",
+							 "Read when a run starts; the phases go to bench.command_latencies.  Off saves a few "
+							 "clock readings per statement.",
+							 &bk_time_phases,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
 	DefineCustomStringVariable("pgbenchkit.test_pause",
 							   "For tests: moments at which a run's coordinator waits, so that a test can hit it there.",
 							   "A comma-separated list of prewarm and final_write; empty in normal use.",

@@ -22,5 +22,6 @@ extern void bk_refuse_call_count(FunctionCallInfo fcinfo, int nargs, const char 
 
 /* pgbenchkit.test_pause: moments a run's coordinator waits at, for tests */
 extern PGDLLIMPORT char *bk_test_pause;
+extern PGDLLIMPORT bool bk_time_phases;
 
 #endif							/* PGBENCHKIT_H */

@@ -174,6 +174,25 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 }
 
 /*
+ * bench_has_column
+ *		Whether table bench.REL has column COL: what a newer library asks of
+ *		the SQL objects of an older version, until ALTER EXTENSION UPDATE.
+ */
+static bool
+bench_has_column(const char *rel, const char *col)
+{
+	Oid			types[2] = {TEXTOID, TEXTOID};
+	Datum		values[2] = {CStringGetTextDatum(rel), CStringGetTextDatum(col)};
+
+	return bk_spi_int64("SELECT count(*) FROM pg_catalog.pg_attribute a"
+						" JOIN pg_catalog.pg_class c ON c.oid OPERATOR(pg_catalog.=) a.attrelid"
+						" WHERE c.relnamespace OPERATOR(pg_catalog.=) 'bench'::pg_catalog.regnamespace"
+						"   AND c.relname OPERATOR(pg_catalog.=) $1 AND a.attname OPERATOR(pg_catalog.=) $2"
+						"   AND NOT a.attisdropped",
+						2, types, values) > 0;
+}
+
+/*
  * run_finish_scripts
  *		What each script and each command of a run measured (its clients
  *		are done): bench.run_scripts and bench.command_latencies.  Runs as
@@ -185,6 +204,8 @@ run_finish_scripts(RunShared *sh)
 	BkWorkload *w = bk_run_shared_workload(sh);
 	BkScript  **scripts = bk_workload_parse(w, bk_vartable_create());
 	int			base = 0;
+	/* not in the SQL of 0.1.0 (before ALTER EXTENSION UPDATE) */
+	bool		phases_kept = bench_has_column("command_latencies", "parse_ms");
 
 	for (int s = 0; s < w->nscripts; s++)
 	{
@@ -215,12 +236,17 @@ run_finish_scripts(RunShared *sh)
 
 		for (int i = 0; i < script->ncommands; i++)
 		{
-			RunCommandStat tc = {0, 0, 0, 0};
-			Oid			ctypes[9] = {INT8OID, INT4OID, INT4OID, INT4OID, TEXTOID, INT8OID,
-				FLOAT8OID, INT8OID, INT8OID};
-			Datum		cvalues[9];
-			char		cnulls[9] = {' ', ' ', ' ', ' ', ' ', ' ', ' ', ' ', ' '};
+			RunCommandStat tc;
+			Oid			ctypes[13] = {INT8OID, INT4OID, INT4OID, INT4OID, TEXTOID, INT8OID,
+				FLOAT8OID, INT8OID, INT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID};
+			Datum		cvalues[13];
+			char		cnulls[13];
+			BkCommandKind kind = script->commands[i].kind;
+			bool		sql = kind == BK_CMD_SQL || kind == BK_CMD_BEGIN ||
+				kind == BK_CMD_COMMIT || kind == BK_CMD_ROLLBACK;
 
+			memset(&tc, 0, sizeof(tc));
+			memset(cnulls, ' ', sizeof(cnulls));
 			for (int c = 0; c < sh->clients; c++)
 			{
 				RunCommandStat *st = &RUN_COMMAND_STATS(sh, c)[base + i];
@@ -229,6 +255,16 @@ run_finish_scripts(RunShared *sh)
 				tc.sum_ns += st->sum_ns;
 				tc.failures += st->failures;
 				tc.retries += st->retries;
+				for (int k = 0; k < lengthof(tc.phase_ns); k++)
+					tc.phase_ns[k] += st->phase_ns[k];
+			}
+			/* the phases of a SQL command's statements, when timed */
+			for (int k = 0; k < lengthof(tc.phase_ns); k++)
+			{
+				if (sh->time_phases && sql && tc.count > 0)
+					cvalues[9 + k] = Float8GetDatum(tc.phase_ns[k] / 1e6 / tc.count);
+				else
+					cnulls[9 + k] = 'n';
 			}
 			cvalues[0] = Int64GetDatum(sh->run_id);
 			cvalues[1] = Int32GetDatum(s + 1);
@@ -239,10 +275,15 @@ run_finish_scripts(RunShared *sh)
 			set_float(cvalues, cnulls, 6, tc.count > 0 ? tc.sum_ns / 1e6 / tc.count : -1);
 			cvalues[7] = Int64GetDatum((int64) tc.failures);
 			cvalues[8] = Int64GetDatum((int64) tc.retries);
-			bk_spi_exec("INSERT INTO bench.command_latencies (run_id, script_no, command_no, line,"
+			bk_spi_exec(phases_kept ?
+						"INSERT INTO bench.command_latencies (run_id, script_no, command_no, line,"
+						" command, executions, latency_avg_ms, failures, retries,"
+						" parse_ms, rewrite_ms, plan_ms, execute_ms)"
+						" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)" :
+						"INSERT INTO bench.command_latencies (run_id, script_no, command_no, line,"
 						" command, executions, latency_avg_ms, failures, retries)"
 						" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-						9, ctypes, cvalues, cnulls, SPI_OK_INSERT);
+						phases_kept ? 13 : 9, ctypes, cvalues, cnulls, SPI_OK_INSERT);
 		}
 		base += script->ncommands;
 	}
@@ -416,10 +457,7 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 	 * bk_run_insert); ignored_errors only where bench.runs has it (not the
 	 * SQL of 0.1.0, before ALTER EXTENSION UPDATE)
 	 */
-	if (bk_spi_int64("SELECT count(*) FROM pg_catalog.pg_attribute"
-					 " WHERE attrelid = 'bench.runs'::pg_catalog.regclass"
-					 "   AND attname = 'ignored_errors' AND NOT attisdropped",
-					 0, NULL, NULL) == 0)
+	if (!bench_has_column("runs", "ignored_errors"))
 		nulls[27] = 'n';
 	bk_become_owner(&sw);
 	bk_spi_exec(psprintf("UPDATE bench.runs SET status = $2, sqlstate = $3, error = $4,"

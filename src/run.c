@@ -118,18 +118,21 @@ bk_find_dataset(const char *workload, const char *dataset, int *scale)
 
 /*
  * bk_find_dataset_sizes
- *		bk_find_dataset, and for sysbench its tables and table_size into
- *		*TABLES and *TABLE_SIZE (when not NULL).  sysbench's tables made by
- *		sysbench prepare itself (no record in bench.datasets) are taken as
- *		they are: their number is that of sbtest1, sbtest2, ... in the
- *		schema, their size sbtest1's largest id, and the dataset's id is 0.
+ *		bk_find_dataset, and for sysbench and ibench its tables (and
+ *		sysbench's table_size) into *TABLES and *TABLE_SIZE (when not NULL).
+ *		Tables made by sysbench prepare or the Insert Benchmark itself (no
+ *		record in bench.datasets) are taken as they are: their number is
+ *		that of sbtest1, sbtest2, ... (pi1, pi2, ...) in the schema,
+ *		sysbench's size sbtest1's largest id, and the dataset's id is 0.
  */
 int64
 bk_find_dataset_sizes(const char *workload, const char *dataset, int *scale,
 					  int *tables, int *table_size)
 {
+	bool		ibench = strcmp(dataset, "ibench") == 0;
 	bool		sysbench = strcmp(dataset, "sysbench") == 0;
-	const char *key = sysbench ? "sbtest1" : "pgbench_accounts";
+	const char *prefix = ibench ? "pi" : "sbtest";
+	const char *key = sysbench ? "sbtest1" : ibench ? "pi1" : "pgbench_accounts";
 	Oid			relid;
 	Oid			types[2] = {TEXTOID, OIDOID};
 	Datum		values[2];
@@ -139,10 +142,12 @@ bk_find_dataset_sizes(const char *workload, const char *dataset, int *scale,
 	if (!OidIsValid(relid))
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_TABLE),
-				 errmsg("workload \"%s\" needs a %s dataset, and there is no %s in search_path",
-						workload, dataset, key),
+				 errmsg("workload \"%s\" needs %s %s dataset, and there is no %s in search_path",
+						workload, ibench ? "an" : "a", dataset, key),
 				 sysbench ?
 				 errhint("Load one first with bench.init('sysbench', tables => N, table_size => M), or sysbench prepare.") :
+				 ibench ?
+				 errhint("Make one first with bench.init('ibench', tables => N).") :
 				 errhint("Load one first with bench.init('%s', scale => N).", dataset)));
 	values[0] = CStringGetTextDatum(dataset);
 	values[1] = ObjectIdGetDatum(relid);
@@ -175,27 +180,27 @@ bk_find_dataset_sizes(const char *workload, const char *dataset, int *scale,
 			*table_size = isnull ? 0 : DatumGetInt32(d);
 		}
 	}
-	else if (sysbench)
+	else if (sysbench || ibench)
 	{
-		/* sysbench prepare's own tables: counted and measured */
+		/* sysbench prepare's (the Insert Benchmark's) own tables: counted, measured */
 		Oid			nsp = get_rel_namespace(relid);
 		char	   *nspname = get_namespace_name(nsp);
-		Oid			ntypes[1] = {OIDOID};
-		Datum		nvalues[1] = {ObjectIdGetDatum(nsp)};
+		Oid			ntypes[2] = {OIDOID, TEXTOID};
+		Datum		nvalues[2] = {ObjectIdGetDatum(nsp), CStringGetTextDatum(prefix)};
 		bool		isnull;
 		int			n;
 
 		if (SPI_execute_with_args("SELECT count(*)::int4 FROM pg_catalog.generate_series(1, 10000) AS i"
 								  " WHERE EXISTS (SELECT 1 FROM pg_catalog.pg_class c"
 								  "                WHERE c.relnamespace OPERATOR(pg_catalog.=) $1"
-								  "                  AND c.relname OPERATOR(pg_catalog.=) ('sbtest' OPERATOR(pg_catalog.||) i)"
+								  "                  AND c.relname OPERATOR(pg_catalog.=) ($2 OPERATOR(pg_catalog.||) i)"
 								  "                  AND c.relkind OPERATOR(pg_catalog.=) ANY ('{r,p}'))",
-								  1, ntypes, nvalues, NULL, true, 1) != SPI_OK_SELECT)
-			elog(ERROR, "could not count sysbench's tables");
+								  2, ntypes, nvalues, NULL, true, 1) != SPI_OK_SELECT)
+			elog(ERROR, "could not count the dataset's tables");
 		n = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 		if (tables)
 			*tables = n;
-		if (table_size)
+		if (table_size && sysbench)
 		{
 			if (SPI_execute(psprintf("SELECT coalesce(max(id), 0)::int4 FROM %s",
 									 quote_qualified_identifier(nspname, "sbtest1")),
@@ -474,41 +479,72 @@ run_default_variable(RunArgs *a, const char *name, int value)
 }
 
 /*
- * run_target_sysbench_sizes
- *		For sysbench workload WORKLOAD against target NAME: the number of
- *		its tables sbtest1, sbtest2, ... that the target's role finds in
- *		its search_path (*TABLES) and sbtest1's largest id (*TABLE_SIZE),
- *		as a run in the server takes sysbench prepare's own tables, over a
- *		connection of the caller's own.
+ * run_dataset_variables
+ *		The variables a run on a DATASET of TABLES tables (and TABLE_SIZE
+ *		rows each) sets, unless given: sysbench's :tables and :table_size
+ *		(--tables, --table-size); the Insert Benchmark's :tables and
+ *		:min_trxid, -1 until a client reads its table's oldest row.
  */
 static void
-run_target_sysbench_sizes(const char *workload, const char *name, int *tables,
-						  int *table_size)
+run_dataset_variables(RunArgs *a, const char *dataset, int tables, int table_size)
+{
+	if (strcmp(dataset, "sysbench") == 0)
+	{
+		run_default_variable(a, "tables", tables);
+		run_default_variable(a, "table_size", table_size);
+	}
+	else if (strcmp(dataset, "ibench") == 0)
+	{
+		run_default_variable(a, "tables", tables);
+		run_default_variable(a, "min_trxid", -1);
+	}
+}
+
+/*
+ * run_target_sizes
+ *		For workload WORKLOAD of DATASET (sysbench, ibench) against target
+ *		NAME: the number of its tables sbtest1, sbtest2, ... (pi1, pi2,
+ *		...) that the target's role finds in its search_path (*TABLES) and,
+ *		for sysbench, sbtest1's largest id (*TABLE_SIZE), as a run in the
+ *		server takes tables their benchmark made itself, over a connection
+ *		of the caller's own.
+ */
+static void
+run_target_sizes(const char *workload, const char *dataset, const char *name, int *tables,
+				 int *table_size)
 {
 	BkTarget   *target = bk_target_open(name, GetUserId(), "pgbenchkit run");
 	PGconn	   *conn = bk_target_open_conn(target);
+	bool		sysbench = strcmp(dataset, "sysbench") == 0;
+	const char *prefix = sysbench ? "sbtest" : "pi";
 
 	PG_TRY();
 	{
-		char	   *n = bk_target_value(conn, name, "its sysbench tables",
-										"SELECT count(*) FROM pg_catalog.generate_series(1, 10000) AS i"
-										" WHERE pg_catalog.to_regclass('sbtest' OPERATOR(pg_catalog.||) i) IS NOT NULL",
+		char	   *n = bk_target_value(conn, name, "its dataset's tables",
+										psprintf("SELECT count(*) FROM pg_catalog.generate_series(1, 10000) AS i"
+												 " WHERE pg_catalog.to_regclass('%s' OPERATOR(pg_catalog.||) i) IS NOT NULL",
+												 prefix),
 										-1, NULL, NULL);
-		char	   *readable = bk_target_value(conn, name, "its sysbench tables",
-											   "SELECT pg_catalog.to_regclass('sbtest1') IS NOT NULL"
-											   " AND pg_catalog.has_table_privilege('sbtest1', 'SELECT')",
+		char	   *readable = bk_target_value(conn, name, "its dataset's tables",
+											   psprintf("SELECT pg_catalog.to_regclass('%s1') IS NOT NULL"
+														" AND pg_catalog.has_table_privilege('%s1', 'SELECT')",
+														prefix, prefix),
 											   -1, NULL, NULL);
 
 		if (strcmp(readable, "t") != 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_TABLE),
-					 errmsg("workload \"%s\" needs a sysbench dataset, and target \"%s\" has no sbtest1 its role can read",
-							workload, name),
+					 errmsg("workload \"%s\" needs %s %s dataset, and target \"%s\" has no %s1 its role can read",
+							workload, sysbench ? "a" : "an", dataset, name, prefix),
+					 sysbench ?
 					 errhint("Load one there with bench.init('sysbench', tables => N, table_size => M, target => '%s'), or sysbench prepare, as the target's role finds it in its search_path.",
+							 name) :
+					 errhint("Make one there with bench.init('ibench', tables => N, target => '%s'), as the target's role finds it in its search_path.",
 							 name)));
 		*tables = atoi(n);
-		*table_size = atoi(bk_target_value(conn, name, "the size of its sysbench tables",
-										   "SELECT coalesce(max(id), 0) FROM sbtest1", -1, NULL, NULL));
+		if (sysbench)
+			*table_size = atoi(bk_target_value(conn, name, "the size of its sysbench tables",
+											   "SELECT coalesce(max(id), 0) FROM sbtest1", -1, NULL, NULL));
 	}
 	PG_CATCH();
 	{
@@ -705,7 +741,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	Size		vars_len = 0;
 	int64		dataset_id = 0;
 	int			scale = 0;
-	int			sysbench_tables = 0;
+	int			target_tables = 0;
 	const char *search_path;
 	RunLayout	lay;
 	dsm_segment *seg;
@@ -726,21 +762,15 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 		dataset_id = bk_find_dataset_sizes(w->name, w->dataset, &scale, &tables, &table_size);
 		if (dataset_id > 0)
 			bk_refuse_busy_dataset(dataset_id);
-		if (strcmp(w->dataset, "sysbench") == 0)
-		{
-			/* :tables and :table_size, as sysbench's --tables and --table-size */
-			run_default_variable(&a, "tables", tables);
-			run_default_variable(&a, "table_size", table_size);
-		}
+		run_dataset_variables(&a, w->dataset, tables, table_size);
 	}
-	else if (w->dataset != NULL && strcmp(w->dataset, "sysbench") == 0)
+	else if (w->dataset != NULL && strcmp(w->dataset, "tpcb") != 0)
 	{
 		/* against a target: its tables, counted and measured there */
 		int			table_size = 0;
 
-		run_target_sysbench_sizes(w->name, a.target, &sysbench_tables, &table_size);
-		run_default_variable(&a, "tables", sysbench_tables);
-		run_default_variable(&a, "table_size", table_size);
+		run_target_sizes(w->name, w->dataset, a.target, &target_tables, &table_size);
+		run_dataset_variables(&a, w->dataset, target_tables, table_size);
 		scale = 1;
 	}
 	for (int i = 0; i < w->nscripts; i++)
@@ -777,8 +807,11 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	sh->caller_pid = MyProcPid;
 	strlcpy(sh->workload, w->name, NAMEDATALEN);
 	sh->dataset_id = dataset_id;
-	sh->needs_dataset = w->dataset != NULL && strcmp(w->dataset, "sysbench") != 0;
-	sh->sysbench_tables = sysbench_tables;
+	sh->needs_dataset = w->dataset != NULL && strcmp(w->dataset, "tpcb") == 0;
+	sh->target_tables = target_tables;
+	if (w->dataset != NULL && target_tables > 0)
+		strlcpy(sh->target_prefix, strcmp(w->dataset, "ibench") == 0 ? "pi" : "sbtest",
+				sizeof(sh->target_prefix));
 	sh->scale = scale;
 	sh->clients = a.clients;
 	sh->nworkers = a.jobs;
@@ -789,6 +822,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	sh->on_disconnect_continue = a.on_disconnect_continue;
 	sh->nshards = nshards;
 	sh->protocol = a.protocol;
+	sh->time_phases = bk_time_phases && sh->driver == RUN_DRIVER_SERVER;
 	strlcpy(sh->protocol_name, a.protocol_name, sizeof(sh->protocol_name));
 	sh->duration_ns = a.duration_set ? a.duration_ns : 0;
 	sh->transactions = a.transactions;

@@ -96,6 +96,8 @@ typedef struct RunCommandStat
 	uint64		sum_ns;
 	uint64		failures;		/* transactions that failed for good in it */
 	uint64		retries;		/* tries that failed in it and were retried */
+	uint64		phase_ns[4];	/* in-server: parse, rewrite, plan, execute
+								 * (BK_PHASE_*), summed over count */
 } RunCommandStat;
 
 typedef struct RunScriptStat
@@ -135,8 +137,9 @@ typedef struct RunShared
 	int64		dataset_id;		/* 0: the workload needs no dataset, or runs
 								 * against a target */
 	bool		needs_dataset;	/* the workload's scripts need pgbench's tables */
-	int			sysbench_tables;	/* against a target: its sbtest tables, if a
-									 * sysbench workload's */
+	int			target_tables;	/* against a target: the dataset's tables there
+								 * (sysbench's, ibench's), if any */
+	char		target_prefix[8];	/* their names' prefix: "sbtest", "pi" */
 	int			scale;
 	int			clients;
 	int			nworkers;		/* client workers: jobs, or one per client */
@@ -147,6 +150,7 @@ typedef struct RunShared
 	int			nshards;
 	int			protocol;
 	char		protocol_name[16];
+	bool		time_phases;	/* in-server clients time their statements' phases */
 	int64		duration_ns;	/* 0 with transactions */
 	int64		transactions;	/* per client; 0 with duration */
 	int64		warmup_ns;

@@ -259,8 +259,12 @@ runner_count_command(BkSession *s, int i, int64 t0)
 	{
 		RunCommandStat *st = &s->command_stats[s->command_base[s->cur_script] + i];
 
+		StaticAssertStmt(lengthof(st->phase_ns) == BK_NPHASES, "the phases of a command");
 		st->count++;
 		st->sum_ns += bk_now_ns() - t0;
+		/* a meta-command's are 0: only a SQL command's statements add any */
+		for (int k = 0; k < BK_NPHASES; k++)
+			st->phase_ns[k] += s->cmd_phase_ns[k];
 	}
 }
 
@@ -430,6 +434,7 @@ runner_start_command(BkSession *s)
 	s->cur_command = pc;
 	s->next_command = pc + 1;
 	s->cmd_t0 = bk_now_ns();
+	memset(s->cmd_phase_ns, 0, sizeof(s->cmd_phase_ns));
 	switch (cmd->kind)
 	{
 		case BK_CMD_SET:
@@ -556,6 +561,8 @@ runner_wait_result(BkSession *s, BkWait *wait)
 		}
 		if (res->cmdno >= 0 && res->cmdno != s->cur_command)
 			continue;			/* a pipelined command's: no \gset there */
+		for (int k = 0; k < BK_NPHASES; k++)
+			s->cmd_phase_ns[k] += res->phase_ns[k];
 		s->nresults++;
 		if (cmd->gset == BK_GSET_ONE && s->nresults == cmd->nstmts)
 		{

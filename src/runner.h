@@ -117,6 +117,7 @@ typedef struct BkSession
 	int64		xact_t0;		/* when the transaction was due (latency) */
 	int64		xact_started;	/* when its first try started */
 	int64		cmd_t0;			/* when the current command started */
+	int64		cmd_phase_ns[BK_NPHASES];	/* its statements' phases so far */
 	int64		sleep_until;	/* \sleep */
 	bool		cut_short;		/* the run's end interrupted a \sleep */
 	int			tries;

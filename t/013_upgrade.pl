@@ -119,8 +119,8 @@ sub contents
 		            WHERE e.key = ANY ('{$columns->{$t}}'::text[]))}
 		  if $columns && $columns->{$t};
 		my $where = $t eq 'samples' ? "WHERE NOT (x.run_id = $run_tpcb AND x.phase = 'after')"
-		  # the built-in workloads 0.2.0 adds (sysbench's) are checked apart
-		  : $t eq 'workloads' ? "WHERE NOT (x.builtin AND x.dataset = 'sysbench')" : '';
+		  # the built-in workloads 0.2.0 adds (sysbench's, ibench's) are checked apart
+		  : $t eq 'workloads' ? "WHERE NOT (x.builtin AND x.dataset IN ('sysbench', 'ibench'))" : '';
 		$c{$t} = $node->safe_psql($db, qq{SELECT count(*) || ' rows, md5 '
 			|| md5(coalesce(string_agg(r::text, E'\\n' ORDER BY r::text), ''))
 			FROM (SELECT $row AS r FROM bench."$t" x $where) y});
@@ -152,6 +152,9 @@ is_deeply(contents('lab', 'oid', \%columns_before), $before, 'every row of every
 is(lab(q{SELECT string_agg(name, ',' ORDER BY name) FROM bench.workloads WHERE builtin AND dataset = 'sysbench'}),
 	'oltp_delete,oltp_insert,oltp_point_select,oltp_read_only,oltp_read_write,oltp_update_index,oltp_update_non_index,oltp_write_only',
 	'the update adds sysbench\'s eight OLTP workloads, built in');
+is(lab(q{SELECT string_agg(name, ',' ORDER BY name) FROM bench.workloads WHERE builtin AND dataset = 'ibench'}),
+	'ibench.l.i0,ibench.l.i1,ibench.l.i2,ibench.l.x',
+	'the update adds the Insert Benchmark\'s four load steps, built in');
 is(lab(q{SELECT count(*) FILTER (WHERE driver = 'server' AND target IS NULL) = count(*) FROM bench.runs}), 't',
 	'the runs of 0.1.0 read as runs of in-server clients');
 is(lab(q{SELECT count(*) FROM bench.samples WHERE data::text ~ 'hunter2'}), '0',

@@ -243,6 +243,29 @@ like($stderr, qr/workload "oltp_read_only" needs a sysbench dataset, and target 
 like($stderr, qr/workload "tpcb" needs a tpcb dataset, and target "sb" has no pgbench_branches/,
 	'a sysbench target: a pgbench workload is refused');
 
+# ------------------------------------------------------------------ the Insert Benchmark on a target
+# bench.init('ibench') makes the empty tables there, the benchmark's own
+# statements; its steps run over libpq
+is($node->safe_psql('bk', q{SELECT rows_loaded FROM bench.init('ibench', tables => 2, target => 'sbgen')}), '0',
+	'ibench on a target: bench.init makes the tables, empty');
+is($remote->safe_psql('sbgen', q{SELECT string_agg(c.relname || ' ' || s.seqcache, ',' ORDER BY c.relname)
+	FROM pg_sequence s JOIN pg_class c ON c.oid = s.seqrelid WHERE c.relname LIKE 'pi%'}),
+	'pi1_transactionid_seq 1000,pi2_transactionid_seq 1000', 'ibench on a target: the sequences cache 1000 ids');
+# (each run's sessions take the sequence's ids 1000 at a time)
+for my $case ([ 'ibench.l.i0', 5, 'pi1 500 1 500,pi2 500 1 500' ], [ 'ibench.l.x', 1, 'pi1 600 1 1100,pi2 600 1 1100' ],
+	[ 'ibench.l.i1', 4, 'pi1 600 201 2200,pi2 600 201 2200' ])
+{
+	my ($workload, $txs, $rows) = @$case;
+	is($node->safe_psql('bk', qq{SELECT status || ' ' || transactions FROM bench.run('$workload', target => 'sbgen',
+		clients => 2, transactions => $txs, progress => '0')}), 'done ' . (2 * $txs), "ibench on a target: $workload runs");
+	is($remote->safe_psql('sbgen', q{SELECT string_agg(t || ' ' || n || ' ' || lo || ' ' || hi, ',' ORDER BY t)
+		FROM (SELECT 'pi1' AS t, count(*) AS n, min(transactionid) AS lo, max(transactionid) AS hi FROM pi1
+		      UNION ALL SELECT 'pi2', count(*), min(transactionid), max(transactionid) FROM pi2) x}),
+		$rows, "ibench on a target: the rows after $workload");
+}
+is($remote->safe_psql('sbgen', q{SELECT count(*) FROM pg_indexes WHERE tablename IN ('pi1', 'pi2')}), '8',
+	'ibench on a target: l.x made three secondary indexes on each table');
+
 # ------------------------------------------------------------------ ignored errors
 # over libpq: a duplicate key the script ignores restarts the transaction
 # with new values (each client draws from its own ten ids, of which the

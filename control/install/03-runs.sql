@@ -153,6 +153,10 @@ CREATE TABLE bench.command_latencies (
     latency_avg_ms  double precision,
     failures        bigint      NOT NULL,
     retries         bigint      NOT NULL DEFAULT 0,
+    parse_ms        double precision,
+    rewrite_ms      double precision,
+    plan_ms         double precision,
+    execute_ms      double precision,
     PRIMARY KEY (run_id, script_no, command_no),
     FOREIGN KEY (run_id, script_no) REFERENCES bench.run_scripts (run_id, script_no) ON DELETE CASCADE
 );

@@ -398,7 +398,8 @@ BEGIN
             'dataset_id', r.dataset_id, 'prewarm', r.prewarm,
             'sample_interval_s', extract(epoch FROM r.sample_interval),
             'warmup_s', extract(epoch FROM r.warmup),
-            'warmup_transactions', r.warmup_transactions),
+            'warmup_transactions', r.warmup_transactions,
+            'driver', r.driver, 'target', r.target),
         'pgbench', jsonb_build_object(
             'transaction_type', CASE WHEN script IS NULL AND EXISTS (SELECT FROM bench.run_scripts rs WHERE rs.run_id = r.id)
                                      THEN 'multiple scripts'
@@ -454,7 +455,11 @@ BEGIN
                                       'command_no', cl.command_no, 'line', cl.line,
                                       'command', cl.command, 'executions', cl.executions,
                                       'latency_ms', round(cl.latency_avg_ms::numeric, 3),
-                                      'failures', cl.failures, 'retries', cl.retries) ORDER BY cl.command_no)
+                                      'failures', cl.failures, 'retries', cl.retries,
+                                      'parse_ms', round(cl.parse_ms::numeric, 4),
+                                      'rewrite_ms', round(cl.rewrite_ms::numeric, 4),
+                                      'plan_ms', round(cl.plan_ms::numeric, 4),
+                                      'execute_ms', round(cl.execute_ms::numeric, 4)) ORDER BY cl.command_no)
                              FROM bench.command_latencies cl
                             WHERE cl.run_id = rs.run_id AND cl.script_no = rs.script_no), '[]'::jsonb))
                        ORDER BY rs.script_no)
@@ -628,6 +633,32 @@ BEGIN
                                       c->>'command')
                           FROM jsonb_array_elements(COALESCE(x->'commands', '[]')) c);
     END LOOP;
+
+    -- where the time of each SQL command went, when its phases were timed
+    IF EXISTS (SELECT 1 FROM jsonb_array_elements(COALESCE(j->'scripts', '[]')) sc,
+                             jsonb_array_elements(COALESCE(sc->'commands', '[]')) c
+                WHERE c->>'execute_ms' IS NOT NULL) THEN
+        o := o || ''::text
+               || 'where the time goes, in milliseconds per execution (the server''s clients time each statement''s phases):'::text
+               || format('   %s %s %s %s %s  %s', lpad('parse', 9), lpad('rewrite', 9), lpad('plan', 9),
+                         lpad('execute', 9), lpad('other', 9), 'command');
+        FOR x IN SELECT * FROM jsonb_array_elements(COALESCE(j->'scripts', '[]')) LOOP
+            o := o || ARRAY(SELECT format('   %s %s %s %s %s  %s',
+                                          lpad(to_char((c->>'parse_ms')::numeric, 'FM999990.0000'), 9),
+                                          lpad(to_char((c->>'rewrite_ms')::numeric, 'FM999990.0000'), 9),
+                                          lpad(to_char((c->>'plan_ms')::numeric, 'FM999990.0000'), 9),
+                                          lpad(to_char((c->>'execute_ms')::numeric, 'FM999990.0000'), 9),
+                                          lpad(to_char(greatest((c->>'latency_ms')::numeric - (c->>'parse_ms')::numeric
+                                                                - (c->>'rewrite_ms')::numeric - (c->>'plan_ms')::numeric
+                                                                - (c->>'execute_ms')::numeric, 0), 'FM999990.0000'), 9),
+                                          c->>'command')
+                              FROM jsonb_array_elements(COALESCE(x->'commands', '[]')) c
+                             WHERE c->>'execute_ms' IS NOT NULL);
+        END LOOP;
+    ELSIF j->'run'->>'driver' = 'libpq' THEN
+        o := o || ''::text
+               || 'where the time goes: not timed (a target''s statements are parsed, planned and executed by its server; pg_stat_statements there gives execution times, below)'::text;
+    END IF;
 
     -- sysbench's statistics block, as sysbench 1.0 prints it
     IF jsonb_typeof(j->'sysbench') = 'object' THEN
