@@ -52,7 +52,6 @@
 #include "lib/stringinfo.h"
 #include "mb/pg_wchar.h"
 #include "miscadmin.h"
-#include "utils/builtins.h"
 #include "utils/memutils.h"
 
 #include "script.h"
@@ -2145,6 +2144,28 @@ bk_sql_with_idents(const BkStatement *stmt, const BkValue *vars)
 }
 
 /*
+ * bk_quote_literal
+ *		TEXT as one SQL literal onto BUF, as quote_literal writes it: its
+ *		quotes doubled and, when it has a backslash, as E'...' with the
+ *		backslashes doubled, so that it reads the same whatever
+ *		standard_conforming_strings says.
+ */
+static void
+bk_quote_literal(StringInfo buf, const char *text)
+{
+	if (strchr(text, '\\') != NULL)
+		appendStringInfoChar(buf, 'E');
+	appendStringInfoChar(buf, '\'');
+	for (const char *p = text; *p; p++)
+	{
+		if (*p == '\'' || *p == '\\')
+			appendStringInfoChar(buf, *p);
+		appendStringInfoChar(buf, *p);
+	}
+	appendStringInfoChar(buf, '\'');
+}
+
+/*
  * bk_sql_substitute
  *		Statement STMT for the simple protocol: the values of its identifier
  *		variables, :{name}, put in (bk_sql_with_idents), and each :name whose
@@ -2185,7 +2206,7 @@ bk_sql_substitute(const BkStatement *stmt, const BkValue *vars)
 
 			if (v->kind != BK_VAL_STRING)
 				text[bk_value_format(v, text)] = '\0';
-			appendStringInfoString(&buf, quote_literal_cstr(v->kind == BK_VAL_STRING ? v->s : text));
+			bk_quote_literal(&buf, v->kind == BK_VAL_STRING ? v->s : text);
 		}
 		else if (v->kind == BK_VAL_STRING)
 			appendStringInfoString(&buf, v->s);
