@@ -903,7 +903,7 @@ obs_sample_sql(const bool *read, const char *pgss_schema, bool texts, bool redac
 		appendStringInfo(&q,
 						 ", 'statements', (SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(s) OPERATOR(pg_catalog.-) 'rank'%s) FROM ("
 						 " SELECT s.queryid, s.userid, s.toplevel,%s s.userid = $5 AS own, s.calls,"
-						 " s.total_exec_time, s.rows, s.shared_blks_hit, s.shared_blks_read,"
+						 " s.total_exec_time, s.plans, s.total_plan_time, s.rows, s.shared_blks_hit, s.shared_blks_read,"
 						 " s.shared_blks_dirtied, s.shared_blks_written, s.temp_blks_written,"
 						 " s.wal_records, s.wal_fpi, s.wal_bytes,"
 						 " pg_catalog.row_number() OVER (PARTITION BY s.userid = $5 ORDER BY s.total_exec_time DESC) AS rank"

@@ -294,6 +294,35 @@ is($remote->safe_psql('sbgen', q{SELECT count(*) FILTER (WHERE id % 10 IN (3, 4)
 is($remote->safe_psql('sbgen', 'SELECT array_agg(id ORDER BY id) FROM ign_unique'), '{1,2,11,12}',
 	'ignored errors over libpq: the table is left as it was');
 
+# ------------------------------------------------------------------ where the time goes on a target
+# without pg_stat_statements there the report says what is not measured;
+# with it, execution per call, and planning too with track_planning on
+my $last = q{(SELECT max(id) FROM bench.runs)};
+like($node->safe_psql('bk', "SELECT bench.report($last)"),
+	qr/^where the time goes: not measured \(the target's statements are timed by its server, and its pg_stat_statements is not available: /m,
+	'target without pg_stat_statements: the report says the phases are not measured, and why');
+$remote->append_conf('postgresql.conf', "shared_preload_libraries = 'pg_stat_statements'\npg_stat_statements.track_planning = on\n");
+$remote->restart;
+$remote->safe_psql('sbgen', 'CREATE EXTENSION pg_stat_statements');
+$remote->safe_psql('sbgen', 'GRANT pg_read_all_stats TO bench_remote');
+my ($phases) = sub {
+	my ($label) = @_;
+	is($node->safe_psql('bk', q{SELECT status FROM bench.run('oltp_point_select', target => 'sbgen', clients => 2,
+		transactions => 200, progress => '0')}), 'done', "$label: the run is done");
+	my $report = $node->safe_psql('bk', "SELECT bench.report($last)");
+	my ($head, $cols, $row) = $report =~ /^(where the time goes, in milliseconds per call, as pg_stat_statements measured it on the target[^\n]*)\n([^\n]*)\n([^\n]*)/m;
+	return ($head // '', $cols // '', $row // '', $report);
+};
+my ($head, $cols, $row, $report) = $phases->('track_planning on');
+like($head, qr/\(planning and execution; parse, analysis and rewrite are not measured there\):$/, 'track_planning on: planning and execution are measured');
+like($row, qr/^ +\d+\.\d{4} +\d+\.\d{4} +\d+  SELECT c FROM sbtest\d WHERE id = \$1$/,
+	'track_planning on: the point select, its planning and execution per call') or diag $report;
+$remote->safe_psql('postgres', 'ALTER SYSTEM SET pg_stat_statements.track_planning = off');
+$remote->reload;
+($head, $cols, $row, $report) = $phases->('track_planning off');
+like($head, qr/: execution only \(planning is measured with pg_stat_statements.track_planning on there;/, 'track_planning off: execution only, and why');
+like($row, qr/^ +- +\d+\.\d{4} +\d+  SELECT c FROM sbtest\d WHERE id = \$1$/, 'track_planning off: no planning time') or diag $report;
+
 $node->stop;
 $remote->stop;
 done_testing();

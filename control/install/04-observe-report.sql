@@ -263,12 +263,17 @@ SELECT a.run_id, a.queryid, a.userid, a.toplevel, a.query,
        a.wal_records - COALESCE(b.wal_records, 0) AS wal_records,
        a.wal_fpi - COALESCE(b.wal_fpi, 0) AS wal_fpi,
        a.wal_bytes - COALESCE(b.wal_bytes, 0) AS wal_bytes,
-       a.own AS run_role
+       a.own AS run_role,
+       a.plans - COALESCE(b.plans, 0) AS plans,
+       round((a.total_plan_time - COALESCE(b.total_plan_time, 0))::numeric, 3) AS total_plan_ms,
+       round(((a.total_plan_time - COALESCE(b.total_plan_time, 0))
+              / NULLIF(a.plans - COALESCE(b.plans, 0), 0))::numeric, 4) AS mean_plan_ms
   FROM (SELECT s.run_id, st.*
           FROM bench.samples s,
                pg_catalog.jsonb_to_recordset(s.data->'statements') AS st(
                    queryid bigint, userid oid, toplevel boolean, query text, own boolean,
-                   calls bigint, total_exec_time double precision, rows bigint,
+                   calls bigint, total_exec_time double precision, plans bigint,
+                   total_plan_time double precision, rows bigint,
                    shared_blks_hit bigint, shared_blks_read bigint, shared_blks_dirtied bigint,
                    shared_blks_written bigint, temp_blks_written bigint,
                    wal_records bigint, wal_fpi bigint, wal_bytes numeric)
@@ -277,7 +282,8 @@ SELECT a.run_id, a.queryid, a.userid, a.toplevel, a.query,
                FROM bench.samples s,
                     pg_catalog.jsonb_to_recordset(s.data->'statements') AS st(
                         queryid bigint, userid oid, toplevel boolean,
-                        calls bigint, total_exec_time double precision, rows bigint,
+                        calls bigint, total_exec_time double precision, plans bigint,
+                        total_plan_time double precision, rows bigint,
                         shared_blks_hit bigint, shared_blks_read bigint, shared_blks_dirtied bigint,
                         shared_blks_written bigint, temp_blks_written bigint,
                         wal_records bigint, wal_fpi bigint, wal_bytes numeric)
@@ -287,7 +293,7 @@ SELECT a.run_id, a.queryid, a.userid, a.toplevel, a.query,
  WHERE a.calls - COALESCE(b.calls, 0) > 0;
 
 COMMENT ON VIEW bench.run_statements IS
-    'pg_stat_statements over each run: calls, time, rows, blocks and WAL per statement';
+    'pg_stat_statements over each run: calls, execution and planning time, rows, blocks and WAL per statement';
 
 GRANT SELECT ON bench.sample_counters, bench.interval_counters, bench.run_counters,
     bench.run_statements TO PUBLIC;
@@ -500,7 +506,9 @@ BEGIN
             'statements', (
                 SELECT jsonb_agg(jsonb_build_object(
                            'query', s.query, 'calls', s.calls, 'total_ms', s.total_exec_ms,
-                           'mean_ms', s.mean_exec_ms, 'rows', s.rows,
+                           'mean_ms', s.mean_exec_ms, 'plans', s.plans, 'mean_plan_ms', s.mean_plan_ms,
+                           'total_plan_ms', s.total_plan_ms,
+                           'rows', s.rows,
                            'wal_bytes', s.wal_bytes, 'run_role', s.run_role)
                            ORDER BY s.total_exec_ms DESC, s.queryid)
                   FROM (SELECT * FROM bench.run_statements rs WHERE rs.run_id = r.id
@@ -656,8 +664,35 @@ BEGIN
                              WHERE c->>'execute_ms' IS NOT NULL);
         END LOOP;
     ELSIF j->'run'->>'driver' = 'libpq' THEN
-        o := o || ''::text
-               || 'where the time goes: not timed (a target''s statements are parsed, planned and executed by its server; pg_stat_statements there gives execution times, below)'::text;
+        -- a target's statements are parsed, planned and executed by its
+        -- server: what its pg_stat_statements measured of the run's own
+        o := o || ''::text;
+        IF jsonb_typeof(s->'statements') = 'array'
+           AND EXISTS (SELECT 1 FROM jsonb_array_elements(s->'statements') e
+                        WHERE (e->>'run_role')::boolean) THEN
+            IF EXISTS (SELECT 1 FROM jsonb_array_elements(s->'statements') e
+                        WHERE (e->>'run_role')::boolean AND (e->>'plans')::bigint > 0) THEN
+                o := o || 'where the time goes, in milliseconds per call, as pg_stat_statements measured it on the target (planning and execution; parse, analysis and rewrite are not measured there):'::text;
+            ELSE
+                o := o || 'where the time goes, in milliseconds per call, as pg_stat_statements measured it on the target: execution only (planning is measured with pg_stat_statements.track_planning on there; parse, analysis and rewrite are not measured there):'::text;
+            END IF;
+            o := o || format('   %s %s %s  %s', lpad('plan', 9), lpad('execute', 9), lpad('calls', 10), 'statement')
+                   || ARRAY(SELECT format('   %s %s %s  %s',
+                                          lpad(COALESCE(CASE WHEN (e->>'plans')::bigint > 0
+                                                             THEN to_char((e->>'total_plan_ms')::numeric
+                                                                          / (e->>'calls')::numeric, 'FM999990.0000') END, '-'), 9),
+                                          lpad(to_char((e->>'mean_ms')::numeric, 'FM999990.0000'), 9),
+                                          lpad(e->>'calls', 10),
+                                          left(regexp_replace(e->>'query', '\s+', ' ', 'g'), 100))
+                              FROM jsonb_array_elements(s->'statements') e
+                             WHERE (e->>'run_role')::boolean
+                               -- not the coordinator's samples, taken as the same role
+                               AND e->>'query' NOT LIKE 'SELECT pg\_catalog.jsonb\_strip\_nulls(pg\_catalog.jsonb\_build\_object(%'
+                             ORDER BY (e->>'total_ms')::numeric DESC);
+        ELSE
+            o := o || format('where the time goes: not measured (the target''s statements are timed by its server, and its pg_stat_statements %s)',
+                             COALESCE('is not available: ' || (s->'unavailable'->>'statements'), 'showed none of the run''s'));
+        END IF;
     END IF;
 
     -- sysbench's statistics block, as sysbench 1.0 prints it
