@@ -65,11 +65,13 @@ SELECT r.id = min(r.id) OVER () AS first, sum(p.transactions) = r.transactions A
   FROM bench.runs r JOIN bench.progress p ON p.run_id = r.id
  GROUP BY r.id ORDER BY r.id;
 
--- a timed run with a warm-up: progress every 500 ms, the warm-up kept apart
+-- a timed run with a warm-up: progress every 500 ms, the warm-up kept apart;
+-- the measured time (to the end of the last transaction) follows the
+-- warm-up inside the run, however the machine's load stretched it
 SET client_min_messages = warning;
 SELECT status, duration, warmup, progress, transactions_per_client IS NULL AS timed,
-       measured_s BETWEEN 1.0 AND 1.5 AS measured_1s, transactions > 0 AS measured,
-       warmup_transactions > 0 AS warmed_up
+       measured_s > 0 AND 1 + measured_s <= extract(epoch FROM ended_at - started_at) + 0.05 AS measured_in_run,
+       transactions > 0 AS measured, warmup_transactions > 0 AS warmed_up
   FROM bench.run('select-only', clients => 2, duration => '2 s', warmup => '1 s', progress => '500 ms');
 RESET client_min_messages;
 SELECT count(*) FILTER (WHERE in_warmup) AS warmup_rows, count(*) FILTER (WHERE NOT in_warmup) BETWEEN 2 AND 3 AS measured_rows,
