@@ -100,6 +100,20 @@ sub wait_restart
 	return;
 }
 
+# kill -9 of PID, then the restart the postmaster makes of every process
+# (restart_after_crash), waited for in the log before the server is asked
+# anything: a query sent before the postmaster notices the death is still
+# answered, and the next one refused (the database system is in recovery)
+sub kill9
+{
+	my ($pid, $what) = @_;
+	my $offset = -s $node->logfile;
+	ok(kill('KILL', $pid), "$what: killed $pid");
+	$node->wait_for_log(qr/all server processes terminated; reinitializing/, $offset);
+	wait_restart($what);
+	return;
+}
+
 sub history { return sql('SELECT count(*) FROM pgbench_history'); }
 
 # What must hold after every fault: no worker, segment or lock left, and a
@@ -203,8 +217,7 @@ for my $victim ('client', 'coordinator')
 		pause_at('');
 		if ($how eq 'kill -9')
 		{
-			ok(kill('KILL', $pid), "$what: killed $pid");
-			wait_restart($what);
+			kill9($pid, $what);
 			eval { $bg->quit; };
 		}
 		else
@@ -250,8 +263,7 @@ for my $phase ('warmup', 'steady')
 			my $pid = pid_of($victim eq 'client' ? 'pgbenchkit client' : 'pgbenchkit run');
 			if ($how eq 'kill -9')
 			{
-				ok(kill('KILL', $pid), "$what: killed $pid");
-				wait_restart($what);
+				kill9($pid, $what);
 				recorded_from_progress($what, $id, $phase);
 			}
 			else
@@ -290,8 +302,7 @@ for my $how ('kill -9', 'pg_terminate_backend')
 	my $pid = pid_of('pgbenchkit run');
 	if ($how eq 'kill -9')
 	{
-		ok(kill('KILL', $pid), "$what: killed $pid");
-		wait_restart($what);
+		kill9($pid, $what);
 		is(sql("SELECT status || ' ' || sqlstate FROM bench.wait($id)"), 'aborted 57P01',
 			"$what: bench.wait records run $id as aborted");
 		# every interval was committed before the kill: they count all
@@ -463,8 +474,7 @@ for my $round (1 .. 3)
 		next;
 	}
 	my $done = sql("SELECT string_agg(id::text, ',' ORDER BY id) FROM bench.runs WHERE suite_id = $suite AND status = 'done'");
-	ok(kill('KILL', $wpid), "$what: killed $wpid");
-	wait_restart($what);
+	kill9($wpid, $what);
 	my ($status) = split /\|/, sql("SELECT status FROM bench.suites WHERE id = $suite");
 	if ($status eq 'running')
 	{
@@ -498,8 +508,7 @@ for my $round (1 .. 3)
 	my $pid = pid_of($victim);
 	if ($pid ne '')
 	{
-		ok(kill('KILL', $pid), "$what: killed $pid");
-		wait_restart($what);
+		kill9($pid, $what);
 	}
 	eval { $bg->quit; };
 	my $id = sql("SELECT coalesce(max(id), 0) FROM bench.runs WHERE id > $before");
