@@ -916,8 +916,11 @@ BEGIN
                        'script_no', rs.script_no, 'weight', rs.weight,
                        'weight_pct', round(100.0 * rs.weight / NULLIF(rs.total_weight, 0), 1),
                        'name', COALESCE(substring(rs.script FROM '^-- (<builtin: [^>]*>)'),
-                                        CASE WHEN rs.nscripts = 1 THEN r.workload
-                                             ELSE format('%s script %s', r.workload, rs.script_no) END),
+                                        CASE WHEN rs.group_no IS NOT NULL THEN rs.group_workload
+                                             WHEN rs.nscripts = 1 THEN r.workload
+                                             ELSE format('%s script %s', r.workload, rs.script_no) END)
+                               || COALESCE(format(' (group %s)', rs.group_name), ''),
+                       'group_no', rs.group_no,
                        'transactions', rs.transactions,
                        'transactions_pct', round(100.0 * rs.transactions / NULLIF(r.transactions, 0), 1),
                        'tps', round((rs.transactions / NULLIF(r.measured_s, 0))::numeric, 6),
@@ -936,8 +939,11 @@ BEGIN
                              FROM bench.command_latencies cl
                             WHERE cl.run_id = rs.run_id AND cl.script_no = rs.script_no), '[]'::jsonb))
                        ORDER BY rs.script_no)
-              FROM (SELECT q.*, sum(q.weight) OVER () AS total_weight, count(*) OVER () AS nscripts
-                      FROM bench.run_scripts q WHERE q.run_id = r.id) rs), '[]'::jsonb),
+              FROM (SELECT q.*, sum(q.weight) OVER (PARTITION BY q.group_no) AS total_weight,
+                           count(*) OVER () AS nscripts, g.name AS group_name, g.workload AS group_workload
+                      FROM bench.run_scripts q
+                      LEFT JOIN bench.run_groups g ON g.run_id = q.run_id AND g.group_no = q.group_no
+                     WHERE q.run_id = r.id) rs), '[]'::jsonb),
         'latency_ms', jsonb_build_object(
             'min', round(r.latency_min_ms::numeric, 3), 'p50', round(r.latency_p50_ms::numeric, 3),
             'p90', round(r.latency_p90_ms::numeric, 3), 'p95', round(r.latency_p95_ms::numeric, 3),
@@ -1001,6 +1007,31 @@ BEGIN
             'unavailable', COALESCE(r.unavailable, '{}')));
     IF sb IS NOT NULL THEN
         result := result || jsonb_build_object('sysbench', sb);
+    END IF;
+    -- a run with groups: what each group measured
+    IF EXISTS (SELECT FROM bench.run_groups g WHERE g.run_id = r.id) THEN
+        result := result || jsonb_build_object('groups', (
+            SELECT jsonb_agg(jsonb_build_object(
+                       'group_no', g.group_no, 'name', g.name, 'workload', g.workload,
+                       'clients', g.clients, 'rate_tps', g.rate,
+                       'scripts', (SELECT jsonb_agg(rs.script_no ORDER BY rs.script_no)
+                                     FROM bench.run_scripts rs
+                                    WHERE rs.run_id = r.id AND rs.group_no = g.group_no),
+                       'transactions', g.transactions,
+                       'transactions_pct', round(100.0 * g.transactions / NULLIF(r.transactions, 0), 1),
+                       'tps', round(g.tps::numeric, 6),
+                       'failures', g.failures, 'ignored_errors', g.ignored_errors,
+                       'skipped', g.skipped,
+                       'schedule_lag_avg_ms', round(g.lag_avg_ms::numeric, 3),
+                       'latency_ms', jsonb_build_object(
+                           'avg', round(g.latency_avg_ms::numeric, 3),
+                           'stddev', round(g.latency_stddev_ms::numeric, 3),
+                           'p50', round(g.latency_p50_ms::numeric, 3),
+                           'p95', round(g.latency_p95_ms::numeric, 3),
+                           'p99', round(g.latency_p99_ms::numeric, 3),
+                           'max', round(g.latency_max_ms::numeric, 3)))
+                       ORDER BY g.group_no)
+              FROM bench.run_groups g WHERE g.run_id = r.id));
     END IF;
     RETURN result;
 END
@@ -1617,6 +1648,78 @@ BEGIN
      CROSS JOIN LATERAL (SELECT regexp_replace(fa0.t, '^([^,]*), (.*)$', '\1 [\2]') AS t) fa
      CROSS JOIN LATERAL (SELECT regexp_replace(fb0.t, '^([^,]*), (.*)$', '\1 [\2]') AS t) fb
      ORDER BY c.ord, c.k;
+
+    --
+    -- Two runs with groups: each group's tps and latencies, the groups
+    -- matched by name, its clients in the clients column; the noise from
+    -- each group's own progress series, the verdict as for single runs.
+    --
+    IF is_suite THEN
+        RETURN;
+    END IF;
+    RETURN QUERY
+    WITH ms (ord, metric, higher) AS (
+        VALUES (1, 'tps', true),
+               (2, 'latency_avg_ms', false),
+               (3, 'latency_p95_ms', false),
+               (4, 'latency_p99_ms', false)
+    ), gv AS (
+        SELECT CASE g.run_id WHEN id_a THEN 'a' ELSE 'b' END AS side, g.run_id, g.group_no,
+               g.name, g.clients, m.metric, m.value
+          FROM bench.run_groups g
+         CROSS JOIN LATERAL (VALUES
+               ('tps', g.tps), ('latency_avg_ms', g.latency_avg_ms),
+               ('latency_p95_ms', g.latency_p95_ms), ('latency_p99_ms', g.latency_p99_ms))
+               AS m (metric, value)
+         WHERE g.run_id IN (id_a, id_b)
+    ), cv AS (
+        SELECT p.run_id, p.group_no, s.metric,
+               CASE WHEN count(s.v) < 3 THEN NULL
+                    WHEN avg(s.v) = 0 THEN 0
+                    ELSE stddev_samp(s.v) / abs(avg(s.v)) END AS cv
+          FROM bench.group_progress p
+          JOIN bench.runs r ON r.id = p.run_id
+         CROSS JOIN LATERAL (VALUES
+               ('tps', p.tps), ('latency_avg_ms', p.latency_avg_ms),
+               ('latency_p95_ms', p.latency_avg_ms), ('latency_p99_ms', p.latency_p99_ms)) AS s (metric, v)
+         WHERE p.run_id IN (id_a, id_b) AND NOT p.in_warmup
+           AND extract(epoch FROM p.interval_end - p.interval_start)
+               >= 0.5 * extract(epoch FROM r.progress)
+         GROUP BY p.run_id, p.group_no, s.metric
+    ), names AS (
+        SELECT DISTINCT gv.name FROM gv
+    ), cmp AS (
+        SELECT m.ord, m.metric, m.higher, names.name,
+               COALESCE(y.clients, x.clients) AS clients,
+               x.value AS va, y.value AS vb,
+               sqrt((cx.cv ^ 2 + cy.cv ^ 2) / 2) AS noise,
+               CASE WHEN x.value = 0 THEN 1 ELSE abs(y.value / x.value - 1) END AS change
+          FROM names CROSS JOIN ms m
+          LEFT JOIN gv x ON x.side = 'a' AND x.name = names.name AND x.metric = m.metric
+          LEFT JOIN gv y ON y.side = 'b' AND y.name = names.name AND y.metric = m.metric
+          LEFT JOIN cv cx ON cx.run_id = x.run_id AND cx.group_no = x.group_no AND cx.metric = m.metric
+          LEFT JOIN cv cy ON cy.run_id = y.run_id AND cy.group_no = y.group_no AND cy.metric = m.metric
+    )
+    SELECT 'group'::text, format('%s: %s', c.name, c.metric), c.clients,
+           fa.t, fb.t,
+           c.vb / NULLIF(c.va, 0),
+           (c.vb / NULLIF(c.va, 0) - 1) * 100,
+           c.noise * 100,
+           CASE WHEN c.va IS NULL OR c.vb IS NULL THEN NULL
+                WHEN c.va = c.vb THEN 'within noise'
+                WHEN NOT c.change > GREATEST(threshold, 3 * COALESCE(c.noise, 0)) THEN 'within noise'
+                WHEN (c.vb > c.va) = c.higher THEN 'improvement'
+                ELSE 'regression' END
+      FROM cmp c
+     CROSS JOIN LATERAL (
+           SELECT CASE WHEN c.va = 0 THEN '0'
+                       ELSE round(c.va::numeric, GREATEST(1, 3 - floor(log(abs(c.va::numeric)))::integer))::text
+                  END AS t) fa
+     CROSS JOIN LATERAL (
+           SELECT CASE WHEN c.vb = 0 THEN '0'
+                       ELSE round(c.vb::numeric, GREATEST(1, 3 - floor(log(abs(c.vb::numeric)))::integer))::text
+                  END AS t) fb
+     ORDER BY c.name, c.ord;
 END
 $fn$;
 
@@ -2970,6 +3073,31 @@ BEGIN
                || format('         sum:                            %s', lpad(COALESCE(to_char((x->'latency_ms'->>'sum')::numeric, 'FM999999990.00'), '-'), 12));
     END IF;
 
+    -- each group of clients: its workload, rate and what it measured
+    IF jsonb_typeof(j->'groups') = 'array' THEN
+        o := o || ''::text || 'groups:'::text;
+        FOR x IN SELECT * FROM jsonb_array_elements(j->'groups') LOOP
+            o := o || format('  group %s: %s - %s, %s client%s%s', x->>'group_no', x->>'name',
+                             x->>'workload', x->>'clients',
+                             CASE WHEN x->>'clients' = '1' THEN '' ELSE 's' END,
+                             CASE WHEN x->>'rate_tps' IS NOT NULL THEN format(', rate %s tps', x->>'rate_tps') ELSE '' END)
+                   || format('   %s transactions (%s%% of total), tps = %s, %s failed%s',
+                             COALESCE(x->>'transactions', '0'), COALESCE(x->>'transactions_pct', '0'),
+                             to_char(COALESCE((x->>'tps')::numeric, 0), 'FM999999990.000000'),
+                             COALESCE(x->>'failures', '0'),
+                             CASE WHEN COALESCE((x->>'ignored_errors')::bigint, 0) > 0
+                                  THEN format(', %s ignored errors', x->>'ignored_errors') ELSE '' END);
+            IF COALESCE((x->>'transactions')::bigint, 0) > 0 THEN
+                o := o || format('   latency average %s ms, stddev %s ms, p50 %s ms, p95 %s ms, p99 %s ms, max %s ms',
+                                 x->'latency_ms'->>'avg', x->'latency_ms'->>'stddev', x->'latency_ms'->>'p50',
+                                 x->'latency_ms'->>'p95', x->'latency_ms'->>'p99', x->'latency_ms'->>'max');
+            END IF;
+            IF x->>'schedule_lag_avg_ms' IS NOT NULL THEN
+                o := o || format('   rate limit schedule lag: avg %s ms', x->>'schedule_lag_avg_ms');
+            END IF;
+        END LOOP;
+    END IF;
+
     -- the run
     o := o || ARRAY['', format('run %s: workload %s, status %s%s', j->'run'->>'id', j->'run'->>'workload',
                      j->'run'->>'status',
@@ -3290,3 +3418,82 @@ BEGIN
     END IF;
 END
 $do$;
+
+--
+-- Client groups (groups => of bench.run and bench.start): each group's
+-- clients run their own workload or script at their own rate, and each
+-- group's results are kept beside the run's.
+--
+ALTER TABLE bench.run_scripts ADD COLUMN group_no integer;
+COMMENT ON COLUMN bench.run_scripts.group_no IS
+    'The group whose clients run the script (bench.run_groups), in a run with groups';
+
+--
+-- bench.run_groups: the groups of clients of a run with groups => , each
+-- with its own workload or script and rate, and what each measured; and
+-- bench.group_progress, their rows of each progress interval.
+--
+CREATE TABLE bench.run_groups (
+    run_id          bigint      NOT NULL REFERENCES bench.runs (id) ON DELETE CASCADE,
+    group_no        integer     NOT NULL,
+    name            text        NOT NULL,
+    workload        text        NOT NULL,
+    clients         integer     NOT NULL,
+    rate            double precision,
+    transactions    bigint,
+    tps             double precision,
+    latency_avg_ms  double precision,
+    latency_stddev_ms double precision,
+    latency_p50_ms  double precision,
+    latency_p95_ms  double precision,
+    latency_p99_ms  double precision,
+    latency_max_ms  double precision,
+    failures        bigint,
+    ignored_errors  bigint,
+    skipped         bigint,
+    lag_avg_ms      double precision,
+    histogram_lower_ms double precision[],
+    histogram_upper_ms double precision[],
+    histogram_count bigint[],
+    PRIMARY KEY (run_id, group_no),
+    UNIQUE (run_id, name)
+);
+
+COMMENT ON TABLE bench.run_groups IS
+    'The groups of clients of each run with groups (numbered from 1): workload, clients, rate, and what each measured, with its latency histogram';
+
+CREATE TABLE bench.group_progress (
+    run_id          bigint      NOT NULL,
+    group_no        integer     NOT NULL,
+    interval_start  timestamptz NOT NULL,
+    interval_end    timestamptz NOT NULL,
+    elapsed_s       double precision NOT NULL,
+    transactions    bigint      NOT NULL,
+    tps             double precision NOT NULL,
+    latency_avg_ms  double precision,
+    latency_p99_ms  double precision,
+    latency_max_ms  double precision,
+    failures        bigint      NOT NULL,
+    retries         bigint      NOT NULL,
+    ignored_errors  bigint      NOT NULL,
+    in_warmup       boolean     NOT NULL,
+    PRIMARY KEY (run_id, group_no, interval_start),
+    FOREIGN KEY (run_id, group_no) REFERENCES bench.run_groups (run_id, group_no) ON DELETE CASCADE
+);
+
+COMMENT ON TABLE bench.group_progress IS
+    'Per-interval progress of each group of a run with groups: transactions, tps, latency, failures (the intervals of bench.progress)';
+
+SELECT pg_catalog.pg_extension_config_dump('bench.run_groups', '');
+SELECT pg_catalog.pg_extension_config_dump('bench.group_progress', '');
+GRANT SELECT ON bench.run_groups, bench.group_progress TO PUBLIC;
+
+ALTER TABLE bench.run_groups ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.run_groups FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+ALTER TABLE bench.group_progress ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.group_progress FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+
+COMMENT ON FUNCTION bench.compare(bigint, bigint, double precision) IS
+    'Two runs or two suites side by side: what differs between them, then tps, latencies, WAL, FPI, checkpoints and blocks read per transaction with change, noise and verdict (improvement, regression, within noise), then for runs with groups each group''s tps and latencies. Noise: suites with repeats, the larger relative half-range of the two sides, a verdict only when the ranges do not overlap; single runs and groups, sqrt((cv_a^2 + cv_b^2) / 2) of their per-interval series, a verdict only when the change is over max(threshold, 3 * noise)';

@@ -11,7 +11,7 @@
 \pset pager off
 
 BEGIN;
-SELECT plan(60);
+SELECT plan(67);
 
 -- ---------------------------------------------------------------- tables
 SELECT columns_are('bench', 'runs', ARRAY[
@@ -46,7 +46,18 @@ SELECT fk_ok('bench', 'histograms', 'run_id', 'bench', 'runs', 'id', 'bench.hist
 SELECT columns_are('bench', 'workloads', ARRAY['name', 'dataset', 'scripts', 'weights', 'description', 'builtin',
     'defined_by', 'defined_at'], 'bench.workloads has the documented columns');
 SELECT columns_are('bench', 'run_scripts', ARRAY['run_id', 'script_no', 'weight', 'script', 'transactions',
-    'latency_avg_ms', 'failures', 'skipped'], 'bench.run_scripts has the documented columns');
+    'latency_avg_ms', 'failures', 'skipped', 'group_no'], 'bench.run_scripts has the documented columns');
+SELECT columns_are('bench', 'run_groups', ARRAY['run_id', 'group_no', 'name', 'workload', 'clients', 'rate',
+    'transactions', 'tps', 'latency_avg_ms', 'latency_stddev_ms', 'latency_p50_ms', 'latency_p95_ms',
+    'latency_p99_ms', 'latency_max_ms', 'failures', 'ignored_errors', 'skipped', 'lag_avg_ms',
+    'histogram_lower_ms', 'histogram_upper_ms', 'histogram_count'], 'bench.run_groups has the documented columns');
+SELECT col_is_pk('bench', 'run_groups', ARRAY['run_id', 'group_no'], 'bench.run_groups is keyed by run and group');
+SELECT fk_ok('bench', 'run_groups', 'run_id', 'bench', 'runs', 'id', 'bench.run_groups.run_id references bench.runs');
+SELECT columns_are('bench', 'group_progress', ARRAY['run_id', 'group_no', 'interval_start', 'interval_end',
+    'elapsed_s', 'transactions', 'tps', 'latency_avg_ms', 'latency_p99_ms', 'latency_max_ms', 'failures',
+    'retries', 'ignored_errors', 'in_warmup'], 'bench.group_progress has the documented columns');
+SELECT fk_ok('bench', 'group_progress', ARRAY['run_id', 'group_no'], 'bench', 'run_groups', ARRAY['run_id', 'group_no'],
+    'bench.group_progress references bench.run_groups');
 SELECT col_is_pk('bench', 'run_scripts', ARRAY['run_id', 'script_no'], 'bench.run_scripts is keyed by run and script');
 SELECT fk_ok('bench', 'run_scripts', 'run_id', 'bench', 'runs', 'id', 'bench.run_scripts.run_id references bench.runs');
 SELECT columns_are('bench', 'command_latencies', ARRAY['run_id', 'script_no', 'command_no', 'line', 'command',
@@ -95,43 +106,46 @@ SELECT ok((SELECT 'bench.workloads'::regclass = ANY (extconfig) FROM pg_extensio
 SELECT ok((SELECT 'bench.run_scripts'::regclass = ANY (extconfig) AND 'bench.command_latencies'::regclass = ANY (extconfig)
              FROM pg_extension WHERE extname = 'pgbenchkit'),
     'bench.run_scripts and bench.command_latencies are configuration tables');
+SELECT ok((SELECT 'bench.run_groups'::regclass = ANY (extconfig) AND 'bench.group_progress'::regclass = ANY (extconfig)
+             FROM pg_extension WHERE extname = 'pgbenchkit'),
+    'bench.run_groups and bench.group_progress are configuration tables');
 
 -- ---------------------------------------------------------------- functions
 SELECT function_returns('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb'],
     'bench.runs', 'bench.run returns a row of bench.runs');
 SELECT function_returns('bench', 'start',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb'],
     'bigint', 'bench.start returns the run id');
 SELECT function_returns('bench', 'wait', ARRAY['bigint'], 'bench.runs', 'bench.wait returns a row of bench.runs');
 SELECT function_returns('bench', 'cancel', ARRAY['bigint'], 'boolean', 'bench.cancel returns boolean');
 SELECT is(
-    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text)'::regprocedure),
+    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb)'::regprocedure),
     ARRAY['workload', 'clients', 'duration', 'transactions', 'protocol', 'warmup', 'progress', 'max_tries', 'tag', 'prewarm', 'sample_interval',
-          'script', 'rate', 'latency_limit', 'random_seed', 'variables', 'target', 'jobs', 'connect', 'on_disconnect']::text[],
+          'script', 'rate', 'latency_limit', 'random_seed', 'variables', 'target', 'jobs', 'connect', 'on_disconnect', 'groups']::text[],
     'bench.run has the documented argument names');
 SELECT is(
     (SELECT pg_get_expr(proargdefaults, 0) FROM pg_proc
-      WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text)'::regprocedure),
-    'NULL::text, 1, NULL::interval, NULL::bigint, ''prepared''::text, ''00:00:00''::interval, ''00:00:05''::interval, 1, NULL::text, true, ''00:00:01''::interval, NULL::text, NULL::double precision, NULL::interval, NULL::bigint, NULL::jsonb, NULL::text, NULL::integer, ''per_run''::text, ''fail''::text',
-    'bench.run defaults: no workload (a script instead), 1 client, 60 s (duration NULL), prepared, no warm-up, progress every 5 s, 1 try, no tag, prewarm, a sample every second, no rate or latency limit, a random seed, no variables, no target (in-server clients), no jobs, a connection per run, a lost connection fails the run');
+      WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb)'::regprocedure),
+    'NULL::text, 1, NULL::interval, NULL::bigint, ''prepared''::text, ''00:00:00''::interval, ''00:00:05''::interval, 1, NULL::text, true, ''00:00:01''::interval, NULL::text, NULL::double precision, NULL::interval, NULL::bigint, NULL::jsonb, NULL::text, NULL::integer, ''per_run''::text, ''fail''::text, NULL::jsonb',
+    'bench.run defaults: no workload (a script instead), 1 client, 60 s (duration NULL), prepared, no warm-up, progress every 5 s, 1 try, no tag, prewarm, a sample every second, no rate or latency limit, a random seed, no variables, no target (in-server clients), no jobs, a connection per run, a lost connection fails the run, no groups');
 SELECT isnt_strict('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb'],
     'bench.run is not strict (it reports NULL arguments itself)');
 SELECT isnt_definer('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb'],
     'bench.run is not SECURITY DEFINER (its workers run as the caller)');
 SELECT volatility_is('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb'],
     'volatile', 'bench.run is volatile');
 
 -- ---------------------------------------------------------------- privileges
 CREATE ROLE pgbk_tap_runner NOLOGIN;
 SELECT ok(NOT has_function_privilege('public',
-    'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text)', 'EXECUTE'),
+    'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.run');
 SELECT ok(NOT has_function_privilege('public',
-    'bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text)', 'EXECUTE'),
+    'bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.start');
 SELECT ok(NOT has_function_privilege('public', 'bench.wait(bigint)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.wait');
@@ -142,6 +156,7 @@ SELECT table_privs_are('bench', 'progress', 'public', ARRAY['SELECT'], 'PUBLIC m
 SELECT table_privs_are('bench', 'histograms', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.histograms, and nothing else');
 SELECT table_privs_are('bench', 'workloads', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.workloads, and nothing else');
 SELECT table_privs_are('bench', 'run_scripts', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.run_scripts, and nothing else');
+SELECT table_privs_are('bench', 'run_groups', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.run_groups, and nothing else');
 SELECT table_privs_are('bench', 'command_latencies', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.command_latencies, and nothing else');
 SELECT ok(NOT has_function_privilege('public', 'bench.define_workload(text, text[], integer[], text, text, boolean)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.define_workload (scripts)');

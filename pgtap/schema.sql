@@ -30,8 +30,9 @@ SELECT is(
 -- ---------------------------------------------------------------- schema
 SELECT has_schema('bench', 'schema bench exists');
 SELECT tables_are('bench', ARRAY['datasets', 'workloads', 'runs', 'progress', 'histograms',
-    'prewarms', 'samples', 'relation_sizes', 'suites', 'schedules', 'run_scripts', 'command_latencies'],
-    'schema bench has exactly the tables datasets, workloads, runs, progress, histograms, prewarms, samples, relation_sizes, suites, schedules, run_scripts, command_latencies');
+    'prewarms', 'samples', 'relation_sizes', 'suites', 'schedules', 'run_scripts', 'command_latencies',
+    'run_groups', 'group_progress'],
+    'schema bench has exactly the tables datasets, workloads, runs, progress, histograms, prewarms, samples, relation_sizes, suites, schedules, run_scripts, command_latencies, run_groups, group_progress');
 SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'prewarm', 'report', 'report_json',
     'define_workload', 'drop_workload',
     'sweep', 'start_sweep', 'wait_suite', 'cancel_suite', 'schedule', 'unschedule', 'run_schedule',
@@ -53,7 +54,7 @@ SELECT is(
       WHERE c.relnamespace = 'bench'::regnamespace AND c.relkind = 'r' AND c.relrowsecurity
         AND NOT c.relforcerowsecurity
         AND EXISTS (SELECT FROM pg_policy p WHERE p.polrelid = c.oid AND p.polcmd = 'r')),
-    'command_latencies, histograms, prewarms, progress, relation_sizes, run_scripts, runs, samples, schedules, suites, workloads',
+    'command_latencies, group_progress, histograms, prewarms, progress, relation_sizes, run_groups, run_scripts, runs, samples, schedules, suites, workloads',
     'row level security, with a SELECT policy, on every table of work (not forced: the owner writes them)');
 SELECT ok(EXISTS (SELECT FROM pg_roles WHERE rolname = 'pgbenchkit_admin' AND NOT rolcanlogin),
     'the admin role pgbenchkit_admin exists and cannot log in');

@@ -63,14 +63,14 @@ SELECT function_returns('bench', 'cancel_suite', ARRAY['bigint'], 'boolean',
 SELECT function_returns('bench', 'run_schedule', ARRAY['text'], 'setof bench.suite_summary',
     'bench.run_schedule returns the summary');
 SELECT function_returns('bench', 'unschedule', ARRAY['text'], 'boolean', 'bench.unschedule');
-SELECT ok(NOT has_function_privilege('public', 'bench.sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, text, double precision, interval, bigint, jsonb, text, integer, text, text)', 'EXECUTE')
-          AND NOT has_function_privilege('public', 'bench.start_sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, text, double precision, interval, bigint, jsonb, text, integer, text, text)', 'EXECUTE')
+SELECT ok(NOT has_function_privilege('public', 'bench.sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb)', 'EXECUTE')
+          AND NOT has_function_privilege('public', 'bench.start_sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb)', 'EXECUTE')
           AND NOT has_function_privilege('public', 'bench.cancel_suite(bigint)', 'EXECUTE')
           AND NOT has_function_privilege('public', 'bench.run_schedule(text)', 'EXECUTE')
           AND NOT has_function_privilege('public', 'bench.unschedule(text)', 'EXECUTE')
           AND NOT has_function_privilege('public', 'bench._cron_call(name, text, text[])', 'EXECUTE'),
           'starting, canceling and scheduling are for roles the administrator chose');
-SELECT ok(NOT has_function_privilege('public', 'bench.schedule(text, text, text, integer[], integer, interval, bigint, text, interval, interval, integer, boolean, interval, text, integer, double precision, text, double precision, interval, bigint, jsonb, text, integer, text, text)', 'EXECUTE'),
+SELECT ok(NOT has_function_privilege('public', 'bench.schedule(text, text, text, integer[], integer, interval, bigint, text, interval, interval, integer, boolean, interval, text, integer, double precision, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb)', 'EXECUTE'),
           'so is bench.schedule');
 
 -- ---------------------------------------------------------------- refusals

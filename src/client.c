@@ -143,7 +143,7 @@ typedef struct ClientWorker
 	int			first;			/* its first client */
 	int			nslots;
 	ClientSlot *slots;
-	BkThread	thread;
+	BkThread	threads[RUN_MAX_GROUPS];	/* one for each group */
 	MemoryContext cxt;
 	WaitEventSet *wes;			/* the latch, the sockets */
 	WaitEvent  *events;
@@ -599,7 +599,8 @@ client_setup(ClientWorker *cw)
 		{
 			ClientSlot *cs = &cw->slots[slot];
 
-			bk_session_init(&cs->s, sh, cw->first + slot, &cw->thread,
+			bk_session_init(&cs->s, sh, cw->first + slot,
+							&cw->threads[bk_run_client_group(sh, cw->first + slot)],
 							&client_terminated, cw->cxt);
 			if (sh->driver == RUN_DRIVER_LIBPQ)
 				cs->s.xs = bk_exec_pq_create(sh->protocol, sh->connect_per_transaction,
@@ -669,7 +670,8 @@ bench_run_client_main(Datum main_arg)
 	MemoryContextSwitchTo(cw.cxt);
 	cw.slots = palloc0(sizeof(ClientSlot) * cw.nslots);
 	cw.events = palloc0(sizeof(WaitEvent) * (cw.nslots + 2));
-	cw.thread.index = cw.index;
+	for (int g = 0; g < RUN_MAX_GROUPS; g++)
+		cw.threads[g].index = cw.index;
 
 	client_setup(&cw);
 

@@ -79,6 +79,14 @@ typedef struct CoordTotals
 	int64		ignored;
 } CoordTotals;
 
+/* what the intervals of one group need of the last tick (groups =>) */
+typedef struct CoordGroupTrack
+{
+	CoordTotals prev[2];
+	BkHist	   *prev_hist[2];
+	BkHist	   *cur_hist[2];
+} CoordGroupTrack;
+
 typedef struct Coord
 {
 	RunShared  *sh;
@@ -94,6 +102,7 @@ typedef struct Coord
 	BkHist	   *prev_hist[2];
 	BkHist	   *cur_hist[2];
 	BkHist	   *delta_hist;
+	CoordGroupTrack *groups;	/* groups =>: each group's, or NULL */
 	const char *cancel_source;
 	BkObserver	obs;			/* samples, sizes, settings (observe.c) */
 	bool		observing;
@@ -325,14 +334,22 @@ coord_wait_ready(Coord *co)
  * ------------------------------------------------------------------------
  */
 
-/* the sums of every client's counters and histograms, per phase */
+/*
+ * coord_collect_group
+ *		The sums of the counters and histograms of group G's clients (all
+ *		clients, G NULL), per phase.
+ */
 static void
-coord_collect(Coord *co, CoordTotals *t, BkHist **hist)
+coord_collect_group(Coord *co, const RunGroup *g, CoordTotals *t, BkHist **hist)
 {
 	RunShared  *sh = co->sh;
+	int			first = g ? g->first_client : 0;
+	int			last = g ? g->first_client + g->nclients : sh->clients;
+	int			first_shard = g ? g->first_shard : 0;
+	int			last_shard = g ? g->first_shard + g->nshards : sh->nshards;
 
 	memset(t, 0, sizeof(CoordTotals) * 2);
-	for (int i = 0; i < sh->clients; i++)
+	for (int i = first; i < last; i++)
 	{
 		RunClient  *cl = &RUN_CLIENTS(sh)[i];
 
@@ -354,8 +371,74 @@ coord_collect(Coord *co, CoordTotals *t, BkHist **hist)
 	for (int ph = 0; ph < 2; ph++)
 	{
 		memset(hist[ph], 0, sizeof(BkHist));
-		for (int s = 0; s < sh->nshards; s++)
+		for (int s = first_shard; s < last_shard; s++)
 			bk_hist_add_shared(hist[ph], RUN_HIST(sh, ph, s));
+	}
+}
+
+/* the sums of every client's counters and histograms, per phase */
+static void
+coord_collect(Coord *co, CoordTotals *t, BkHist **hist)
+{
+	coord_collect_group(co, NULL, t, hist);
+}
+
+/*
+ * coord_interval_values
+ *		An interval's counts and latencies in IV, from the totals of its
+ *		phase at its end (CUR) and start (PREV), the histogram of its
+ *		transactions (DELTA) and its length in seconds.
+ */
+static void
+coord_interval_values(RunInterval *iv, const CoordTotals *cur, const CoordTotals *prev,
+					  const BkHist *delta, double secs)
+{
+	int64		n = cur->xacts - prev->xacts;
+
+	iv->transactions = n;
+	iv->tps = n / secs;
+	iv->failures = cur->failures - prev->failures;
+	iv->retries = cur->retries - prev->retries;
+	iv->ignored_errors = cur->ignored - prev->ignored;
+	if (n > 0)
+	{
+		double		avg = (cur->lat_sum_ns - prev->lat_sum_ns) / 1e6 / n;
+		double		var = (cur->lat_sumsq - prev->lat_sumsq) / n - avg * avg;
+
+		iv->lat_avg_ms = avg;
+		iv->lat_stddev_ms = var > 0 ? sqrt(var) : 0;
+		iv->lat_p99_ms = bk_hist_percentile(delta, 0.99, 0, -1) / 1e6;
+		iv->lat_max_ms = bk_hist_max(delta) / 1e6;
+	}
+	else
+		iv->lat_avg_ms = iv->lat_stddev_ms = iv->lat_p99_ms = iv->lat_max_ms = -1;
+}
+
+/*
+ * coord_group_intervals
+ *		The rows of each group for the interval of IV (its bounds and
+ *		phase PH), in the transaction of the run's row.
+ */
+static void
+coord_group_intervals(Coord *co, const RunInterval *run_iv, int ph, double secs)
+{
+	RunShared  *sh = co->sh;
+
+	for (int g = 0; g < sh->ngroups; g++)
+	{
+		CoordGroupTrack *tr = &co->groups[g];
+		CoordTotals now[2];
+		RunInterval iv = *run_iv;
+		BkHist	   *swap;
+
+		coord_collect_group(co, &sh->groups[g], now, tr->cur_hist);
+		bk_hist_sub(co->delta_hist, tr->cur_hist[ph], tr->prev_hist[ph]);
+		coord_interval_values(&iv, &now[ph], &tr->prev[ph], co->delta_hist, secs);
+		bk_run_group_progress(sh->run_id, g + 1, &iv);
+		tr->prev[ph] = now[ph];
+		swap = tr->prev_hist[ph];
+		tr->prev_hist[ph] = tr->cur_hist[ph];
+		tr->cur_hist[ph] = swap;
 	}
 }
 
@@ -423,7 +506,6 @@ coord_interval(Coord *co, int64 end_ns)
 	RunInterval iv;
 	double		secs = (end_ns - co->last_tick_ns) / 1e9;
 	int			ph;
-	int64		n;
 
 	if (end_ns <= co->last_tick_ns)
 		return;
@@ -434,31 +516,16 @@ coord_interval(Coord *co, int64 end_ns)
 	prev = &co->prev[ph];
 	bk_hist_sub(co->delta_hist, co->cur_hist[ph], co->prev_hist[ph]);
 
-	n = cur->xacts - prev->xacts;
 	iv.start = coord_timestamp(co, co->last_tick_ns);
 	iv.end = coord_timestamp(co, end_ns);
 	iv.elapsed_s = (end_ns - sh->start_ns) / 1e9;
-	iv.transactions = n;
-	iv.tps = n / secs;
-	iv.failures = cur->failures - prev->failures;
-	iv.retries = cur->retries - prev->retries;
-	iv.ignored_errors = cur->ignored - prev->ignored;
-	if (n > 0)
-	{
-		double		avg = (cur->lat_sum_ns - prev->lat_sum_ns) / 1e6 / n;
-		double		var = (cur->lat_sumsq - prev->lat_sumsq) / n - avg * avg;
-
-		iv.lat_avg_ms = avg;
-		iv.lat_stddev_ms = var > 0 ? sqrt(var) : 0;
-		iv.lat_p99_ms = bk_hist_percentile(co->delta_hist, 0.99, 0, -1) / 1e6;
-		iv.lat_max_ms = bk_hist_max(co->delta_hist) / 1e6;
-	}
-	else
-		iv.lat_avg_ms = iv.lat_stddev_ms = iv.lat_p99_ms = iv.lat_max_ms = -1;
+	coord_interval_values(&iv, cur, prev, co->delta_hist, secs);
 
 	coord_xact_begin("pgbenchkit: recording progress");
 	coord_record_start(co);
 	bk_run_progress(sh->run_id, &iv, co->progress_hist ? co->delta_hist : NULL);
+	if (co->groups)
+		coord_group_intervals(co, &iv, ph, secs);
 	coord_xact_commit();
 
 	if (sh->progress_ns > 0)
@@ -624,12 +691,15 @@ coord_connection_time_ms(Coord *co, const RunSummary *sum)
 }
 
 /*
- * coord_summary
- *		The summary of the measured phase (warm-up excluded) and its merged
- *		histogram.
+ * coord_summary_group
+ *		The summary of the measured phase (warm-up excluded) of group G's
+ *		clients (all clients, G NULL) and its merged histogram.  A group's
+ *		measured time is the run's (MEASURED_S), so that the groups' tps add
+ *		up to the run's.
  */
 static void
-coord_summary(Coord *co, RunSummary *sum, BkHist *hist)
+coord_summary_group(Coord *co, const RunGroup *g, double measured_s, RunSummary *sum,
+					BkHist *hist)
 {
 	RunShared  *sh = co->sh;
 	int64		lat_sum = 0;
@@ -639,9 +709,13 @@ coord_summary(Coord *co, RunSummary *sum, BkHist *hist)
 	int64		min_ns = PG_INT64_MAX;
 	int64		max_ns = -1;
 	int64		end_ns = sh->measure_ns;
+	int			first = g ? g->first_client : 0;
+	int			last = g ? g->first_client + g->nclients : sh->clients;
+	int			first_shard = g ? g->first_shard : 0;
+	int			last_shard = g ? g->first_shard + g->nshards : sh->nshards;
 
 	memset(sum, 0, sizeof(*sum));
-	for (int i = 0; i < sh->clients; i++)
+	for (int i = first; i < last; i++)
 	{
 		RunClient  *cl = &RUN_CLIENTS(sh)[i];
 		RunCounters *m = &cl->phase[PHASE_MEASURED];
@@ -668,10 +742,10 @@ coord_summary(Coord *co, RunSummary *sum, BkHist *hist)
 		end_ns = Max(end_ns, cl->end_ns);
 	}
 	memset(hist, 0, sizeof(BkHist));
-	for (int s = 0; s < sh->nshards; s++)
+	for (int s = first_shard; s < last_shard; s++)
 		bk_hist_add_shared(hist, RUN_HIST(sh, PHASE_MEASURED, s));
 
-	sum->measured_s = (end_ns - sh->measure_ns) / 1e9;
+	sum->measured_s = g ? measured_s : (end_ns - sh->measure_ns) / 1e9;
 	sum->lag_avg_ms = sum->transactions > 0 ? lag_sum / 1e6 / sum->transactions : -1;
 	sum->lag_max_ms = sum->transactions > 0 ? lag_max / 1e6 : -1;
 	sum->tps = sum->measured_s > 0 ? sum->transactions / sum->measured_s : -1;
@@ -696,9 +770,39 @@ coord_summary(Coord *co, RunSummary *sum, BkHist *hist)
 		sum->lat_p50_ms = sum->lat_p90_ms = sum->lat_p95_ms = -1;
 		sum->lat_p99_ms = sum->lat_p999_ms = -1;
 	}
+	if (g != NULL)
+	{
+		sum->connection_time_ms = -1;
+		sum->clients_lost = -1;
+		return;
+	}
 	sum->connection_time_ms = coord_connection_time_ms(co, sum);
 	sum->clients_lost = sh->driver == RUN_DRIVER_LIBPQ ?
 		(int) pg_atomic_read_u32(&sh->clients_lost) : -1;
+}
+
+/*
+ * coord_summary
+ *		The run's summary and histogram, and with groups each group's
+ *		(*GSUM and *GHIST, palloc'd; NULL without groups).
+ */
+static void
+coord_summary(Coord *co, RunSummary *sum, BkHist *hist, RunSummary **gsum, BkHist ***ghist)
+{
+	RunShared  *sh = co->sh;
+
+	coord_summary_group(co, NULL, 0, sum, hist);
+	*gsum = NULL;
+	*ghist = NULL;
+	if (!sh->grouped)
+		return;
+	*gsum = palloc(sizeof(RunSummary) * sh->ngroups);
+	*ghist = palloc(sizeof(BkHist *) * sh->ngroups);
+	for (int g = 0; g < sh->ngroups; g++)
+	{
+		(*ghist)[g] = palloc(sizeof(BkHist));
+		coord_summary_group(co, &sh->groups[g], sum->measured_s, &(*gsum)[g], (*ghist)[g]);
+	}
 }
 
 /* the coordinator's connection to the target, if open, closed */
@@ -721,6 +825,8 @@ coord_finish(Coord *co, CoordEnd why)
 	RunShared  *sh = co->sh;
 	RunSummary	sum;
 	BkHist	   *hist = palloc(sizeof(BkHist));
+	RunSummary *gsum;
+	BkHist	  **ghist;
 	const char *status;
 	int			code = 0;
 	char	   *message = NULL;
@@ -746,7 +852,7 @@ coord_finish(Coord *co, CoordEnd why)
 		why = END_CLIENT_ERROR;
 	}
 
-	coord_summary(co, &sum, hist);
+	coord_summary(co, &sum, hist, &gsum, &ghist);
 	end_ns = Max(co->last_tick_ns, sh->measure_ns);
 	for (int i = 0; i < sh->clients; i++)
 		end_ns = Max(end_ns, RUN_CLIENTS(sh)[i].end_ns);
@@ -789,7 +895,7 @@ coord_finish(Coord *co, CoordEnd why)
 	if (co->observing)
 		bk_obs_end(&co->obs, GetCurrentTimestamp(), (bk_now_ns() - sh->start_ns) / 1e9,
 				   coord_all_xacts(co));
-	bk_run_finish(sh, status, &sum, hist, code, message);
+	bk_run_finish(sh, status, &sum, hist, gsum, ghist, code, message);
 	coord_xact_commit();
 	coord_close_target(co);
 	strlcpy(sh->final_status, status, sizeof(sh->final_status));
@@ -1109,6 +1215,16 @@ bench_run_coordinator_main(Datum main_arg)
 		co.cur_hist[ph] = palloc0(sizeof(BkHist));
 	}
 	co.delta_hist = palloc0(sizeof(BkHist));
+	if (sh->grouped)
+	{
+		co.groups = palloc0(sizeof(CoordGroupTrack) * sh->ngroups);
+		for (int g = 0; g < sh->ngroups; g++)
+			for (int ph = 0; ph < 2; ph++)
+			{
+				co.groups[g].prev_hist[ph] = palloc0(sizeof(BkHist));
+				co.groups[g].cur_hist[ph] = palloc0(sizeof(BkHist));
+			}
+	}
 
 	PG_TRY();
 	{
@@ -1131,11 +1247,13 @@ bench_run_coordinator_main(Datum main_arg)
 				/* keep what was measured; the error is the run's */
 				RunSummary	sum;
 				BkHist	   *hist = palloc(sizeof(BkHist));
+				RunSummary *gsum;
+				BkHist	  **ghist;
 
 				coord_stop_clients(&co, 500);
-				coord_summary(&co, &sum, hist);
+				coord_summary(&co, &sum, hist, &gsum, &ghist);
 				coord_xact_begin("pgbenchkit: recording the run's results");
-				bk_run_finish(sh, "failed", &sum, hist, sh->error.sqlerrcode,
+				bk_run_finish(sh, "failed", &sum, hist, gsum, ghist, sh->error.sqlerrcode,
 							  sh->error.message);
 				coord_xact_commit();
 				strlcpy(sh->final_status, "failed", sizeof(sh->final_status));

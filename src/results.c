@@ -165,10 +165,32 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 		{
 			svalues[1] = Int32GetDatum(w->weights[i]);
 			svalues[2] = CStringGetTextDatum(w->scripts[i]);
-			bk_spi_exec(psprintf("INSERT INTO bench.run_scripts (run_id, script_no, weight, script)"
-								 " VALUES ($1, %d, $2, $3)", i + 1),
+			/* group_no only with groups, which the SQL of 0.1.0 cannot ask for */
+			bk_spi_exec(psprintf("INSERT INTO bench.run_scripts (run_id, script_no, weight, script%s)"
+								 " VALUES ($1, %d, $2, $3%s)",
+								 sh->grouped ? ", group_no" : "", i + 1,
+								 sh->grouped ? psprintf(", %d", bk_run_script_group(sh, i) + 1) : ""),
 						3, stypes, svalues, NULL, SPI_OK_INSERT);
 		}
+	}
+
+	/* its groups, as asked for */
+	for (int g = 0; sh->grouped && g < sh->ngroups; g++)
+	{
+		const RunGroup *grp = &sh->groups[g];
+		Oid			gtypes[6] = {INT8OID, INT4OID, TEXTOID, TEXTOID, INT4OID, FLOAT8OID};
+		Datum		gvalues[6];
+		char		gnulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
+
+		gvalues[0] = Int64GetDatum(sh->run_id);
+		gvalues[1] = Int32GetDatum(g + 1);
+		gvalues[2] = CStringGetTextDatum(grp->name);
+		gvalues[3] = CStringGetTextDatum(grp->workload);
+		gvalues[4] = Int32GetDatum(grp->nclients);
+		set_float(gvalues, gnulls, 5, grp->rate > 0 ? grp->rate : -1);
+		bk_spi_exec("INSERT INTO bench.run_groups (run_id, group_no, name, workload, clients, rate)"
+					" VALUES ($1, $2, $3, $4, $5, $6)",
+					6, gtypes, gvalues, gnulls, SPI_OK_INSERT);
 	}
 	bk_restore_user(&sw);
 }
@@ -383,14 +405,99 @@ bk_run_progress(int64 run_id, const RunInterval *iv, const BkHist *hist)
 }
 
 /*
+ * bk_run_group_progress
+ *		One group's row of a progress interval (groups =>).
+ */
+void
+bk_run_group_progress(int64 run_id, int group_no, const RunInterval *iv)
+{
+	BkOwnerSwitch sw;
+	Oid			types[14] = {INT8OID, INT4OID, TIMESTAMPTZOID, TIMESTAMPTZOID, FLOAT8OID,
+		INT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, INT8OID, INT8OID, INT8OID, BOOLOID};
+	Datum		values[14];
+	char		nulls[14];
+
+	memset(nulls, ' ', sizeof(nulls));
+	values[0] = Int64GetDatum(run_id);
+	values[1] = Int32GetDatum(group_no);
+	values[2] = TimestampTzGetDatum(iv->start);
+	values[3] = TimestampTzGetDatum(iv->end);
+	values[4] = Float8GetDatum(iv->elapsed_s);
+	values[5] = Int64GetDatum(iv->transactions);
+	values[6] = Float8GetDatum(iv->tps);
+	set_float(values, nulls, 7, iv->lat_avg_ms);
+	set_float(values, nulls, 8, iv->lat_p99_ms);
+	set_float(values, nulls, 9, iv->lat_max_ms);
+	values[10] = Int64GetDatum(iv->failures);
+	values[11] = Int64GetDatum(iv->retries);
+	values[12] = Int64GetDatum(iv->ignored_errors);
+	values[13] = BoolGetDatum(iv->in_warmup);
+
+	bk_become_owner(&sw);
+	bk_spi_exec("INSERT INTO bench.group_progress (run_id, group_no, interval_start, interval_end,"
+				" elapsed_s, transactions, tps, latency_avg_ms, latency_p99_ms, latency_max_ms,"
+				" failures, retries, ignored_errors, in_warmup)"
+				" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+				14, types, values, nulls, SPI_OK_INSERT);
+	bk_restore_user(&sw);
+}
+
+/*
+ * run_finish_groups
+ *		What each group of a run measured (groups =>): its row of
+ *		bench.run_groups, with its latency histogram.  Runs as the owner of
+ *		schema bench (the caller switched).
+ */
+static void
+run_finish_groups(RunShared *sh, const RunSummary *gsum, BkHist *const *ghist)
+{
+	for (int g = 0; g < sh->ngroups; g++)
+	{
+		const RunSummary *sum = &gsum[g];
+		Oid			types[17] = {INT8OID, INT4OID, INT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID,
+			FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, INT8OID, INT8OID, INT8OID, FLOAT8OID,
+		FLOAT8ARRAYOID, FLOAT8ARRAYOID, INT8ARRAYOID};
+		Datum		values[17];
+		char		nulls[17];
+
+		memset(nulls, ' ', sizeof(nulls));
+		values[0] = Int64GetDatum(sh->run_id);
+		values[1] = Int32GetDatum(g + 1);
+		values[2] = Int64GetDatum(sum->transactions);
+		set_float(values, nulls, 3, sum->tps);
+		set_float(values, nulls, 4, sum->lat_avg_ms);
+		set_float(values, nulls, 5, sum->lat_stddev_ms);
+		set_float(values, nulls, 6, sum->lat_p50_ms);
+		set_float(values, nulls, 7, sum->lat_p95_ms);
+		set_float(values, nulls, 8, sum->lat_p99_ms);
+		set_float(values, nulls, 9, sum->lat_max_ms);
+		values[10] = Int64GetDatum(sum->failures[FAIL_SERIALIZATION] +
+								   sum->failures[FAIL_DEADLOCK] + sum->failures[FAIL_OTHER]);
+		values[11] = Int64GetDatum(sum->ignored_errors);
+		values[12] = Int64GetDatum(sum->skipped);
+		set_float(values, nulls, 13, sh->groups[g].rate > 0 ? sum->lag_avg_ms : -1);
+		run_hist_arrays(ghist[g], &values[14], &values[15], &values[16]);
+		bk_spi_exec("UPDATE bench.run_groups SET transactions = $3, tps = $4,"
+					" latency_avg_ms = $5, latency_stddev_ms = $6, latency_p50_ms = $7,"
+					" latency_p95_ms = $8, latency_p99_ms = $9, latency_max_ms = $10,"
+					" failures = $11, ignored_errors = $12, skipped = $13, lag_avg_ms = $14,"
+					" histogram_lower_ms = $15, histogram_upper_ms = $16, histogram_count = $17"
+					" WHERE run_id = $1 AND group_no = $2",
+					17, types, values, nulls, SPI_OK_UPDATE);
+	}
+}
+
+/*
  * bk_run_finish
  *		The final status of a run, its summary (NULL: nothing measured),
- *		its latency histogram (NULL: none), its error, if any, and what its
- *		scripts and their commands measured.
+ *		its latency histogram (NULL: none), with groups each group's (GSUM
+ *		and GHIST; NULL without), its error, if any, and what its scripts
+ *		and their commands measured.
  */
 void
 bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
-			  const BkHist *hist, int sqlerrcode, const char *error)
+			  const BkHist *hist, const RunSummary *gsum, BkHist *const *ghist,
+			  int sqlerrcode, const char *error)
 {
 	int64		run_id = sh->run_id;
 	BkOwnerSwitch sw;
@@ -490,6 +597,8 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 					" SELECT $1, l, u, c FROM ROWS FROM (pg_catalog.unnest($2), pg_catalog.unnest($3), pg_catalog.unnest($4)) AS h (l, u, c)",
 					4, htypes, hvalues, NULL, SPI_OK_INSERT);
 	}
+	if (sum != NULL && gsum != NULL)
+		run_finish_groups(sh, gsum, ghist);
 	run_finish_scripts(sh);
 	bk_restore_user(&sw);
 }

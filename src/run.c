@@ -437,6 +437,76 @@ run_workload(const RunArgs *a, int *ncommands)
 	return w;
 }
 
+/*
+ * run_groups_workload
+ *		With groups =>: one workload of every group's scripts, group after
+ *		group, each parsed and checked as a run of its own would be, and
+ *		the groups themselves in G (clients and scripts; rates and shards
+ *		are the caller's).  The groups may need one kind of dataset at
+ *		most.  Its name lists the groups' workloads, as bench.runs shows it.
+ */
+static BkWorkload *
+run_groups_workload(const RunArgs *a, int *ncommands, RunGroup *g)
+{
+	BkWorkload *all = palloc0(sizeof(BkWorkload));
+	StringInfoData label;
+	const char *dataset_group = NULL;
+	int			first_client = 0;
+
+	initStringInfo(&label);
+	all->scripts = palloc(sizeof(char *) * RUN_MAX_SCRIPTS);
+	all->weights = palloc(sizeof(int) * RUN_MAX_SCRIPTS);
+	*ncommands = 0;
+	for (int i = 0; i < a->ngroups; i++)
+	{
+		const RunGroupArg *ga = &a->groups[i];
+		BkWorkload *w = ga->workload ? bk_workload_load(ga->workload) :
+			bk_workload_unnamed(ga->script);
+		BkScript  **scripts = bk_workload_parse(w, bk_vartable_create());
+
+		bk_workload_check_protocol(scripts, w->nscripts, a->protocol == RUN_PROTO_SIMPLE);
+		if (w->dataset != NULL)
+		{
+			if (all->dataset != NULL && strcmp(all->dataset, w->dataset) != 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("group \"%s\" needs %s %s dataset, and group \"%s\" %s %s dataset",
+								ga->name, strcmp(w->dataset, "ibench") == 0 ? "an" : "a", w->dataset,
+								dataset_group, strcmp(all->dataset, "ibench") == 0 ? "an" : "a",
+								all->dataset),
+						 errhint("The groups of a run share its tables: give them workloads of one dataset.")));
+			all->dataset = w->dataset;
+			dataset_group = ga->name;
+		}
+		if (all->nscripts + w->nscripts > RUN_MAX_SCRIPTS)
+			ereport(ERROR,
+					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+					 errmsg("the groups have more than %d scripts", RUN_MAX_SCRIPTS),
+					 errhint("A run has at most %d scripts, of all its groups together.", RUN_MAX_SCRIPTS)));
+
+		memset(&g[i], 0, sizeof(RunGroup));
+		strlcpy(g[i].name, ga->name, NAMEDATALEN);
+		strlcpy(g[i].workload, w->name, NAMEDATALEN);
+		g[i].first_client = first_client;
+		g[i].nclients = ga->clients;
+		g[i].first_script = all->nscripts;
+		g[i].nscripts = w->nscripts;
+		g[i].total_weight = w->total_weight;
+		g[i].rate = ga->rate;
+		first_client += ga->clients;
+		for (int k = 0; k < w->nscripts; k++)
+		{
+			all->scripts[all->nscripts] = w->scripts[k];
+			all->weights[all->nscripts++] = w->weights[k];
+			*ncommands += scripts[k]->ncommands;
+		}
+		all->total_weight += w->total_weight;
+		appendStringInfo(&label, "%s%s", i > 0 ? " + " : "", w->name);
+	}
+	all->name = label.len < NAMEDATALEN ? label.data : psprintf("%d groups", a->ngroups);
+	return all;
+}
+
 /* who plays the clients, as errors about workers say it */
 static const char *
 run_workers_text(const RunArgs *a)
@@ -749,11 +819,24 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	BackgroundWorkerHandle *handle;
 	int			nshards;
 	int			free_slots;
+	RunGroup	groups[RUN_MAX_GROUPS];
 
 	run_read_args(fcinfo, f, &a);
 
 	/* the workload: its scripts (parsed, to refuse a broken one now) and dataset */
-	w = run_workload(&a, &ncommands);
+	if (a.ngroups > 0)
+		w = run_groups_workload(&a, &ncommands, groups);
+	else
+	{
+		w = run_workload(&a, &ncommands);
+		memset(&groups[0], 0, sizeof(RunGroup));
+		strlcpy(groups[0].name, w->name, NAMEDATALEN);
+		strlcpy(groups[0].workload, w->name, NAMEDATALEN);
+		groups[0].nclients = a.clients;
+		groups[0].nscripts = w->nscripts;
+		groups[0].total_weight = w->total_weight;
+		groups[0].rate = a.rate;
+	}
 	if (w->dataset != NULL && a.target == NULL)
 	{
 		int			tables = 0;
@@ -792,7 +875,14 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 
 	/* --- the run's shared memory --- */
 	search_path = GetConfigOption("search_path", false, false);
-	nshards = Min(a.clients, RUN_MAX_SHARDS);
+	/* the histogram shards: each group's own, RUN_MAX_SHARDS in all or one each */
+	nshards = 0;
+	for (int i = 0; i < Max(a.ngroups, 1); i++)
+	{
+		groups[i].first_shard = nshards;
+		groups[i].nshards = Min(groups[i].nclients, Max(RUN_MAX_SHARDS / Max(a.ngroups, 1), 1));
+		nshards += groups[i].nshards;
+	}
 	run_layout(&lay, scripts_len, vars_len + 1,
 			   a.variables_json ? strlen(a.variables_json) + 1 : 1,
 			   a.tag ? strlen(a.tag) + 1 : 1, strlen(search_path) + 1,
@@ -847,6 +937,9 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	sh->ncommands = ncommands;
 	for (int i = 0; i < w->nscripts; i++)
 		sh->weights[i] = w->weights[i];
+	sh->grouped = a.ngroups > 0;
+	sh->ngroups = Max(a.ngroups, 1);
+	memcpy(sh->groups, groups, sizeof(RunGroup) * sh->ngroups);
 
 	sh->scripts_off = lay.scripts;
 	{

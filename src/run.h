@@ -40,6 +40,9 @@
 
 #define RUN_MAX_SHARDS			64	/* histograms shared by clients beyond */
 
+/* groups => : at most so many groups of clients in one run */
+#define RUN_MAX_GROUPS			16
+
 /* protocol => */
 #define RUN_PROTO_SIMPLE		0
 #define RUN_PROTO_EXTENDED		1
@@ -121,6 +124,26 @@ typedef struct RunClient
 	int64		connections;	/* connections made during the run */
 } RunClient;
 
+/*
+ * A group of a run's clients (groups =>): clients FIRST_CLIENT on, with
+ * their own scripts (FIRST_SCRIPT on, of the run's scripts), their own rate
+ * and their own histogram shards.  A run without groups has one, of every
+ * client and script, and RunShared.grouped false.
+ */
+typedef struct RunGroup
+{
+	char		name[NAMEDATALEN];
+	char		workload[NAMEDATALEN];	/* BK_UNNAMED_WORKLOAD for a script */
+	int			first_client;
+	int			nclients;
+	int			first_script;
+	int			nscripts;
+	int64		total_weight;
+	double		rate;			/* transactions per second of the group; 0: none */
+	int			first_shard;
+	int			nshards;
+} RunGroup;
+
 /* progress lines kept for the caller to print */
 #define RUN_PROGRESS_RING		16
 #define RUN_PROGRESS_LEN		256
@@ -173,6 +196,9 @@ typedef struct RunShared
 	int			nscripts;
 	int			weights[RUN_MAX_SCRIPTS];
 	int			ncommands;		/* of all scripts */
+	bool		grouped;		/* groups => was given */
+	int			ngroups;		/* 1 without groups */
+	RunGroup	groups[RUN_MAX_GROUPS];
 	Size		scripts_off;	/* nscripts texts, each ended by a NUL */
 	int			nvariables;
 	Size		variables_off;	/* name NUL, then 's' value NUL or 'n' NUL */
@@ -221,6 +247,28 @@ typedef struct RunShared
 	((BkSharedHist *) ((char *) (sh) + (sh)->hists_off) + (phase) * (sh)->nshards + (shard))
 
 extern int64 bk_now_ns(void);
+
+/* the group of script I (of the run's scripts) */
+static inline int
+bk_run_script_group(const RunShared *sh, int i)
+{
+	int			g = sh->ngroups - 1;
+
+	while (g > 0 && i < sh->groups[g].first_script)
+		g--;
+	return g;
+}
+
+/* the group of client INDEX */
+static inline int
+bk_run_client_group(const RunShared *sh, int index)
+{
+	int			g = sh->ngroups - 1;
+
+	while (g > 0 && index < sh->groups[g].first_client)
+		g--;
+	return g;
+}
 
 /*
  * bk_run_worker_clients
@@ -297,8 +345,10 @@ extern int64 bk_run_next_id(void);
 extern void bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at);
 extern void bk_run_set_started(int64 run_id, TimestampTz started_at);
 extern void bk_run_progress(int64 run_id, const RunInterval *iv, const BkHist *hist);
+extern void bk_run_group_progress(int64 run_id, int group_no, const RunInterval *iv);
 extern void bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
-						  const BkHist *hist, int sqlerrcode, const char *error);
+						  const BkHist *hist, const RunSummary *gsum, BkHist *const *ghist,
+						  int sqlerrcode, const char *error);
 
 /* runstate.c: whether a run is alive, a run's hold on its dataset */
 extern void bk_run_hold(int64 run_id);

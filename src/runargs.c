@@ -71,9 +71,174 @@ bk_interval_text(const Interval *iv)
  * ------------------------------------------------------------------------
  */
 
+/*
+ * read_groups
+ *		groups => '[{"name": ..., "workload": ... | "script": ...,
+ *		"clients": n, "rate": tps}, ...]': each group's clients run its own
+ *		workload or script at its own rate.  Their workloads are looked up
+ *		with the run's (run.c); here each group's shape is checked.
+ */
+static void
+read_groups(Datum json, RunArgs *a)
+{
+	Oid			types[1] = {JSONBOID};
+	Datum		values[1] = {json};
+	MemoryContext cxt = CurrentMemoryContext;
+	char	   *type;
+	int64		total = 0;
+
+	bk_spi_connect();
+	if (SPI_execute_with_args("SELECT pg_catalog.jsonb_typeof($1),"
+							  " CASE pg_catalog.jsonb_typeof($1) WHEN 'array'"
+							  " THEN pg_catalog.jsonb_array_length($1) END",
+							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read groups");
+	type = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	if (strcmp(type, "array") != 0 ||
+		atoi(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2)) < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg(strcmp(type, "array") != 0 ? "groups must be a JSON array, not %s" :
+						"groups must list at least one group", type),
+				 errhint("For example groups => '[{\"name\": \"writers\", \"workload\": \"tpcb\", \"clients\": 2, \"rate\": 50},"
+						 " {\"name\": \"readers\", \"workload\": \"select-only\", \"clients\": 4}]'.")));
+	if (SPI_execute_with_args("SELECT g.i, pg_catalog.jsonb_typeof(g.e),"
+							  " (SELECT pg_catalog.string_agg(k, ', ' ORDER BY k)"
+							  "    FROM pg_catalog.jsonb_object_keys(CASE pg_catalog.jsonb_typeof(g.e)"
+							  "      WHEN 'object' THEN g.e ELSE '{}' END) k"
+							  "   WHERE k <> ALL ('{name,workload,script,clients,rate}')),"
+							  " pg_catalog.jsonb_typeof(g.e->'name'), g.e->>'name',"
+							  " pg_catalog.jsonb_typeof(g.e->'workload'), g.e->>'workload',"
+							  " pg_catalog.jsonb_typeof(g.e->'script'), g.e->>'script',"
+							  " pg_catalog.jsonb_typeof(g.e->'clients'), g.e->>'clients',"
+							  " pg_catalog.jsonb_typeof(g.e->'rate'), g.e->>'rate'"
+							  " FROM pg_catalog.jsonb_array_elements($1) WITH ORDINALITY AS g (e, i)"
+							  " ORDER BY g.i",
+							  1, types, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read groups");
+	if (SPI_processed > RUN_MAX_GROUPS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many groups: %llu, at most %d",
+						(unsigned long long) SPI_processed, RUN_MAX_GROUPS),
+				 errhint("Put clients that run the same scripts at the same rate in one group.")));
+	a->ngroups = (int) SPI_processed;
+	a->groups = MemoryContextAllocZero(cxt, sizeof(RunGroupArg) * a->ngroups);
+	for (int i = 0; i < a->ngroups; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		RunGroupArg *g = &a->groups[i];
+		char	   *t;
+		char	   *unknown;
+		char	   *name_type = SPI_getvalue(tup, desc, 4);
+		char	   *wl_type = SPI_getvalue(tup, desc, 6);
+		char	   *script_type = SPI_getvalue(tup, desc, 8);
+		char	   *clients_type = SPI_getvalue(tup, desc, 10);
+		char	   *rate_type = SPI_getvalue(tup, desc, 12);
+
+		t = SPI_getvalue(tup, desc, 2);
+		if (strcmp(t, "object") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("group %d must be a JSON object, not %s", i + 1, t),
+					 errhint("A group is an object with %s.",
+							 "clients, a workload or a script, and optionally a name and a rate")));
+		unknown = SPI_getvalue(tup, desc, 3);
+		if (unknown != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("group %d has unknown keys: %s", i + 1, bk_shown(unknown)),
+					 errhint("A group's keys are name, workload, script, clients and rate.")));
+		if ((wl_type == NULL) == (script_type == NULL))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg(wl_type == NULL ? "group %d needs a workload or a script" :
+							"group %d takes a workload or a script, not both", i + 1),
+					 errhint("Name a workload of bench.workloads as \"workload\", or give a script's text as \"script\".")));
+		if ((wl_type && strcmp(wl_type, "string") != 0) ||
+			(script_type && strcmp(script_type, "string") != 0) ||
+			(name_type && strcmp(name_type, "string") != 0))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("group %d: %s must be a string", i + 1,
+							name_type && strcmp(name_type, "string") != 0 ? "name" :
+							wl_type ? "workload" : "script"),
+					 errhint("A group's name, workload and script are JSON strings.")));
+		if (wl_type)
+			g->workload = MemoryContextStrdup(cxt, SPI_getvalue(tup, desc, 7));
+		else
+		{
+			g->script = MemoryContextStrdup(cxt, SPI_getvalue(tup, desc, 9));
+			bk_check_bytes("script", g->script, BK_MAX_SCRIPT_BYTES,
+						   "A script is at most 1 MB (1048576 bytes).");
+		}
+		if (name_type)
+			g->name = MemoryContextStrdup(cxt, SPI_getvalue(tup, desc, 5));
+		else
+			g->name = g->workload ? g->workload : psprintf("group %d", i + 1);
+		if (g->name[0] == '\0' || strlen(g->name) >= NAMEDATALEN)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("group %d: name must be 1 to %d bytes long", i + 1, NAMEDATALEN - 1),
+					 errhint("A group's name labels its results.")));
+		for (int j = 0; j < i; j++)
+			if (strcmp(a->groups[j].name, g->name) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("groups %d and %d are both named \"%s\"", j + 1, i + 1,
+								bk_shown(g->name)),
+						 errhint("Give each group a name of its own: \"name\": \"...\".")));
+
+		t = SPI_getvalue(tup, desc, 11);
+		if (clients_type == NULL || strcmp(clients_type, "number") != 0 ||
+			strspn(t, "0123456789") != strlen(t) || strlen(t) > 5 ||
+			atoi(t) < 1 || atoi(t) > RUN_MAX_CLIENTS)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 clients_type == NULL ? errmsg("group %d needs clients", i + 1) :
+					 errmsg("group %d: clients must be a whole number between 1 and %d, not %s",
+							i + 1, RUN_MAX_CLIENTS, bk_shown(t)),
+					 errhint("clients is the number of the group's concurrent sessions.")));
+		g->clients = atoi(t);
+		total += g->clients;
+
+		if (rate_type != NULL)
+		{
+			t = SPI_getvalue(tup, desc, 13);
+			g->rate = strcmp(rate_type, "number") == 0 ? strtod(t, NULL) : -1;
+			if (!(g->rate > 0) || isinf(g->rate) || g->rate > 1e6 * g->clients)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("group %d: rate must be a positive number, at most 1000000 transactions per second per client, not %s",
+								i + 1, bk_shown(t)),
+						 errhint("A group's rate is the target throughput of its clients together, as pgbench -R; leave it out for no limit.")));
+		}
+	}
+	if (total > RUN_MAX_CLIENTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the groups have %lld clients, at most %d", (long long) total, RUN_MAX_CLIENTS),
+				 errhint("clients of all groups together are at most %d.", RUN_MAX_CLIENTS)));
+	a->clients = (int) total;
+	bk_spi_finish();
+}
+
 static void
 check_workload(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 {
+	/* groups => names each group's workload; it comes last in the table */
+	if (!n[RA_GROUPS])
+	{
+		if (!n[RA_WORKLOAD] || !n[RA_SCRIPT])
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s takes groups or a %s, not both", fn,
+							n[RA_WORKLOAD] ? "script" : "workload"),
+					 errhint("Each group names its own workload or script.")));
+		read_groups(v[RA_GROUPS], a);
+		return;
+	}
 	/* a workload or a script: script comes later in the table, both now */
 	if (n[RA_WORKLOAD] == n[RA_SCRIPT])
 		ereport(ERROR,
@@ -94,7 +259,19 @@ check_workload(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 static void
 check_clients(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 {
-	a->clients = DatumGetInt32(v[RA_CLIENTS]);
+	int			clients = DatumGetInt32(v[RA_CLIENTS]);
+
+	/* with groups, theirs: clients may only repeat their sum */
+	if (a->ngroups > 0)
+	{
+		if (clients != 1 && clients != a->clients)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("clients is %d, and the groups have %d", clients, a->clients),
+					 errhint("With groups, each group gives its clients; leave clients out.")));
+		return;
+	}
+	a->clients = clients;
 	if (a->clients < 1 || a->clients > RUN_MAX_CLIENTS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
@@ -251,6 +428,11 @@ check_rate(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 {
 	if (n[RA_RATE])
 		return;
+	if (a->ngroups > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s takes groups or a rate, not both", fn),
+				 errhint("Give each group its own rate: \"rate\": tps.")));
 	a->rate = DatumGetFloat8(v[RA_RATE]);
 	if (!(a->rate > 0) || isinf(a->rate) || a->rate > 1e6 * a->clients)
 		ereport(ERROR,
@@ -500,6 +682,8 @@ const BkArgDef bk_run_args[RUN_NARGS] = {
 	"per_run, or per_transaction: a new connection for every transaction (pgbench -C)"},
 	[RA_ON_DISCONNECT] = {"on_disconnect", TEXTOID, "fail", true, check_on_disconnect,
 	"fail: a client whose connection to the target breaks fails the run; continue: it ends, the others go on"},
+	[RA_GROUPS] = {"groups", JSONBOID, NULL, false, NULL,
+	"groups of clients, each with its own workload or script and rate, as a jsonb array of {name, workload | script, clients, rate}; instead of workload, script, clients and rate"},
 };
 
 /*

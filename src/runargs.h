@@ -44,8 +44,19 @@ typedef enum BkRunArgNo
 	RA_JOBS,
 	RA_CONNECT,
 	RA_ON_DISCONNECT,
+	RA_GROUPS,
 	RUN_NARGS
 } BkRunArgNo;
+
+/* one group of groups => */
+typedef struct RunGroupArg
+{
+	char	   *name;
+	char	   *workload;		/* NULL with script */
+	char	   *script;
+	int			clients;
+	double		rate;			/* 0: none */
+} RunGroupArg;
 
 /* the arguments of a run, checked */
 typedef struct RunArgs
@@ -81,6 +92,8 @@ typedef struct RunArgs
 	int			jobs;			/* client workers */
 	bool		connect_per_transaction;
 	bool		on_disconnect_continue;
+	int			ngroups;		/* 0: no groups => */
+	RunGroupArg *groups;
 } RunArgs;
 
 /*

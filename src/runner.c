@@ -78,8 +78,14 @@ bk_session_init(BkSession *s, RunShared *sh, int index, BkThread *thread,
 	s->me = &RUN_CLIENTS(sh)[index];
 	s->terminated = terminated;
 	s->end_ns = PG_INT64_MAX;	/* until bk_session_start: no end yet */
-	s->hist[PHASE_WARMUP] = RUN_HIST(sh, PHASE_WARMUP, index % sh->nshards);
-	s->hist[PHASE_MEASURED] = RUN_HIST(sh, PHASE_MEASURED, index % sh->nshards);
+	s->group = &sh->groups[bk_run_client_group(sh, index)];
+	{
+		int			shard = s->group->first_shard +
+			(index - s->group->first_client) % s->group->nshards;
+
+		s->hist[PHASE_WARMUP] = RUN_HIST(sh, PHASE_WARMUP, shard);
+		s->hist[PHASE_MEASURED] = RUN_HIST(sh, PHASE_MEASURED, shard);
+	}
 	s->script_stats = RUN_SCRIPT_STATS(sh, index);
 	s->command_stats = RUN_COMMAND_STATS(sh, index);
 	s->vars_cxt = AllocSetContextCreate(cxt, "pgbenchkit client variables",
@@ -90,7 +96,7 @@ bk_session_init(BkSession *s, RunShared *sh, int index, BkThread *thread,
 	s->vt = bk_vartable_create();
 	s->nscripts = w->nscripts;
 	s->scripts = bk_workload_parse(w, s->vt);
-	s->total_weight = w->total_weight;
+	s->total_weight = s->group->total_weight;
 	s->command_base = palloc(sizeof(int) * s->nscripts);
 	for (int i = 0, base = 0; i < s->nscripts; i++)
 	{
@@ -167,8 +173,21 @@ bk_session_start(BkSession *s)
 	s->me->min_ns = PG_INT64_MAX;
 	s->me->max_ns = 0;
 	s->end_ns = sh->duration_ns > 0 ? sh->start_ns + sh->duration_ns : PG_INT64_MAX;
-	s->throttled = sh->rate > 0;
-	s->thread->center_us = sh->rate > 0 ? 1e6 * sh->nworkers / sh->rate : 0;
+	s->throttled = s->group->rate > 0;
+	if (!sh->grouped)
+		s->thread->center_us = sh->rate > 0 ? 1e6 * sh->nworkers / sh->rate : 0;
+	else if (s->throttled)
+	{
+		/* the worker's share of its group's rate: its clients of the group */
+		int			first;
+		int			n;
+		int			mine;
+
+		bk_run_worker_clients(sh, s->thread->index, &first, &n);
+		mine = Min(first + n, s->group->first_client + s->group->nclients) -
+			Max(first, s->group->first_client);
+		s->thread->center_us = 1e6 * s->group->nclients / (s->group->rate * mine);
+	}
 	s->thread->trigger = sh->start_ns;
 	s->scheduled = sh->start_ns;
 	s->state = BK_ST_CHOOSE_SCRIPT;
@@ -271,16 +290,16 @@ runner_count_command(BkSession *s, int i, int64 t0)
 /*
  * runner_choose
  *		The script of the next transaction, drawn by weight from the
- *		choosing generator (pgbench's chooseScript).
+ *		choosing generator (pgbench's chooseScript), among its group's.
  */
 static int
 runner_choose(BkSession *s)
 {
 	int64		w;
-	int			i = 0;
+	int			i = s->group->first_script;
 
-	if (s->nscripts == 1)
-		return 0;
+	if (s->group->nscripts == 1)
+		return i;
 	w = bk_random_uniform(&s->thread->choose, 0, s->total_weight - 1);
 	do
 	{

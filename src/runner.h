@@ -63,6 +63,7 @@ typedef struct BkWait
  * thread's: the generators that choose scripts and draw the rate
  * schedule, and the schedule itself (pgbench's throttle_trigger).  With
  * one session per worker, as in-server runs have, it is the session's own.
+ * A worker whose clients are of several groups has one for each group.
  */
 typedef struct BkThread
 {
@@ -80,13 +81,14 @@ typedef struct BkSession
 	RunShared  *sh;
 	RunClient  *me;
 	int			index;			/* the client's number, from 0 */
+	const RunGroup *group;		/* its group: scripts, rate, shards */
 	const volatile sig_atomic_t *terminated;	/* the worker's SIGTERM */
 
 	/* the scripts and variables */
-	int			nscripts;
+	int			nscripts;		/* of the run, every group's */
 	BkScript  **scripts;
 	int		   *command_base;	/* each script's first command in the stats */
-	int64		total_weight;
+	int64		total_weight;	/* of its group's scripts */
 	BkVarTable *vt;
 	BkValue    *vars;
 	MemoryContext vars_cxt;		/* the variables' strings */

@@ -160,6 +160,12 @@ sweep_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool *n
 	char	   *spec;
 	MemoryContext callercxt = CurrentMemoryContext;
 
+	if (!n[BK_RUN_SLOT(f, RA_GROUPS)])
+		ereport(ERROR,
+				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
+				 errmsg("%s does not take groups", fn),
+				 errdetail("A sweep varies the number of clients; groups fix each group's."),
+				 errhint("Run groups with bench.run or bench.start.")));
 	bk_arg_not_null(n[BK_RUN_SLOT(f, RA_WORKLOAD)] && n[BK_RUN_SLOT(f, RA_SCRIPT)], fn, "workload");
 	bk_arg_not_null(n[SWEEP_CLIENTS], fn, "clients");
 	bk_arg_not_null(n[SWEEP_REPEAT], fn, "repeat");

@@ -171,6 +171,27 @@ foreach my $protocol (qw(simple extended prepared))
 }
 is(balances_ok(), 't', 'balances agree after every protocol');
 
+# groups over two workers, one of which plays clients of both: each
+# client runs its own group's script, each group keeps its own rate
+($ret, $out, $err) = as_role('alice', q{
+	SELECT status, transactions, jobs FROM bench.run(groups => $g$[
+	         {"name": "writers", "workload": "tpcb", "clients": 2, "rate": 400},
+	         {"name": "readers", "script": "insert into pipeline_seen values (:client_id, 9);", "clients": 3}]$g$,
+	       jobs => 2, transactions => 10, progress => '0', target => 'remote')});
+is($out, 'done|50|2', 'a run with two groups against the target, over two workers') or diag($err);
+$run = last_run('id');
+is($node->safe_psql('postgres', qq{
+	SELECT string_agg(name || ':' || transactions || ':' || (rate IS NOT NULL) || ':' || (lag_avg_ms IS NOT NULL), ',' ORDER BY group_no)
+	  FROM bench.run_groups WHERE run_id = $run}), 'writers:20:true:true,readers:30:false:false',
+	'each group counted its own transactions; the limited one has a schedule lag');
+is(remote_value('SELECT count(*) FROM pgbench_history') - $history, 20,
+	'only the writers wrote history rows on the target');
+$history = remote_value('SELECT count(*) FROM pgbench_history');
+is(remote_value(q{SELECT count(*) || '|' || string_agg(DISTINCT client::text, ',' ORDER BY client::text) FROM pipeline_seen WHERE nxt = 9}),
+	'30|2,3,4', 'only the readers, clients 2 to 4, ran the readers\' script');
+is(balances_ok(), 't', 'balances agree after the groups');
+$remote->safe_psql('postgres', 'DELETE FROM pipeline_seen WHERE nxt = 9');
+
 # a pipeline, with a sync inside: its commands are sent at once, their
 # results read at its end
 my $pipeline = join("\n", '\startpipeline', 'insert into pipeline_seen values (:client_id, 1);',

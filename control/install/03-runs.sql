@@ -133,11 +133,14 @@ CREATE TABLE bench.run_scripts (
     latency_avg_ms  double precision,
     failures        bigint,
     skipped         bigint,
+    group_no        integer,
     PRIMARY KEY (run_id, script_no)
 );
 
 COMMENT ON TABLE bench.run_scripts IS
     'The scripts of each run (numbered from 1) with their weights, transactions, average latency and failures in the measured phase';
+COMMENT ON COLUMN bench.run_scripts.group_no IS
+    'The group whose clients run the script (bench.run_groups), in a run with groups';
 
 --
 -- bench.command_latencies: per-command latencies of each run, as pgbench -r
@@ -163,6 +166,66 @@ CREATE TABLE bench.command_latencies (
 
 COMMENT ON TABLE bench.command_latencies IS
     'Per-command latencies of each run in its measured phase (pgbench -r): executions, average latency, failures, retries';
+
+--
+-- bench.run_groups: the groups of clients of a run with groups => , each
+-- with its own workload or script and rate, and what each measured; and
+-- bench.group_progress, their rows of each progress interval.
+--
+CREATE TABLE bench.run_groups (
+    run_id          bigint      NOT NULL REFERENCES bench.runs (id) ON DELETE CASCADE,
+    group_no        integer     NOT NULL,
+    name            text        NOT NULL,
+    workload        text        NOT NULL,
+    clients         integer     NOT NULL,
+    rate            double precision,
+    transactions    bigint,
+    tps             double precision,
+    latency_avg_ms  double precision,
+    latency_stddev_ms double precision,
+    latency_p50_ms  double precision,
+    latency_p95_ms  double precision,
+    latency_p99_ms  double precision,
+    latency_max_ms  double precision,
+    failures        bigint,
+    ignored_errors  bigint,
+    skipped         bigint,
+    lag_avg_ms      double precision,
+    histogram_lower_ms double precision[],
+    histogram_upper_ms double precision[],
+    histogram_count bigint[],
+    PRIMARY KEY (run_id, group_no),
+    UNIQUE (run_id, name)
+);
+
+COMMENT ON TABLE bench.run_groups IS
+    'The groups of clients of each run with groups (numbered from 1): workload, clients, rate, and what each measured, with its latency histogram';
+
+CREATE TABLE bench.group_progress (
+    run_id          bigint      NOT NULL,
+    group_no        integer     NOT NULL,
+    interval_start  timestamptz NOT NULL,
+    interval_end    timestamptz NOT NULL,
+    elapsed_s       double precision NOT NULL,
+    transactions    bigint      NOT NULL,
+    tps             double precision NOT NULL,
+    latency_avg_ms  double precision,
+    latency_p99_ms  double precision,
+    latency_max_ms  double precision,
+    failures        bigint      NOT NULL,
+    retries         bigint      NOT NULL,
+    ignored_errors  bigint      NOT NULL,
+    in_warmup       boolean     NOT NULL,
+    PRIMARY KEY (run_id, group_no, interval_start),
+    FOREIGN KEY (run_id, group_no) REFERENCES bench.run_groups (run_id, group_no) ON DELETE CASCADE
+);
+
+COMMENT ON TABLE bench.group_progress IS
+    'Per-interval progress of each group of a run with groups: transactions, tps, latency, failures (the intervals of bench.progress)';
+
+SELECT pg_catalog.pg_extension_config_dump('bench.run_groups', '');
+SELECT pg_catalog.pg_extension_config_dump('bench.group_progress', '');
+GRANT SELECT ON bench.run_groups, bench.group_progress TO PUBLIC;
 
 SELECT pg_catalog.pg_extension_config_dump('bench.run_scripts', '');
 SELECT pg_catalog.pg_extension_config_dump('bench.command_latencies', '');

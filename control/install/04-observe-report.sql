@@ -449,8 +449,11 @@ BEGIN
                        'script_no', rs.script_no, 'weight', rs.weight,
                        'weight_pct', round(100.0 * rs.weight / NULLIF(rs.total_weight, 0), 1),
                        'name', COALESCE(substring(rs.script FROM '^-- (<builtin: [^>]*>)'),
-                                        CASE WHEN rs.nscripts = 1 THEN r.workload
-                                             ELSE format('%s script %s', r.workload, rs.script_no) END),
+                                        CASE WHEN rs.group_no IS NOT NULL THEN rs.group_workload
+                                             WHEN rs.nscripts = 1 THEN r.workload
+                                             ELSE format('%s script %s', r.workload, rs.script_no) END)
+                               || COALESCE(format(' (group %s)', rs.group_name), ''),
+                       'group_no', rs.group_no,
                        'transactions', rs.transactions,
                        'transactions_pct', round(100.0 * rs.transactions / NULLIF(r.transactions, 0), 1),
                        'tps', round((rs.transactions / NULLIF(r.measured_s, 0))::numeric, 6),
@@ -469,8 +472,11 @@ BEGIN
                              FROM bench.command_latencies cl
                             WHERE cl.run_id = rs.run_id AND cl.script_no = rs.script_no), '[]'::jsonb))
                        ORDER BY rs.script_no)
-              FROM (SELECT q.*, sum(q.weight) OVER () AS total_weight, count(*) OVER () AS nscripts
-                      FROM bench.run_scripts q WHERE q.run_id = r.id) rs), '[]'::jsonb),
+              FROM (SELECT q.*, sum(q.weight) OVER (PARTITION BY q.group_no) AS total_weight,
+                           count(*) OVER () AS nscripts, g.name AS group_name, g.workload AS group_workload
+                      FROM bench.run_scripts q
+                      LEFT JOIN bench.run_groups g ON g.run_id = q.run_id AND g.group_no = q.group_no
+                     WHERE q.run_id = r.id) rs), '[]'::jsonb),
         'latency_ms', jsonb_build_object(
             'min', round(r.latency_min_ms::numeric, 3), 'p50', round(r.latency_p50_ms::numeric, 3),
             'p90', round(r.latency_p90_ms::numeric, 3), 'p95', round(r.latency_p95_ms::numeric, 3),
@@ -534,6 +540,31 @@ BEGIN
             'unavailable', COALESCE(r.unavailable, '{}')));
     IF sb IS NOT NULL THEN
         result := result || jsonb_build_object('sysbench', sb);
+    END IF;
+    -- a run with groups: what each group measured
+    IF EXISTS (SELECT FROM bench.run_groups g WHERE g.run_id = r.id) THEN
+        result := result || jsonb_build_object('groups', (
+            SELECT jsonb_agg(jsonb_build_object(
+                       'group_no', g.group_no, 'name', g.name, 'workload', g.workload,
+                       'clients', g.clients, 'rate_tps', g.rate,
+                       'scripts', (SELECT jsonb_agg(rs.script_no ORDER BY rs.script_no)
+                                     FROM bench.run_scripts rs
+                                    WHERE rs.run_id = r.id AND rs.group_no = g.group_no),
+                       'transactions', g.transactions,
+                       'transactions_pct', round(100.0 * g.transactions / NULLIF(r.transactions, 0), 1),
+                       'tps', round(g.tps::numeric, 6),
+                       'failures', g.failures, 'ignored_errors', g.ignored_errors,
+                       'skipped', g.skipped,
+                       'schedule_lag_avg_ms', round(g.lag_avg_ms::numeric, 3),
+                       'latency_ms', jsonb_build_object(
+                           'avg', round(g.latency_avg_ms::numeric, 3),
+                           'stddev', round(g.latency_stddev_ms::numeric, 3),
+                           'p50', round(g.latency_p50_ms::numeric, 3),
+                           'p95', round(g.latency_p95_ms::numeric, 3),
+                           'p99', round(g.latency_p99_ms::numeric, 3),
+                           'max', round(g.latency_max_ms::numeric, 3)))
+                       ORDER BY g.group_no)
+              FROM bench.run_groups g WHERE g.run_id = r.id));
     END IF;
     RETURN result;
 END
@@ -719,6 +750,31 @@ BEGIN
                || format('         max:                            %s', lpad(COALESCE(to_char((x->'latency_ms'->>'max')::numeric, 'FM999999990.00'), '-'), 12))
                || format('         95th percentile:                %s', lpad(COALESCE(to_char((x->'latency_ms'->>'p95')::numeric, 'FM999999990.00'), '-'), 12))
                || format('         sum:                            %s', lpad(COALESCE(to_char((x->'latency_ms'->>'sum')::numeric, 'FM999999990.00'), '-'), 12));
+    END IF;
+
+    -- each group of clients: its workload, rate and what it measured
+    IF jsonb_typeof(j->'groups') = 'array' THEN
+        o := o || ''::text || 'groups:'::text;
+        FOR x IN SELECT * FROM jsonb_array_elements(j->'groups') LOOP
+            o := o || format('  group %s: %s - %s, %s client%s%s', x->>'group_no', x->>'name',
+                             x->>'workload', x->>'clients',
+                             CASE WHEN x->>'clients' = '1' THEN '' ELSE 's' END,
+                             CASE WHEN x->>'rate_tps' IS NOT NULL THEN format(', rate %s tps', x->>'rate_tps') ELSE '' END)
+                   || format('   %s transactions (%s%% of total), tps = %s, %s failed%s',
+                             COALESCE(x->>'transactions', '0'), COALESCE(x->>'transactions_pct', '0'),
+                             to_char(COALESCE((x->>'tps')::numeric, 0), 'FM999999990.000000'),
+                             COALESCE(x->>'failures', '0'),
+                             CASE WHEN COALESCE((x->>'ignored_errors')::bigint, 0) > 0
+                                  THEN format(', %s ignored errors', x->>'ignored_errors') ELSE '' END);
+            IF COALESCE((x->>'transactions')::bigint, 0) > 0 THEN
+                o := o || format('   latency average %s ms, stddev %s ms, p50 %s ms, p95 %s ms, p99 %s ms, max %s ms',
+                                 x->'latency_ms'->>'avg', x->'latency_ms'->>'stddev', x->'latency_ms'->>'p50',
+                                 x->'latency_ms'->>'p95', x->'latency_ms'->>'p99', x->'latency_ms'->>'max');
+            END IF;
+            IF x->>'schedule_lag_avg_ms' IS NOT NULL THEN
+                o := o || format('   rate limit schedule lag: avg %s ms', x->>'schedule_lag_avg_ms');
+            END IF;
+        END LOOP;
     END IF;
 
     -- the run

@@ -395,11 +395,83 @@ BEGIN
      CROSS JOIN LATERAL (SELECT regexp_replace(fa0.t, '^([^,]*), (.*)$', '\1 [\2]') AS t) fa
      CROSS JOIN LATERAL (SELECT regexp_replace(fb0.t, '^([^,]*), (.*)$', '\1 [\2]') AS t) fb
      ORDER BY c.ord, c.k;
+
+    --
+    -- Two runs with groups: each group's tps and latencies, the groups
+    -- matched by name, its clients in the clients column; the noise from
+    -- each group's own progress series, the verdict as for single runs.
+    --
+    IF is_suite THEN
+        RETURN;
+    END IF;
+    RETURN QUERY
+    WITH ms (ord, metric, higher) AS (
+        VALUES (1, 'tps', true),
+               (2, 'latency_avg_ms', false),
+               (3, 'latency_p95_ms', false),
+               (4, 'latency_p99_ms', false)
+    ), gv AS (
+        SELECT CASE g.run_id WHEN id_a THEN 'a' ELSE 'b' END AS side, g.run_id, g.group_no,
+               g.name, g.clients, m.metric, m.value
+          FROM bench.run_groups g
+         CROSS JOIN LATERAL (VALUES
+               ('tps', g.tps), ('latency_avg_ms', g.latency_avg_ms),
+               ('latency_p95_ms', g.latency_p95_ms), ('latency_p99_ms', g.latency_p99_ms))
+               AS m (metric, value)
+         WHERE g.run_id IN (id_a, id_b)
+    ), cv AS (
+        SELECT p.run_id, p.group_no, s.metric,
+               CASE WHEN count(s.v) < 3 THEN NULL
+                    WHEN avg(s.v) = 0 THEN 0
+                    ELSE stddev_samp(s.v) / abs(avg(s.v)) END AS cv
+          FROM bench.group_progress p
+          JOIN bench.runs r ON r.id = p.run_id
+         CROSS JOIN LATERAL (VALUES
+               ('tps', p.tps), ('latency_avg_ms', p.latency_avg_ms),
+               ('latency_p95_ms', p.latency_avg_ms), ('latency_p99_ms', p.latency_p99_ms)) AS s (metric, v)
+         WHERE p.run_id IN (id_a, id_b) AND NOT p.in_warmup
+           AND extract(epoch FROM p.interval_end - p.interval_start)
+               >= 0.5 * extract(epoch FROM r.progress)
+         GROUP BY p.run_id, p.group_no, s.metric
+    ), names AS (
+        SELECT DISTINCT gv.name FROM gv
+    ), cmp AS (
+        SELECT m.ord, m.metric, m.higher, names.name,
+               COALESCE(y.clients, x.clients) AS clients,
+               x.value AS va, y.value AS vb,
+               sqrt((cx.cv ^ 2 + cy.cv ^ 2) / 2) AS noise,
+               CASE WHEN x.value = 0 THEN 1 ELSE abs(y.value / x.value - 1) END AS change
+          FROM names CROSS JOIN ms m
+          LEFT JOIN gv x ON x.side = 'a' AND x.name = names.name AND x.metric = m.metric
+          LEFT JOIN gv y ON y.side = 'b' AND y.name = names.name AND y.metric = m.metric
+          LEFT JOIN cv cx ON cx.run_id = x.run_id AND cx.group_no = x.group_no AND cx.metric = m.metric
+          LEFT JOIN cv cy ON cy.run_id = y.run_id AND cy.group_no = y.group_no AND cy.metric = m.metric
+    )
+    SELECT 'group'::text, format('%s: %s', c.name, c.metric), c.clients,
+           fa.t, fb.t,
+           c.vb / NULLIF(c.va, 0),
+           (c.vb / NULLIF(c.va, 0) - 1) * 100,
+           c.noise * 100,
+           CASE WHEN c.va IS NULL OR c.vb IS NULL THEN NULL
+                WHEN c.va = c.vb THEN 'within noise'
+                WHEN NOT c.change > GREATEST(threshold, 3 * COALESCE(c.noise, 0)) THEN 'within noise'
+                WHEN (c.vb > c.va) = c.higher THEN 'improvement'
+                ELSE 'regression' END
+      FROM cmp c
+     CROSS JOIN LATERAL (
+           SELECT CASE WHEN c.va = 0 THEN '0'
+                       ELSE round(c.va::numeric, GREATEST(1, 3 - floor(log(abs(c.va::numeric)))::integer))::text
+                  END AS t) fa
+     CROSS JOIN LATERAL (
+           SELECT CASE WHEN c.vb = 0 THEN '0'
+                       ELSE round(c.vb::numeric, GREATEST(1, 3 - floor(log(abs(c.vb::numeric)))::integer))::text
+                  END AS t) fb
+     ORDER BY c.name, c.ord;
 END
 $fn$;
 
 COMMENT ON FUNCTION bench.compare(bigint, bigint, double precision) IS
-    'Two runs or two suites side by side: what differs between them, then tps, latencies, WAL, FPI, checkpoints and blocks read per transaction with change, noise and verdict (improvement, regression, within noise). Noise: suites with repeats, the larger relative half-range of the two sides, a verdict only when the ranges do not overlap; single runs, sqrt((cv_a^2 + cv_b^2) / 2) of their per-interval series, a verdict only when the change is over max(threshold, 3 * noise)';
+    'Two runs or two suites side by side: what differs between them, then tps, latencies, WAL, FPI, checkpoints and blocks read per transaction with change, noise and verdict (improvement, regression, within noise), then for runs with groups each group''s tps and latencies. Noise: suites with repeats, the larger relative half-range of the two sides, a verdict only when the ranges do not overlap; single runs and groups, sqrt((cv_a^2 + cv_b^2) / 2) of their per-interval series, a verdict only when the change is over max(threshold, 3 * noise)';
 
 GRANT EXECUTE ON FUNCTION bench.compare(bigint, bigint, double precision) TO PUBLIC;
 

@@ -59,6 +59,12 @@ CREATE POLICY visible ON bench.histograms FOR SELECT
 ALTER TABLE bench.run_scripts ENABLE ROW LEVEL SECURITY;
 CREATE POLICY visible ON bench.run_scripts FOR SELECT
     USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+ALTER TABLE bench.run_groups ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.run_groups FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+ALTER TABLE bench.group_progress ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.group_progress FOR SELECT
+    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
 ALTER TABLE bench.command_latencies ENABLE ROW LEVEL SECURITY;
 CREATE POLICY visible ON bench.command_latencies FOR SELECT
     USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
