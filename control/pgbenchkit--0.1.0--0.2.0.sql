@@ -3219,6 +3219,17 @@ COMMENT ON FUNCTION bench.report(bigint) IS
 --   l.i2  oldest (rows_per_commit 5), keeping the table's size: the
 --         benchmark's queue, from :min_trxid (the run sets it from the
 --         table's smallest id when it is -1, the first time)
+--   qr    one range query of rows_per_query rows (10) on a secondary index
+--         drawn from those there are (marketsegment, registersegment,
+--         pdc: secondary_indexes of them), from a random value on: the
+--         query thread of the query steps qr100, qr500, qr1000
+--   qp    one point query of rows_per_query random primary keys (10) from
+--         the oldest row to the newest, which it reads again every 100
+--         queries (the benchmark's --query_pk_only): of qp100, qp500, qp1000
+--
+-- The query steps run qr or qp as fast as they go beside the inserts of
+-- l.i1 held to 100, 500 or 1000 rows a second per table (groups =>, and
+-- bench.ibench).
 --
 -- Each statement commits alone, as the benchmark's autocommit.  The rows
 -- are the benchmark's: cashregisterid below cashregisters (1000),
@@ -3235,10 +3246,12 @@ LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
-    steps   constant text[] := ARRAY['l.i0', 'l.x', 'l.i1', 'l.i2'];
+    steps   constant text[] := ARRAY['l.i0', 'l.x', 'l.i1', 'l.i2', 'qr', 'qp'];
     known   constant text[] := ARRAY['rows_per_commit', 'secondary_indexes', 'delete_per_insert',
                                      'cashregisters', 'customers', 'products', 'max_price',
-                                     'data_length_min', 'data_length_max', 'data_random_pct'];
+                                     'data_length_min', 'data_length_max', 'data_random_pct',
+                                     'rows_per_query'];
+    nq      integer;
     o       jsonb;
     k       text;
     s       text[] := '{}';
@@ -3247,12 +3260,12 @@ BEGIN
     IF step IS NULL THEN
         RAISE EXCEPTION 'step must not be null'
             USING ERRCODE = 'null_value_not_allowed',
-                  HINT = 'Name one of the Insert Benchmark''s steps: l.i0, l.x, l.i1 or l.i2.';
+                  HINT = 'Name one of the Insert Benchmark''s steps: l.i0, l.x, l.i1, l.i2, qr or qp.';
     END IF;
     IF NOT step = ANY (steps) THEN
         RAISE EXCEPTION 'unknown Insert Benchmark step "%"', left(step, 64)
             USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'The steps with a script of their own are l.i0, l.x, l.i1 and l.i2.';
+                  HINT = 'The steps with a script of their own are l.i0, l.x, l.i1, l.i2, and qr and qp (the query clients of qr100 ... qp1000).';
     END IF;
     IF options IS NULL OR jsonb_typeof(options) <> 'object' THEN
         RAISE EXCEPTION 'options must be a JSON object'
@@ -3272,20 +3285,22 @@ BEGIN
                             'secondary_indexes', 3, 'delete_per_insert', step IN ('l.i1', 'l.i2'),
                             'cashregisters', 1000, 'customers', 100000, 'products', 10000,
                             'max_price', 500, 'data_length_min', 10, 'data_length_max', 20,
-                            'data_random_pct', 50) || options;
+                            'data_random_pct', 50, 'rows_per_query', 10) || options;
     FOREACH k IN ARRAY ARRAY['rows_per_commit', 'secondary_indexes', 'cashregisters', 'customers',
                              'products', 'max_price', 'data_length_min', 'data_length_max',
-                             'data_random_pct'] LOOP
+                             'data_random_pct', 'rows_per_query'] LOOP
         IF jsonb_typeof(o->k) <> 'number' OR (o->>k)::numeric <> trunc((o->>k)::numeric)
            OR (o->>k)::numeric < (CASE WHEN k IN ('secondary_indexes', 'data_random_pct') THEN 0 ELSE 1 END)
            OR (o->>k)::numeric > (CASE k WHEN 'secondary_indexes' THEN 3 WHEN 'data_random_pct' THEN 100
                                          WHEN 'data_length_min' THEN 4000 WHEN 'data_length_max' THEN 4000
-                                         WHEN 'rows_per_commit' THEN 100000 ELSE 2147483647 END) THEN
+                                         WHEN 'rows_per_commit' THEN 100000 WHEN 'rows_per_query' THEN 1000
+                                         ELSE 2147483647 END) THEN
             RAISE EXCEPTION 'option % of the Insert Benchmark must be a whole number from % to %, not %', k,
                   CASE WHEN k IN ('secondary_indexes', 'data_random_pct') THEN 0 ELSE 1 END,
                   CASE k WHEN 'secondary_indexes' THEN 3 WHEN 'data_random_pct' THEN 100
                          WHEN 'data_length_min' THEN 4000 WHEN 'data_length_max' THEN 4000
-                         WHEN 'rows_per_commit' THEN 100000 ELSE 2147483647 END, left(o->>k, 64)
+                         WHEN 'rows_per_commit' THEN 100000 WHEN 'rows_per_query' THEN 1000
+                         ELSE 2147483647 END, left(o->>k, 64)
                 USING ERRCODE = 'invalid_parameter_value',
                       HINT = 'The options are iibench.py''s, with its bounds.';
         END IF;
@@ -3323,6 +3338,48 @@ BEGIN
                   o->>'rows_per_commit', o->>'data_length_min',
                   (o->>'data_length_max')::int - (o->>'data_length_min')::int + 1,
                   o->>'data_random_pct');
+    IF step = 'qr' THEN
+        -- one of the range queries of the indexes there are, drawn evenly
+        nq := greatest((o->>'secondary_indexes')::int, 1);
+        IF nq > 1 THEN
+            s := s || format('\set q random(1, %s)', nq) || '\if :q = 1'::text;
+        END IF;
+        s := s || format('\set v random(0, %s)', (o->>'products')::bigint - 1)
+               || format('select productid, customerid, price from pi:{t} where productid >= :v'
+                         || ' order by productid, customerid, price limit %s;', o->>'rows_per_query');
+        IF nq >= 2 THEN
+            s := s || '\elif :q = 2'::text
+                   || format('\set v random(0, %s)', (o->>'cashregisters')::bigint - 1)
+                   || format('select cashregisterid, customerid, price from pi:{t} where cashregisterid > :v'
+                             || ' order by cashregisterid, customerid, price limit %s;', o->>'rows_per_query');
+        END IF;
+        IF nq >= 3 THEN
+            s := s || '\else'::text
+                   || format('\set v random(0, %s)', (o->>'max_price')::bigint - 1)
+                   || format('select price, dateandtime, customerid from pi:{t} where price >= :v'
+                             || ' order by price, dateandtime, customerid limit %s;', o->>'rows_per_query');
+        END IF;
+        IF nq > 1 THEN
+            s := s || '\endif'::text;
+        END IF;
+        RETURN array_to_string(s, E'\n') || E'\n';
+    ELSIF step = 'qp' THEN
+        -- the range of ids, read again every 100 queries (:query_no, 0 at
+        -- first, set by the run)
+        s := s || '\if :query_no % 100 = 0'::text
+               || ('select coalesce(min(transactionid), 1) AS min_trxid,'
+                   || ' greatest(coalesce(max(transactionid), 1), coalesce(min(transactionid), 1) + 1) AS max_trxid'
+                   || ' from pi:{t} \gset')::text
+               || '\endif'::text
+               || '\set query_no :query_no + 1'::text;
+        FOR nq IN 1 .. (o->>'rows_per_query')::int LOOP
+            s := s || format('\set id%s random(:min_trxid, :max_trxid - 1)', nq);
+        END LOOP;
+        s := s || format('select transactionid, productid, data from pi:{t} where transactionid in (%s);',
+                         (SELECT string_agg(':id' || i, ', ' ORDER BY i)
+                            FROM generate_series(1, (o->>'rows_per_query')::int) i));
+        RETURN array_to_string(s, E'\n') || E'\n';
+    END IF;
     IF step = 'l.x' THEN
         s := s || ins || 'create index pi:{t}_marketsegment on pi:{t} (productid, customerid, price);'::text;
         IF (o->>'secondary_indexes')::int >= 2 THEN
@@ -3349,15 +3406,17 @@ END
 $fn$;
 
 COMMENT ON FUNCTION bench.ibench_script(text, jsonb) IS
-    'The script of an Insert Benchmark step (l.i0, l.x, l.i1, l.i2) for its options (rows_per_commit, secondary_indexes, ...), for bench.run on an ibench dataset';
+    'The script of an Insert Benchmark step (l.i0, l.x, l.i1, l.i2) or of the query clients of its query steps (qr, qp) for its options (rows_per_commit, secondary_indexes, rows_per_query, ...), for bench.run on an ibench dataset';
 GRANT EXECUTE ON FUNCTION bench.ibench_script(text, jsonb) TO PUBLIC;
 
 -- the Insert Benchmark's steps at its defaults, built in
 INSERT INTO bench.workloads (name, dataset, scripts, weights, description, builtin, defined_by)
 SELECT 'ibench.' || s.step, 'ibench', ARRAY[bench.ibench_script(s.step)], '{1}',
-       format('the Insert Benchmark''s step %s with its defaults (bench.ibench_script(%L, options) for others)', s.step, s.step),
+       format(CASE WHEN s.step LIKE 'q%' THEN 'the query clients of the Insert Benchmark''s steps %s100, %s500, %s1000 with their defaults (bench.ibench_script(%L, options) for others)'
+                   ELSE 'the Insert Benchmark''s step %s with its defaults (bench.ibench_script(%L, options) for others)' END,
+              s.step, s.step, s.step, s.step),
        true, current_user
-  FROM unnest(ARRAY['l.i0', 'l.x', 'l.i1', 'l.i2']) AS s(step);
+  FROM unnest(ARRAY['l.i0', 'l.x', 'l.i1', 'l.i2', 'qr', 'qp']) AS s(step);
 
 --
 -- bench.run_statements adds each statement's planning over the run (plans,

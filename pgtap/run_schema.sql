@@ -83,10 +83,10 @@ SELECT throws_ok(
 
 -- the built-in workloads are pgbench's scripts and sysbench's OLTP ones
 SELECT is((SELECT array_agg(name ORDER BY name) FROM bench.workloads WHERE builtin),
-    ARRAY['ibench.l.i0', 'ibench.l.i1', 'ibench.l.i2', 'ibench.l.x',
+    ARRAY['ibench.l.i0', 'ibench.l.i1', 'ibench.l.i2', 'ibench.l.x', 'ibench.qp', 'ibench.qr',
           'oltp_delete', 'oltp_insert', 'oltp_point_select', 'oltp_read_only', 'oltp_read_write',
           'oltp_update_index', 'oltp_update_non_index', 'oltp_write_only', 'select-only', 'simple-update', 'tpcb'],
-    'the built-in workloads are tpcb, simple-update, select-only, sysbench''s eight OLTP workloads and the Insert Benchmark''s four load steps');
+    'the built-in workloads are tpcb, simple-update, select-only, sysbench''s eight OLTP workloads and the Insert Benchmark''s four load steps and two kinds of query clients');
 SELECT matches((SELECT script FROM bench.workload_scripts WHERE workload = 'tpcb'),
     'UPDATE pgbench_branches SET bbalance = bbalance \+ :delta WHERE bid = :bid;',
     'tpcb is pgbench''s tpcb-like script');

@@ -66,6 +66,31 @@ SELECT regexp_replace(command, '\s+', ' ', 'g') AS command, executions
 SELECT status, transactions FROM bench.run('ibench.l.i2', clients => 2, transactions => 10,
        prewarm => false, progress => '0');
 SELECT count(*) AS rows, min(transactionid) AS first FROM pi1;
+-- the query steps: query clients as fast as they go beside inserts held to
+-- a rate (qr100's 100 rows a second per table: 2 batches of 50 a second)
+SELECT bench.ibench_script('qr');
+SELECT bench.ibench_script('qp', '{"rows_per_query": 3}');
+SELECT workload, status, transactions, variables FROM bench.run(groups => $$[
+         {"name": "insert", "workload": "ibench.l.i1", "clients": 2, "rate": 400},
+         {"name": "query", "workload": "ibench.qr", "clients": 2}]$$,
+       transactions => 10, prewarm => false, progress => '0');
+SELECT name, transactions, rate FROM bench.run_groups
+ WHERE run_id = (SELECT max(id) FROM bench.runs) ORDER BY group_no;
+-- every query of the query group: a range query of one of the three indexes
+SELECT sum(executions) FILTER (WHERE command ~ '^select') AS range_queries,
+       count(*) FILTER (WHERE command ~ '^select' AND executions > 0) <= 3 AS of_the_three
+  FROM bench.command_latencies
+ WHERE run_id = (SELECT max(id) FROM bench.runs) AND script_no = 2;
+SELECT count(*) AS rows FROM pi1;
+-- qp: the ids there are, read at the first query (and every 100th), then
+-- 10 random ids a query
+SELECT status, transactions FROM bench.run(groups => $$[
+         {"name": "insert", "workload": "ibench.l.i1", "clients": 2, "rate": 400},
+         {"name": "query", "workload": "ibench.qp", "clients": 2}]$$,
+       transactions => 10, prewarm => false, progress => '0');
+SELECT regexp_replace(command, '\s+', ' ', 'g') AS command, executions
+  FROM bench.command_latencies
+ WHERE run_id = (SELECT max(id) FROM bench.runs) AND script_no = 2 AND command !~ '^\\' ORDER BY command_no;
 -- options: a shared table is :tables 1; fewer indexes; no deletes
 SELECT bench.ibench_script('l.x', '{"secondary_indexes": 1}');
 SELECT bench.ibench_script('l.i0', '{"rows_per_commit": 1000, "data_length_min": 5, "data_length_max": 5, "data_random_pct": 0, "products": 7}');
@@ -85,6 +110,8 @@ SELECT bench.ibench_script('l.x', '{"secondary_indexes": 0}');
 SELECT bench.ibench_script('l.i1', '{"delete_per_insert": "yes"}');
 SELECT bench.ibench_script('l.i0', '{"data_length_min": 30, "data_length_max": 20}');
 SELECT bench.ibench_script('l.i0', '{"data_random_pct": 101}');
+SELECT bench.ibench_script('qr', '{"rows_per_query": 0}');
+SELECT bench.ibench_script('qp', '{"rows_per_query": 1001}');
 SELECT * FROM bench.init('ibench', tables => 0);
 SELECT * FROM bench.init('ibench', table_size => 10);
 SELECT * FROM bench.init('ibench', scale => 2);

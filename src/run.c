@@ -552,8 +552,10 @@ run_default_variable(RunArgs *a, const char *name, int value)
  * run_dataset_variables
  *		The variables a run on a DATASET of TABLES tables (and TABLE_SIZE
  *		rows each) sets, unless given: sysbench's :tables and :table_size
- *		(--tables, --table-size); the Insert Benchmark's :tables and
- *		:min_trxid, -1 until a client reads its table's oldest row.
+ *		(--tables, --table-size); the Insert Benchmark's :tables,
+ *		:min_trxid, -1 until a client reads its table's oldest row, and
+ *		:query_no, the point queries' count (they read the ids there are
+ *		again every 100).
  */
 static void
 run_dataset_variables(RunArgs *a, const char *dataset, int tables, int table_size)
@@ -567,6 +569,7 @@ run_dataset_variables(RunArgs *a, const char *dataset, int tables, int table_siz
 	{
 		run_default_variable(a, "tables", tables);
 		run_default_variable(a, "min_trxid", -1);
+		run_default_variable(a, "query_no", 0);
 	}
 }
 

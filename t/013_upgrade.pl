@@ -148,13 +148,21 @@ cmp_ok($runs_before, '>=', 5, "runs before the update: $runs_before");
 lab('ALTER EXTENSION pgbenchkit UPDATE');
 is(lab(q{SELECT extversion FROM pg_extension WHERE extname = 'pgbenchkit'}), $new_version,
 	"ALTER EXTENSION pgbenchkit UPDATE takes lab to $new_version");
-is_deeply(contents('lab', 'oid', \%columns_before), $before, 'every row of every table of schema bench is kept, unchanged');
+{
+	my $after = contents('lab', 'oid', \%columns_before);
+	my @added = sort grep { !exists $before->{$_} } keys %$after;
+	is(join(',', map { "$_: $after->{$_}" } @added),
+		'group_progress: 0 rows, md5 d41d8cd98f00b204e9800998ecf8427e,run_groups: 0 rows, md5 d41d8cd98f00b204e9800998ecf8427e',
+		'the update adds the tables of client groups, empty');
+	delete @$after{@added};
+	is_deeply($after, $before, 'every row of every table of schema bench is kept, unchanged');
+}
 is(lab(q{SELECT string_agg(name, ',' ORDER BY name) FROM bench.workloads WHERE builtin AND dataset = 'sysbench'}),
 	'oltp_delete,oltp_insert,oltp_point_select,oltp_read_only,oltp_read_write,oltp_update_index,oltp_update_non_index,oltp_write_only',
 	'the update adds sysbench\'s eight OLTP workloads, built in');
 is(lab(q{SELECT string_agg(name, ',' ORDER BY name) FROM bench.workloads WHERE builtin AND dataset = 'ibench'}),
-	'ibench.l.i0,ibench.l.i1,ibench.l.i2,ibench.l.x',
-	'the update adds the Insert Benchmark\'s four load steps, built in');
+	'ibench.l.i0,ibench.l.i1,ibench.l.i2,ibench.l.x,ibench.qp,ibench.qr',
+	'the update adds the Insert Benchmark\'s four load steps and its two kinds of query clients, built in');
 is(lab(q{SELECT count(*) FILTER (WHERE driver = 'server' AND target IS NULL) = count(*) FROM bench.runs}), 't',
 	'the runs of 0.1.0 read as runs of in-server clients');
 is(lab(q{SELECT count(*) FROM bench.samples WHERE data::text ~ 'hunter2'}), '0',
