@@ -154,6 +154,16 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 						 sh->driver == RUN_DRIVER_LIBPQ ? ", $23, $24, $25, $26, $27" : ""),
 				sh->driver == RUN_DRIVER_LIBPQ ? 27 : 22, types, values, nulls, SPI_OK_INSERT);
 
+	/* its step of a suite of steps, which the SQL of 0.1.0 cannot start */
+	if (sh->step[0] != '\0')
+	{
+		Oid			ttypes[2] = {INT8OID, TEXTOID};
+		Datum		tvalues[2] = {Int64GetDatum(sh->run_id), CStringGetTextDatum(sh->step)};
+
+		bk_spi_exec("UPDATE bench.runs SET step = $2 WHERE id = $1", 2, ttypes, tvalues, NULL,
+					SPI_OK_UPDATE);
+	}
+
 	/* the scripts it runs */
 	{
 		BkWorkload *w = bk_run_shared_workload(sh);

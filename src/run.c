@@ -67,6 +67,15 @@ PG_FUNCTION_INFO_V1(bench_cancel);
 /* the suite the runs this backend starts belong to (set by a suite's worker) */
 int64		bk_run_suite_id = 0;
 
+/* the step of a suite of steps the next run is (bench.runs.step), or NULL */
+const char *bk_run_suite_step = NULL;
+
+/*
+ * bk_run_check_argv does not look for the workload's dataset: a suite of
+ * steps that makes it first (bench.ibench with l.i0) is checked before
+ */
+bool		bk_run_check_skip_dataset = false;
+
 #define RUN_ID_NOT_NULL(fn) \
 	do { \
 		if (PG_ARGISNULL(0)) \
@@ -434,6 +443,7 @@ run_workload(const RunArgs *a, int *ncommands)
 	for (int i = 0; i < w->nscripts; i++)
 		*ncommands += scripts[i]->ncommands;
 	bk_workload_check_protocol(scripts, w->nscripts, a->protocol == RUN_PROTO_SIMPLE);
+	bk_workload_declare_dataset(w, scripts);
 	return w;
 }
 
@@ -465,6 +475,7 @@ run_groups_workload(const RunArgs *a, int *ncommands, RunGroup *g)
 		BkScript  **scripts = bk_workload_parse(w, bk_vartable_create());
 
 		bk_workload_check_protocol(scripts, w->nscripts, a->protocol == RUN_PROTO_SIMPLE);
+		bk_workload_declare_dataset(w, scripts);
 		if (w->dataset != NULL)
 		{
 			if (all->dataset != NULL && strcmp(all->dataset, w->dataset) != 0)
@@ -647,8 +658,15 @@ bk_run_check_argv(const char *fn, const Datum *v, const bool *n, int extra_worke
 	int			ncommands;
 
 	bk_run_args_read(fn, v, n, &a);
-	w = run_workload(&a, &ncommands);
-	if (w->dataset != NULL && a.target == NULL)
+	if (a.ngroups > 0)
+	{
+		RunGroup	groups[RUN_MAX_GROUPS];
+
+		w = run_groups_workload(&a, &ncommands, groups);
+	}
+	else
+		w = run_workload(&a, &ncommands);
+	if (w->dataset != NULL && a.target == NULL && !bk_run_check_skip_dataset)
 		(void) bk_find_dataset(w->name, w->dataset, &scale);
 	if (extra_workers < 0)
 	{
@@ -936,6 +954,8 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	sh->latency_limit_ns = a.latency_limit_ns;
 	sh->latency_limit = a.latency_limit;
 	sh->suite_id = bk_run_suite_id;
+	if (bk_run_suite_step != NULL)
+		strlcpy(sh->step, bk_run_suite_step, NAMEDATALEN);
 	sh->nscripts = w->nscripts;
 	sh->ncommands = ncommands;
 	for (int i = 0; i < w->nscripts; i++)

@@ -193,6 +193,8 @@ typedef struct RunShared
 	int64		latency_limit_ns;	/* 0: none */
 	Interval	latency_limit;
 	int64		suite_id;		/* 0: not part of a suite */
+	char		step[NAMEDATALEN];	/* the suite's name for it (bench.ibench's
+									 * steps); "" for none */
 	int			nscripts;
 	int			weights[RUN_MAX_SCRIPTS];
 	int			ncommands;		/* of all scripts */
@@ -372,6 +374,8 @@ extern int64 bk_find_dataset_sizes(const char *workload, const char *dataset, in
 
 /* run.c: what suites (suite.c) share with single runs: checks, waiting */
 extern int64 bk_run_suite_id;
+extern const char *bk_run_suite_step;
+extern bool bk_run_check_skip_dataset;
 extern void bk_run_check_argv(const char *fn, const Datum *v, const bool *n,
 							  int extra_workers);
 extern void bk_run_check_caller(const char *fn);

@@ -1339,6 +1339,35 @@ bk_parse_ignore_errors(BkScriptParser *sp, BkWord *words, int nwords, int line)
 }
 
 /*
+ * bk_parse_dataset
+ *		\dataset KIND: a declaration of the script, not a command: the kind
+ *		of dataset its statements need (tpcb, sysbench or ibench), which a
+ *		run of the script alone, or in a group, finds as a named workload's
+ *		(bench.ibench_script and bench.sysbench_script write it).
+ */
+static void
+bk_parse_dataset(BkScriptParser *sp, BkWord *words, int nwords, int line)
+{
+	BkScript   *script = sp->script;
+	const char *hint = "Write \\dataset followed by the kind of dataset the script needs: tpcb, sysbench or ibench.";
+	char	   *kind;
+
+	if (nwords < 2)
+		bk_syntax_error(sp, line, 0, "dataset", hint, "missing argument");
+	if (nwords > 2)
+		bk_syntax_error(sp, words[2].line, words[2].column, "dataset", hint, "too many arguments");
+	kind = bk_word(&words[1]);
+	if (strcmp(kind, "tpcb") != 0 && strcmp(kind, "sysbench") != 0 && strcmp(kind, "ibench") != 0)
+		bk_syntax_error(sp, words[1].line, words[1].column, "dataset", hint,
+						"unknown kind of dataset \"%s\"", kind);
+	if (script->dataset[0] != '\0' && strcmp(script->dataset, kind) != 0)
+		bk_syntax_error(sp, words[1].line, words[1].column, "dataset",
+						"A script needs one kind of dataset.",
+						"the script declared dataset %s before", script->dataset);
+	strlcpy(script->dataset, kind, sizeof(script->dataset));
+}
+
+/*
  * bk_script_ignores
  *		Whether SCRIPT's \ignore_errors names SQLERRCODE.
  */
@@ -1706,7 +1735,7 @@ bk_parse_meta(BkScriptParser *sp, const char *bs, int *line)
 	name = bk_word(&words[nwords++]);
 
 	/* a declaration of the script: no command */
-	if (pg_strcasecmp(name, "ignore_errors") == 0)
+	if (pg_strcasecmp(name, "ignore_errors") == 0 || pg_strcasecmp(name, "dataset") == 0)
 	{
 		while (nwords < BK_MAX_WORDS &&
 			   bk_meta_word(sp, &p, end, &wline, &words[nwords]))
@@ -1719,14 +1748,17 @@ bk_parse_meta(BkScriptParser *sp, const char *bs, int *line)
 				bk_syntax_error(sp, extra.line, extra.column, name, NULL,
 								"too many arguments");
 		}
-		bk_parse_ignore_errors(sp, words, nwords, cmdline);
+		if (pg_strcasecmp(name, "dataset") == 0)
+			bk_parse_dataset(sp, words, nwords, cmdline);
+		else
+			bk_parse_ignore_errors(sp, words, nwords, cmdline);
 		pfree(words);
 		return (*end == '\n') ? end + 1 : end;
 	}
 
 	if (!bk_meta_name(name, &kind, &gset, &shell))
 		bk_syntax_error(sp, cmdline, bk_column(sp, bs), NULL,
-						"The meta-commands are \\set, \\sleep, \\if, \\elif, \\else, \\endif, \\gset, \\aset, \\startpipeline, \\syncpipeline, \\endpipeline and \\ignore_errors.",
+						"The meta-commands are \\set, \\sleep, \\if, \\elif, \\else, \\endif, \\gset, \\aset, \\startpipeline, \\syncpipeline, \\endpipeline, and the declarations \\ignore_errors and \\dataset.",
 						"invalid command \"\\%s\"", name);
 	if (shell)
 	{

@@ -214,6 +214,12 @@ typedef struct BkScript
 	 */
 	int			nignored;
 	int			ignored[BK_MAX_IGNORED_ERRORS];	/* sqlerrcodes */
+
+	/*
+	 * \dataset: the kind of dataset the script's statements need (tpcb,
+	 * sysbench, ibench), as a named workload's dataset says it; "" none
+	 */
+	char		dataset[16];
 } BkScript;
 
 /* script.c */

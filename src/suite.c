@@ -52,6 +52,7 @@
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
@@ -73,6 +74,7 @@ PG_FUNCTION_INFO_V1(bench_wait_suite);
 PG_FUNCTION_INFO_V1(bench_cancel_suite);
 PG_FUNCTION_INFO_V1(bench_run_schedule);
 PG_FUNCTION_INFO_V1(bench_unschedule);
+PG_FUNCTION_INFO_V1(bench_steps);
 
 PGDLLEXPORT void bench_suite_worker_main(Datum main_arg);
 
@@ -123,6 +125,12 @@ static char *suite_search_path = NULL;
 
 /* in the worker: the query that runs a step (suite_step_sql) */
 static char *suite_run_sql = NULL;
+
+/* in the worker, for a suite of steps: each step's name and query */
+static char **suite_step_names = NULL;
+static char **suite_step_sqls = NULL;
+
+#define STEPS_MAX				1000
 
 /* ------------------------------------------------------------------------
  * Checking a suite's arguments
@@ -461,13 +469,19 @@ suite_print(SuiteWatch *w)
 		/* the run after the one announced last, or the same one */
 		values[0] = Int64GetDatum(w->suite_id);
 		values[1] = Int64GetDatum(w->run_ended ? w->run_id : w->run_id - 1);
+		/* a run of a suite of steps says its step (bench.runs.step: not in 0.1.0's SQL) */
 		bk_select_latest("SELECT r.id, r.status,"
-							"  pg_catalog.format('suite %s: run %s started (%s of %s: clients %s, repetition %s of %s)',"
+							"  CASE WHEN pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.->>) 'step' IS NOT NULL"
+							"   THEN pg_catalog.format('suite %s: run %s started (%s of %s: step %s, clients %s)',"
+							"    s.id, r.id,"
+							"    (SELECT count(*) FROM bench.runs q WHERE q.suite_id = s.id AND q.id <= r.id),"
+							"    s.runs_planned, pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.->>) 'step', r.clients)"
+							"   ELSE pg_catalog.format('suite %s: run %s started (%s of %s: clients %s, repetition %s of %s)',"
 							"    s.id, r.id,"
 							"    (SELECT count(*) FROM bench.runs q WHERE q.suite_id = s.id AND q.id <= r.id),"
 							"    s.runs_planned, r.clients,"
 							"    (SELECT count(*) FROM bench.runs q WHERE q.suite_id = s.id AND q.id <= r.id"
-							"        AND q.clients = r.clients), s.repeat),"
+							"        AND q.clients = r.clients), s.repeat) END,"
 							"  CASE WHEN r.status = 'done'"
 							"   THEN pg_catalog.format('suite %s: run %s done: %s tps, latency average %s ms, p99 %s ms',"
 							"    s.id, r.id, round(r.tps::numeric, 1),"
@@ -676,6 +690,153 @@ bench_start_sweep(PG_FUNCTION_ARGS)
 		suite_raise_unless_done(&w);
 	}
 	PG_RETURN_INT64(suite_id);
+}
+
+/*
+ * steps_check
+ *		Check each step of the suite of steps SPEC (jsonb text) as bench.run
+ *		checks its arguments, before anything starts: the arguments of step
+ *		I are its "args", a run argument missing from them taking its
+ *		default.  With "init" (the suite makes its dataset first), the
+ *		steps' dataset is not looked for.
+ */
+static void
+steps_check(const char *fn, const char *spec)
+{
+	Oid			types[2] = {JSONBOID, INT4OID};
+	Datum		values[2];
+	StringInfoData sql;
+	int			nsteps;
+	bool		init;
+	bool		isnull;
+	MemoryContext cxt = CurrentMemoryContext;
+
+	values[0] = DirectFunctionCall1(jsonb_in, CStringGetDatum(spec));
+	bk_spi_connect();
+	if (SPI_execute_with_args("SELECT pg_catalog.jsonb_array_length($1 OPERATOR(pg_catalog.->) 'steps'),"
+							  " $1 OPERATOR(pg_catalog.?) 'init'", 1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the steps");
+	nsteps = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	init = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	if (nsteps < 1 || nsteps > STEPS_MAX)
+		elog(ERROR, "a suite of steps has from 1 to %d steps, not %d", STEPS_MAX, nsteps);
+
+	/* each run argument of a step, as its type, or its default */
+	MemoryContextSwitchTo(cxt);
+	initStringInfo(&sql);
+	appendStringInfoString(&sql, "SELECT ");
+	for (int ra = 0; ra < RUN_NARGS; ra++)
+	{
+		const BkArgDef *d = &bk_run_args[ra];
+
+		appendStringInfo(&sql, "%sCOALESCE(a OPERATOR(pg_catalog.->>) %s, %s)::%s", ra > 0 ? ", " : "",
+						 quote_literal_cstr(d->name),
+						 d->default_value ? quote_literal_cstr(d->default_value) : "NULL",
+						 format_type_be_qualified(d->type));
+	}
+	appendStringInfoString(&sql, " FROM (SELECT $1 OPERATOR(pg_catalog.->) 'steps' OPERATOR(pg_catalog.->) $2"
+						   " OPERATOR(pg_catalog.->) 'args' AS a) x");
+	bk_spi_finish();
+
+	bk_run_check_skip_dataset = init;
+	PG_TRY();
+	{
+		for (int i = 0; i < nsteps; i++)
+		{
+			Datum		rv[RUN_NARGS];
+			bool		rn[RUN_NARGS];
+
+			values[1] = Int32GetDatum(i);
+			bk_spi_connect();
+			if (SPI_execute_with_args(sql.data, 2, types, values, NULL, true, 1) != SPI_OK_SELECT)
+				elog(ERROR, "could not read step %d", i + 1);
+			for (int ra = 0; ra < RUN_NARGS; ra++)
+			{
+				Form_pg_attribute att = TupleDescAttr(SPI_tuptable->tupdesc, ra);
+				Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, ra + 1, &rn[ra]);
+
+				/* out of SPI's memory, which bk_spi_finish frees */
+				if (rn[ra])
+					rv[ra] = (Datum) 0;
+				else
+				{
+					MemoryContext old = MemoryContextSwitchTo(cxt);
+
+					rv[ra] = datumCopy(d, att->attbyval, att->attlen);
+					MemoryContextSwitchTo(old);
+				}
+			}
+			bk_spi_finish();
+			bk_run_check_argv(fn, rv, rn, 1);
+		}
+	}
+	PG_FINALLY();
+	{
+		bk_run_check_skip_dataset = false;
+	}
+	PG_END_TRY();
+}
+
+/*
+ * bench_steps
+ *		SQL function bench._steps(spec jsonb, wait boolean) returns bigint:
+ *		a suite of steps (bench.ibench's), each a run of its own arguments,
+ *		as the suite's worker runs them one after the other; its id, when it
+ *		is done (WAIT, printing each run's start, progress and end) or once
+ *		its row is committed.  SPEC: workload (the suite's name for what
+ *		it runs), clients (each step's), tag, search_path, args (what the
+ *		caller was asked, kept with the suite), init (bench.init's
+ *		arguments, for a dataset made first) and steps, each a step name
+ *		and its run arguments.
+ */
+Datum
+bench_steps(PG_FUNCTION_ARGS)
+{
+	char	   *spec;
+	bool		wait;
+	BackgroundWorkerHandle *handle;
+	dsm_segment *seg;
+	SuiteShared *sh;
+	SuiteWatch	w;
+
+	bk_check_call(fcinfo, 2, "bench._steps");
+	if (PG_ARGISNULL(0) || PG_ARGISNULL(1))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("bench._steps needs a spec and whether to wait")));
+	spec = DatumGetCString(DirectFunctionCall1(jsonb_out, PG_GETARG_DATUM(0)));
+	wait = PG_GETARG_BOOL(1);
+	steps_check("bench.ibench", spec);
+
+	seg = suite_launch("bench.ibench", spec, &handle);
+	sh = (SuiteShared *) dsm_segment_address(seg);
+	memset(&w, 0, sizeof(w));
+	w.suite_id = sh->suite_id;
+	suite_result_cxt = CurrentMemoryContext;
+	if (wait)
+	{
+		bk_release_xmin();
+		PG_ENSURE_ERROR_CLEANUP(suite_caller_cancel, PointerGetDatum(sh));
+		{
+			suite_wait(&w, handle);
+		}
+		PG_END_ENSURE_ERROR_CLEANUP(suite_caller_cancel, PointerGetDatum(sh));
+		dsm_detach(seg);
+		suite_raise_unless_done(&w);
+	}
+	else
+	{
+		bool		refused = pg_atomic_read_u32(&sh->state) == SUITE_ENDED &&
+			strcmp(sh->final_status, "refused") == 0;
+
+		dsm_detach(seg);
+		if (refused)
+		{
+			suite_read(&w);
+			suite_raise_unless_done(&w);
+		}
+	}
+	PG_RETURN_INT64(w.suite_id);
 }
 
 /*
@@ -1031,8 +1192,113 @@ suite_xact_end(void)
  *		advisory lock, so that two scheduled at the same minute cannot both
  *		pass the check.  Returns false when refused.
  */
+/*
+ * suite_steps_sql
+ *		For a suite of steps: each step's name and the query that runs it,
+ *		bench.run with the run arguments of the step ("args" of its element
+ *		of bench.suites.steps; one at its default left to bench.run's) and
+ *		the suite's tag.  In the worker's first transaction.
+ */
+static void
+suite_steps_sql(SuiteShared *sh)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(sh->suite_id)};
+	SPITupleTable *steps;
+
+	if (SPI_execute_with_args("SELECT e.i - 1, e.s OPERATOR(pg_catalog.->>) 'step'"
+							  "  FROM bench.suites s,"
+							  "       pg_catalog.jsonb_array_elements(s.steps) WITH ORDINALITY AS e(s, i)"
+							  " WHERE s.id = $1 ORDER BY e.i",
+							  1, types, values, NULL, false, 0) != SPI_OK_SELECT ||
+		SPI_processed != (uint64) sh->runs_planned)
+		elog(ERROR, "could not read the steps of suite %lld", (long long) sh->suite_id);
+	steps = SPI_tuptable;
+	suite_step_names = MemoryContextAllocZero(TopMemoryContext, sizeof(char *) * sh->runs_planned);
+	suite_step_sqls = MemoryContextAllocZero(TopMemoryContext, sizeof(char *) * sh->runs_planned);
+	for (int i = 0; i < sh->runs_planned; i++)
+	{
+		StringInfoData sql;
+		char	   *at = psprintf("s.steps OPERATOR(pg_catalog.->) %d OPERATOR(pg_catalog.->) 'args'", i);
+		Oid			t2[2] = {INT8OID, INT4OID};
+		Datum		v2[2] = {Int64GetDatum(sh->suite_id), Int32GetDatum(i)};
+		bool		first = true;
+
+		suite_step_names[i] = MemoryContextStrdup(TopMemoryContext,
+												  SPI_getvalue(steps->vals[i], steps->tupdesc, 2));
+		initStringInfo(&sql);
+		appendStringInfoString(&sql, "SELECT (bench.run(");
+		if (SPI_execute_with_args("SELECT a.key, a.value FROM bench.suites s,"
+								  "       pg_catalog.jsonb_each_text(s.steps OPERATOR(pg_catalog.->) $2"
+								  "                                  OPERATOR(pg_catalog.->) 'args') a"
+								  " WHERE s.id = $1 ORDER BY a.key",
+								  2, t2, v2, NULL, false, 0) != SPI_OK_SELECT)
+			elog(ERROR, "could not read step %d of suite %lld", i + 1, (long long) sh->suite_id);
+		for (uint64 k = 0; k < SPI_processed; k++)
+		{
+			char	   *key = SPI_getvalue(SPI_tuptable->vals[k], SPI_tuptable->tupdesc, 1);
+			char	   *value = SPI_getvalue(SPI_tuptable->vals[k], SPI_tuptable->tupdesc, 2);
+			int			ra = -1;
+
+			for (int j = 0; j < RUN_NARGS; j++)
+				if (strcmp(bk_run_args[j].name, key) == 0 && j != RA_TAG)
+					ra = j;
+			if (ra < 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+						 errmsg("step %d of suite %lld has a run argument \"%s\" that the pgbenchkit library of version %s does not know",
+								i + 1, (long long) sh->suite_id, key, BK_VERSION)));
+			if (value == NULL ? bk_run_args[ra].default_value == NULL :
+				(bk_run_args[ra].default_value != NULL &&
+				 strcmp(value, bk_run_args[ra].default_value) == 0))
+				continue;
+			appendStringInfo(&sql, "%s%s => (%s OPERATOR(pg_catalog.->>) %s)::%s", first ? "" : ", ",
+							 quote_identifier(key), at, quote_literal_cstr(key),
+							 format_type_be_qualified(bk_run_args[ra].type));
+			first = false;
+		}
+		appendStringInfo(&sql, "%stag => COALESCE(s.tag, s.schedule))).id FROM bench.suites s"
+						 " WHERE s.id OPERATOR(pg_catalog.=) $1", first ? "" : ", ");
+		suite_step_sqls[i] = MemoryContextStrdup(TopMemoryContext, sql.data);
+	}
+}
+
+/*
+ * suite_init
+ *		A suite of steps whose spec has "init": its dataset made first, by
+ *		bench.init as the calling role, with the caller's search_path.
+ */
+static void
+suite_init(SuiteShared *sh)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {CStringGetTextDatum(SUITE_SPEC(sh))};
+	bool		isnull;
+	bool		init;
+	int			level;
+
+	suite_xact_begin("pgbenchkit: making a suite's dataset");
+	if (SPI_execute_with_args("SELECT $1::pg_catalog.jsonb OPERATOR(pg_catalog.?) 'init'",
+							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the suite");
+	init = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	if (init)
+	{
+		level = bk_search_path_push(suite_search_path);
+		if (SPI_execute_with_args("SELECT (bench.init(i OPERATOR(pg_catalog.->>) 'workload',"
+								  "   tables => (i OPERATOR(pg_catalog.->>) 'tables')::integer,"
+								  "   target => i OPERATOR(pg_catalog.->>) 'target',"
+								  "   force => true)).workload"
+								  "  FROM (SELECT $1::pg_catalog.jsonb OPERATOR(pg_catalog.->) 'init' AS i) x",
+								  1, types, values, NULL, false, 1) != SPI_OK_SELECT)
+			elog(ERROR, "could not make the dataset of suite %lld", (long long) sh->suite_id);
+		bk_search_path_pop(level);
+	}
+	suite_xact_end();
+}
+
 static bool
-suite_begin(SuiteShared *sh, int **steps)
+suite_begin(SuiteShared *sh, int **clients)
 {
 	Oid			types[4] = {TEXTOID, TEXTOID, TEXTOID, INT4OID};
 	Datum		values[4];
@@ -1040,9 +1306,19 @@ suite_begin(SuiteShared *sh, int **steps)
 	char	   *busy = NULL;
 	char	   *search_path;
 	bool		isnull;
+	bool		steps;
 	BkOwnerSwitch sw;
 
 	suite_xact_begin("pgbenchkit: starting a suite");
+	{
+		Oid			t1[1] = {TEXTOID};
+		Datum		v1[1] = {CStringGetTextDatum(SUITE_SPEC(sh))};
+
+		if (SPI_execute_with_args("SELECT $1::pg_catalog.jsonb OPERATOR(pg_catalog.?) 'steps'",
+								  1, t1, v1, NULL, true, 1) != SPI_OK_SELECT)
+			elog(ERROR, "could not read the suite");
+		steps = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	}
 	if (SPI_execute("SELECT pg_catalog.pg_advisory_xact_lock(" CppAsString2(SUITE_LOCK_KEY1) ", "
 					CppAsString2(SUITE_LOCK_KEY2) ")", false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not lock the start of suites");
@@ -1070,9 +1346,9 @@ suite_begin(SuiteShared *sh, int **steps)
 	values[2] = CStringGetTextDatum(GetUserNameFromId(sh->roleid, false));
 	values[3] = Int32GetDatum(MyProcPid);
 	bk_become_owner(&sw);
-	if (SPI_execute_with_args("INSERT INTO bench.suites (workload, clients, repeat, run_order,"
+	if (SPI_execute_with_args(psprintf("INSERT INTO bench.suites (workload, clients, repeat, run_order,"
 							  "   args, search_path, tag, schedule, runs_planned, status, sqlstate, error,"
-							  "   created_by, worker_pid, ended_at)"
+							  "   created_by, worker_pid, ended_at%s)"
 							  " SELECT j->>'workload',"
 							  "        ARRAY(SELECT c::integer FROM pg_catalog.jsonb_array_elements_text(j->'clients')"
 							  "                WITH ORDINALITY AS e(c, pos) ORDER BY pos),"
@@ -1083,9 +1359,11 @@ suite_begin(SuiteShared *sh, int **steps)
 							  "        CASE WHEN $2 IS NULL THEN 'running' ELSE 'refused' END,"
 							  "        CASE WHEN $2 IS NULL THEN NULL ELSE '55006' END, $2, $3::name,"
 							  "        CASE WHEN $2 IS NULL THEN $4 END,"
-							  "        CASE WHEN $2 IS NULL THEN NULL ELSE pg_catalog.clock_timestamp() END"
+							  "        CASE WHEN $2 IS NULL THEN NULL ELSE pg_catalog.clock_timestamp() END%s"
 							  "   FROM (SELECT $1::pg_catalog.jsonb AS j) x"
 							  " RETURNING id, runs_planned, search_path",
+							  /* steps only for a suite of steps: the SQL of 0.1.0 has none */
+							  steps ? ", steps" : "", steps ? ", j->'steps'" : ""),
 							  4, types, values, nulls, false, 1) != SPI_OK_INSERT_RETURNING)
 		elog(ERROR, "could not record the suite");
 	sh->suite_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
@@ -1115,10 +1393,12 @@ suite_begin(SuiteShared *sh, int **steps)
 								  1, t1, v1, NULL, false, 0) != SPI_OK_SELECT ||
 			SPI_processed != (uint64) sh->runs_planned)
 			elog(ERROR, "could not plan the suite's runs");
-		*steps = MemoryContextAlloc(TopMemoryContext, sizeof(int) * sh->runs_planned);
+		*clients = MemoryContextAlloc(TopMemoryContext, sizeof(int) * sh->runs_planned);
 		for (int i = 0; i < sh->runs_planned; i++)
-			(*steps)[i] = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[i],
-													  SPI_tuptable->tupdesc, 1, &isnull));
+			(*clients)[i] = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[i],
+														SPI_tuptable->tupdesc, 1, &isnull));
+		if (steps)
+			suite_steps_sql(sh);
 	}
 	suite_xact_end();
 
@@ -1200,18 +1480,22 @@ suite_step(SuiteShared *sh, int step, int clients)
 	char		activity[128];
 	int			level;
 
-	snprintf(activity, sizeof(activity), "pgbenchkit: suite %lld, run %d of %d (%d clients)",
-			 (long long) sh->suite_id, step + 1, sh->runs_planned, clients);
+	snprintf(activity, sizeof(activity), "pgbenchkit: suite %lld, run %d of %d (%s%s%d clients)",
+			 (long long) sh->suite_id, step + 1, sh->runs_planned,
+			 suite_step_names ? suite_step_names[step] : "", suite_step_names ? ", " : "", clients);
 	suite_xact_begin(activity);
-	if (suite_run_sql == NULL)
+	if (suite_run_sql == NULL && suite_step_sqls == NULL)
 		suite_run_sql = suite_step_sql(sh->suite_id);
 	bk_run_suite_id = sh->suite_id;
+	bk_run_suite_step = suite_step_names ? suite_step_names[step] : NULL;
 	/* bench.run as the caller would call it: with the caller's search_path */
 	level = bk_search_path_push(suite_search_path);
-	if (SPI_execute_with_args(suite_run_sql, 2, types, values, NULL, false, 1) != SPI_OK_SELECT)
+	if (SPI_execute_with_args(suite_step_sqls ? suite_step_sqls[step] : suite_run_sql,
+							  suite_step_sqls ? 1 : 2, types, values, NULL, false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not run step %d of suite %lld", step + 1, (long long) sh->suite_id);
 	bk_search_path_pop(level);
 	bk_run_suite_id = 0;
+	bk_run_suite_step = NULL;
 	suite_xact_end();
 }
 
@@ -1322,6 +1606,8 @@ bench_suite_worker_main(Datum main_arg)
 	/* 2. the runs, one transaction each */
 	PG_TRY();
 	{
+		if (suite_step_sqls != NULL)
+			suite_init(sh);
 		for (int i = 0; i < sh->runs_planned; i++)
 		{
 			CHECK_FOR_INTERRUPTS();
@@ -1332,6 +1618,7 @@ bench_suite_worker_main(Datum main_arg)
 	{
 		MemoryContextSwitchTo(topcxt);
 		bk_run_suite_id = 0;
+		bk_run_suite_step = NULL;
 		bk_error_capture(&sh->error);
 		AbortCurrentTransaction();
 		if (suite_terminated)

@@ -126,6 +126,32 @@ bk_workload_unnamed(const char *script)
 }
 
 /*
+ * bk_workload_declare_dataset
+ *		The kind of dataset W's SCRIPTS declare (\dataset) becomes W's when
+ *		it has none (an unnamed script's); scripts that declare another
+ *		kind than W's, or than each other, are refused.
+ */
+void
+bk_workload_declare_dataset(BkWorkload *w, BkScript **scripts)
+{
+	for (int i = 0; i < w->nscripts; i++)
+	{
+		const char *kind = scripts[i]->dataset;
+
+		if (kind[0] == '\0')
+			continue;
+		if (w->dataset == NULL)
+			w->dataset = pstrdup(kind);
+		else if (strcmp(w->dataset, kind) != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("script \"%s\" declares a %s dataset, and workload \"%s\" needs a %s dataset",
+							scripts[i]->name, kind, w->name, w->dataset),
+					 errhint("A workload's scripts run on one kind of dataset.")));
+	}
+}
+
+/*
  * bk_workload_parse
  *		Parse every script of W, with one table of variables VT for all.
  *		Messages name a script by the workload's name, and by its number
@@ -420,11 +446,13 @@ bench_define_workload(PG_FUNCTION_ARGS)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown dataset \"%s\"", dataset),
-					 errhint("The datasets bench.init loads are \"tpcb\" (pgbench's tables) and \"sysbench\" (sysbench's sbtest tables); leave dataset null for a workload that needs none.")));
+					 errhint("The datasets bench.init loads are \"tpcb\" (pgbench's tables), \"sysbench\" (sysbench's sbtest tables) and \"ibench\" (the Insert Benchmark's pi tables); leave dataset null for a workload that needs none.")));
 	}
 
-	/* every script parses, with the variables they share */
-	(void) bk_workload_parse(&w, bk_vartable_create());
+	/* every script parses, with the variables they share; \dataset gives the dataset */
+	w.dataset = dataset;
+	bk_workload_declare_dataset(&w, bk_workload_parse(&w, bk_vartable_create()));
+	dataset = w.dataset;
 
 	/* then the row, as the owner of schema bench */
 	exists = workload_existing(name, &builtin, &defined_by);

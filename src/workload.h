@@ -31,5 +31,6 @@ extern BkWorkload *bk_workload_load(const char *name);
 extern BkWorkload *bk_workload_unnamed(const char *script);
 extern BkScript **bk_workload_parse(const BkWorkload *w, BkVarTable *vt);
 extern void bk_workload_check_protocol(BkScript **scripts, int nscripts, bool simple);
+extern void bk_workload_declare_dataset(BkWorkload *w, BkScript **scripts);
 
 #endif							/* PGBENCHKIT_WORKLOAD_H */

@@ -174,6 +174,8 @@ BEGIN
 
     s := s || format('-- <builtin: sysbench %s%s>', workload,
                      CASE WHEN options = '{}' THEN '' ELSE ', ' || options::text END)
+           -- the tables it runs on, sbtest1 .. sbtestN
+           || '\dataset sysbench'::text
            -- what sysbench's pgsql driver ignores: the transaction restarts
            || '\ignore_errors 40P01 23505 40001'::text;
     IF trx THEN

@@ -70,13 +70,16 @@ CREATE TABLE bench.runs (
     on_disconnect           text
                             CHECK (on_disconnect IN ('fail', 'continue')),
     clients_lost            integer,
-    ignored_errors          bigint
+    ignored_errors          bigint,
+    step                    text
 );
 
 CREATE INDEX runs_running ON bench.runs (dataset_id) WHERE status = 'running';
 
 COMMENT ON TABLE bench.runs IS
     'Benchmark runs: workload, parameters as given, status, and the summary of what was measured';
+COMMENT ON COLUMN bench.runs.step IS
+    'The step of a suite of steps the run is (bench.ibench: l.i0, l.x, ..., qp1000)';
 
 --
 -- bench.progress: one row per run per progress interval.

@@ -27,13 +27,16 @@ CREATE TABLE bench.suites (
     started_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
     ended_at        timestamptz,
     worker_pid      integer,
-    origin          jsonb
+    origin          jsonb,
+    steps           jsonb
 );
 
 CREATE INDEX suites_schedule ON bench.suites (schedule, started_at) WHERE schedule IS NOT NULL;
 
 COMMENT ON TABLE bench.suites IS
     'Sweeps: a workload run at several client counts, each repeated; one row per sweep with its status';
+COMMENT ON COLUMN bench.suites.steps IS
+    'A suite of steps (bench.ibench): each step''s name and run arguments, in order; NULL for a sweep';
 
 ALTER TABLE bench.runs ADD FOREIGN KEY (suite_id) REFERENCES bench.suites (id);
 CREATE INDEX runs_suite ON bench.runs (suite_id) WHERE suite_id IS NOT NULL;
@@ -99,6 +102,8 @@ SELECT s.id AS suite_id, c.clients, c.pos::integer AS position,
   FROM bench.suites s
  CROSS JOIN LATERAL pg_catalog.unnest(s.clients) WITH ORDINALITY AS c(clients, pos)
   LEFT JOIN bench.runs r ON r.suite_id = s.id AND r.clients = c.clients AND r.status = 'done'
+       -- a suite of steps: the run of the step at that position
+       AND (s.steps IS NULL OR r.step = s.steps -> (c.pos::integer - 1) ->> 'step')
  GROUP BY s.id, c.clients, c.pos, s.repeat;
 
 COMMENT ON VIEW bench.suite_summary IS

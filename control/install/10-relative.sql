@@ -8,7 +8,9 @@
 -- runs, or all suites), per step of the base, the throughput and its ratio
 -- to the base's.  A suite's steps are its client counts (with its
 -- workload), in the order the suite lists them; its throughput at a step is
--- the median over its finished runs there.  A run is one step: its
+-- the median over its finished runs there.  A suite of bench.ibench has
+-- its named steps (l.i0 ... qp1000), their throughput as bench.ibench_steps
+-- has it.  A run is one step: its
 -- workload at its client count.  A step the base has and another lacks is
 -- NULL there; a step only another has is not shown (the base decides the
 -- columns).
@@ -122,6 +124,30 @@ BEGIN
         RETURN;
     END IF;
 
+    -- suites of steps (bench.ibench): the steps of the base by name, each
+    -- step's throughput as bench.ibench_steps has it (inserts, queries or
+    -- rows indexed per second)
+    IF (SELECT count(*) FILTER (WHERE s.steps IS NOT NULL) FROM bench.suites s WHERE s.id = ANY (ids))
+       NOT IN (0, cardinality(ids)) THEN
+        RAISE EXCEPTION 'cannot read sweeps and suites of steps against each other'
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'Read sweeps against a sweep, and suites of bench.ibench against one of them.';
+    END IF;
+    IF (SELECT s.steps IS NOT NULL FROM bench.suites s WHERE s.id = base_id) THEN
+        RETURN QUERY
+        WITH bs AS (SELECT v.step_no, v.step, v.throughput FROM bench.ibench_steps v
+                     WHERE v.suite_id = base_id AND v.status = 'done')
+        SELECT s.id, 'suite'::text, COALESCE(s.tag || ' (suite ' || s.id || ')', 'suite ' || s.id),
+               s.server_version, (row_number() OVER (PARTITION BY s.id ORDER BY bs.step_no))::integer,
+               bs.step, v.throughput, bs.throughput, v.throughput / NULLIF(bs.throughput, 0)
+          FROM unnest(ids) WITH ORDINALITY AS i(id, pos)
+          JOIN bench.suites s ON s.id = i.id
+         CROSS JOIN bs
+          LEFT JOIN bench.ibench_steps v ON v.suite_id = s.id AND v.step = bs.step AND v.status = 'done'
+         ORDER BY i.pos, bs.step_no;
+        RETURN;
+    END IF;
+
     -- suites: the steps of the base, each suite's median there
     SELECT count(DISTINCT s.workload) = 1 INTO one_wl FROM bench.suites s WHERE s.id = ANY (ids);
     RETURN QUERY
@@ -155,7 +181,7 @@ END
 $fn$;
 
 COMMENT ON FUNCTION bench.relative_throughput(bigint, bigint[]) IS
-    'Runs or suites against a base: per step (client count), throughput and its ratio to the base''s';
+    'Runs or suites against a base: per step (client count, or a bench.ibench suite''s named steps), throughput and its ratio to the base''s';
 GRANT EXECUTE ON FUNCTION bench.relative_throughput(bigint, bigint[]) TO PUBLIC;
 
 --

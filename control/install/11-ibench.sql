@@ -120,6 +120,7 @@ BEGIN
 
     s := s || format('-- <builtin: ibench %s%s>', step,
                      CASE WHEN options = '{}' THEN '' ELSE ', ' || options::text END)
+           || '\dataset ibench'::text
            || '\set t :client_id % :tables + 1'::text;
     -- the data: 'a' then the random part, rand_len = len * 0.75 * pct / 100
     ins := format('insert into pi:{t} (dateandtime, cashregisterid, customerid, productid, price, data)'
