@@ -2899,7 +2899,8 @@ BEGIN
     IF trx THEN
         s := s || 'COMMIT;'::text;
     END IF;
-    IF cardinality(s) = 2 + (CASE WHEN trx THEN 1 ELSE 0 END) THEN
+    -- the header, \dataset and \ignore_errors, BEGIN and COMMIT: no query
+    IF cardinality(s) = 3 + (CASE WHEN trx THEN 2 ELSE 0 END) THEN
         RAISE EXCEPTION 'sysbench workload % with these options runs no query', workload
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'Keep at least one of its query counts above 0.';

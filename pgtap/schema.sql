@@ -38,6 +38,7 @@ SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'p
     'sweep', 'start_sweep', 'wait_suite', 'cancel_suite', 'schedule', 'unschedule', 'run_schedule',
     'chart_run', 'chart_suite', 'chart_schedule', 'compare', 'export', 'import',
     'relative_throughput', 'relative_table', 'chart_relative', 'sysbench_script', 'ibench_script',
+    'ibench', 'start_ibench', '_ibench_spec', '_steps',
     '_sweep_spec', '_cron_call', '_cron_check', '_arguments_of', '_create_run_function', '_schedule',
     '_unschedule', '_import', '_visible',
     '_svg_escape', '_svg_num', '_svg_text', '_svg_fit', '_svg_check_size', '_svg_ticks', '_svg_tick_label',

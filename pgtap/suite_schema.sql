@@ -18,7 +18,7 @@ SELECT plan(34);
 SELECT columns_are('bench', 'suites', ARRAY[
     'id', 'workload', 'clients', 'repeat', 'run_order', 'args', 'search_path', 'tag', 'schedule',
     'runs_planned', 'status', 'sqlstate', 'error', 'created_by', 'server_version', 'started_at',
-    'ended_at', 'worker_pid', 'origin'],
+    'ended_at', 'worker_pid', 'origin', 'steps'],
     'bench.suites has the documented columns');
 SELECT col_type_is('bench', 'suites', 'clients', 'integer[]', 'bench.suites.clients is integer[]');
 SELECT col_is_pk('bench', 'suites', 'id', 'bench.suites.id is the primary key');

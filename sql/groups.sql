@@ -23,7 +23,7 @@ SELECT workload, clients, transactions_per_client, status, transactions, rate IS
   FROM bench.run(groups => $$[
          {"name": "writers", "script": "INSERT INTO grp.tries VALUES (:client_id, 'a');", "clients": 2},
          {"name": "mixed", "workload": "grp_two", "clients": 3}]$$,
-       transactions => 20, progress => '0');
+       transactions => 20, progress => '0', random_seed => 42);
 SELECT max(id) AS run1 FROM bench.runs \gset
 SELECT script, count(*) AS tries, array_agg(DISTINCT client ORDER BY client) AS clients
   FROM grp.tries GROUP BY script ORDER BY script;
@@ -76,7 +76,7 @@ SELECT regexp_replace(line, 'avg [0-9.]+ ms', 'avg N ms') AS line
 SELECT id AS run3 FROM bench.run(groups => $$[
          {"name": "writers", "script": "INSERT INTO grp.tries VALUES (:client_id, 'a');", "clients": 2},
          {"name": "mixed", "workload": "grp_two", "clients": 3}]$$,
-       transactions => 20, progress => '0') \gset
+       transactions => 20, progress => '0', random_seed => 42) \gset
 SELECT metric, clients, a_value::float8 > 0 AS has_a, b_value::float8 > 0 AS has_b,
        abs(ratio - b_value::float8 / a_value::float8) < 0.01 * ratio AS ratio_of_values,
        verdict IN ('improvement', 'regression', 'within noise') AS has_verdict

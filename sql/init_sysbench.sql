@@ -120,6 +120,11 @@ SELECT name, dataset FROM bench.define_workload('sb_zipf', bench.sysbench_script
        '{"point_selects": 3, "rand_type": "zipfian", "range_size": 5}'), dataset => 'sysbench');
 SELECT status, transactions FROM bench.run('sb_zipf', transactions => 10, prewarm => false, progress => '0');
 SELECT bench.drop_workload('sb_zipf') IS NOT NULL AS dropped;
+-- the script of bench.sysbench_script runs alone too: it declares its
+-- dataset, which the run finds with its variables
+SELECT status, transactions, variables
+  FROM bench.run(script => bench.sysbench_script('oltp_point_select', '{"point_selects": 2}'),
+                 transactions => 5, prewarm => false, progress => '0');
 -- a workload and a dataset that do not go together
 SET search_path = sb2, public;
 SELECT status FROM bench.run('oltp_read_only', transactions => 1, progress => '0');
@@ -143,6 +148,7 @@ SELECT bench.sysbench_script('oltp_read_write', '{"rand_type": "normal"}');
 SELECT bench.sysbench_script('oltp_read_write', '{"rand_pareto_h": 1}');
 SELECT bench.sysbench_script('oltp_read_write', '{"rand_zipfian_exp": -1}');
 SELECT bench.sysbench_script('oltp_point_select', '{"point_selects": 0}');
+SELECT bench.sysbench_script('oltp_read_only', '{"point_selects": 0, "simple_ranges": 0, "sum_ranges": 0, "order_ranges": 0, "distinct_ranges": 0}');
 
 -- ------------------------------------------------------------ bad input
 SELECT * FROM bench.init('sysbench', tables => 0);

@@ -145,6 +145,19 @@ DELETE FROM sb_unique WHERE id = :id;
 $s$, transactions => 50, random_seed => 11, prewarm => false, progress => '0');
 \set VERBOSITY default
 
+-- ------------------------------------------------------------ \dataset
+-- a script declares its dataset: a workload defined without one takes it,
+-- one of the same kind is fine, and a run of the script alone needs it
+SELECT name, dataset FROM bench.define_workload('sb_declared', $s$\dataset sysbench
+\dataset sysbench
+SELECT count(*) FROM sbtest1;$s$);
+SELECT name, dataset FROM bench.define_workload('sb_declared', $s$\dataset sysbench
+SELECT count(*) FROM sbtest1;$s$, dataset => 'sysbench', replace => true);
+SELECT bench.drop_workload('sb_declared');
+-- there is no sysbench dataset here (init_sysbench runs one)
+SELECT status FROM bench.run(script => $s$\dataset sysbench
+SELECT 1;$s$, transactions => 1, progress => '0');
+
 -- ------------------------------------------------------------ refused when defined
 SELECT bench.define_workload('bad', $s$\ignore_errors$s$);
 SELECT bench.define_workload('bad', $s$\ignore_errors 2350$s$);
@@ -154,6 +167,16 @@ SELECT bench.define_workload('bad', $s$\ignore_errors 01000$s$);
 SELECT bench.define_workload('bad', $s$\ignore_errors 08006$s$);
 SELECT bench.define_workload('bad', $s$\ignore_errors 57014$s$);
 SELECT bench.define_workload('bad', $s$\ignore_errors 23505 23502 23503 23514 22001 22003 22012 40001 40P01 42P01 42703 55P03 53100 53200 25P02 22P02 22023$s$);
+SELECT bench.define_workload('bad', $s$\dataset$s$);
+SELECT bench.define_workload('bad', $s$\dataset tpcc$s$);
+SELECT bench.define_workload('bad', $s$\dataset ibench sysbench$s$);
+SELECT bench.define_workload('bad', $s$\dataset ibench
+\dataset sysbench$s$);
+SELECT bench.define_workload('bad', $s$\dataset ibench
+SELECT 1;$s$, dataset => 'tpcb');
+SELECT bench.define_workload('bad', ARRAY[$s$\dataset ibench
+SELECT 1;$s$, $s$\dataset sysbench
+SELECT 2;$s$]);
 SELECT bench.define_workload('bad', $s$\set x sysbench_special(1)$s$);
 SELECT bench.define_workload('bad', $s$\set x sysbench_special(1, 2, 3, 4, 5, 6)$s$);
 SELECT bench.define_workload('bad', $s$\set x sysbench_pareto()$s$);

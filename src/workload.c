@@ -145,8 +145,9 @@ bk_workload_declare_dataset(BkWorkload *w, BkScript **scripts)
 		else if (strcmp(w->dataset, kind) != 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("script \"%s\" declares a %s dataset, and workload \"%s\" needs a %s dataset",
-							scripts[i]->name, kind, w->name, w->dataset),
+					 errmsg("script \"%s\" declares %s %s dataset, and workload \"%s\" needs %s %s dataset",
+							scripts[i]->name, strcmp(kind, "ibench") == 0 ? "an" : "a", kind,
+							w->name, strcmp(w->dataset, "ibench") == 0 ? "an" : "a", w->dataset),
 					 errhint("A workload's scripts run on one kind of dataset.")));
 	}
 }
