@@ -636,6 +636,13 @@ ALTER TABLE bench.progress ADD COLUMN histogram_count bigint[];
 -- interval and per run
 ALTER TABLE bench.progress ADD COLUMN ignored_errors bigint NOT NULL DEFAULT 0;
 ALTER TABLE bench.runs ADD COLUMN ignored_errors bigint;
+-- a run's step in a suite of steps (bench.ibench, below)
+ALTER TABLE bench.runs ADD COLUMN step text;
+COMMENT ON COLUMN bench.runs.step IS
+    'The step of a suite of steps the run is (bench.ibench: l.i0, l.x, ..., qp1000)';
+ALTER TABLE bench.suites ADD COLUMN steps jsonb;
+COMMENT ON COLUMN bench.suites.steps IS
+    'A suite of steps (bench.ibench): each step''s name and run arguments, in order; NULL for a sweep';
 
 -- where each SQL command's time went in the server's clients: its
 -- statements' parse and analysis, rewrite, planning, execution (ms per
@@ -1796,7 +1803,11 @@ BEGIN
         'run_scripts', COALESCE((SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.script_no)
                                    FROM bench.run_scripts x WHERE x.run_id = ANY (run_ids)), '[]'),
         'command_latencies', COALESCE((SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.script_no, x.command_no)
-                                         FROM bench.command_latencies x WHERE x.run_id = ANY (run_ids)), '[]'));
+                                         FROM bench.command_latencies x WHERE x.run_id = ANY (run_ids)), '[]'),
+        'run_groups', COALESCE((SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.group_no)
+                                  FROM bench.run_groups x WHERE x.run_id = ANY (run_ids)), '[]'),
+        'group_progress', COALESCE((SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.group_no, x.interval_start)
+                                      FROM bench.group_progress x WHERE x.run_id = ANY (run_ids)), '[]'));
 END
 $fn$;
 
@@ -2153,6 +2164,15 @@ BEGIN
         SELECT * FROM jsonb_populate_recordset(NULL::bench.command_latencies, (
             SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
               FROM jsonb_array_elements(COALESCE(doc->'command_latencies', '[]')) x));
+        -- the groups of clients and their progress (none in older documents)
+        INSERT INTO bench.run_groups
+        SELECT * FROM jsonb_populate_recordset(NULL::bench.run_groups, (
+            SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
+              FROM jsonb_array_elements(COALESCE(doc->'run_groups', '[]')) x));
+        INSERT INTO bench.group_progress
+        SELECT * FROM jsonb_populate_recordset(NULL::bench.group_progress, (
+            SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
+              FROM jsonb_array_elements(COALESCE(doc->'group_progress', '[]')) x));
     EXCEPTION
         -- a value that does not fit its column, a missing one, a row twice:
         -- the document was not made by bench.export, or was edited
@@ -3587,16 +3607,15 @@ CREATE POLICY visible ON bench.group_progress FOR SELECT
 COMMENT ON FUNCTION bench.compare(bigint, bigint, double precision) IS
     'Two runs or two suites side by side: what differs between them, then tps, latencies, WAL, FPI, checkpoints and blocks read per transaction with change, noise and verdict (improvement, regression, within noise), then for runs with groups each group''s tps and latencies. Noise: suites with repeats, the larger relative half-range of the two sides, a verdict only when the ranges do not overlap; single runs and groups, sqrt((cv_a^2 + cv_b^2) / 2) of their per-interval series, a verdict only when the change is over max(threshold, 3 * noise)';
 
+COMMENT ON FUNCTION bench.export(bigint) IS
+    'A run or a suite as jsonb, with its progress, histograms, samples, sizes, prewarms, scripts, command latencies and groups of clients, for bench.import on another server';
+
 --
 -- The Insert Benchmark as one call (bench.ibench): a suite of steps, each
 -- step a run of its own arguments; a run says which step it is.
 --
-ALTER TABLE bench.runs ADD COLUMN step text;
-COMMENT ON COLUMN bench.runs.step IS
-    'The step of a suite of steps the run is (bench.ibench: l.i0, l.x, ..., qp1000)';
-ALTER TABLE bench.suites ADD COLUMN steps jsonb;
-COMMENT ON COLUMN bench.suites.steps IS
-    'A suite of steps (bench.ibench): each step''s name and run arguments, in order; NULL for a sweep';
+-- (the columns are added with the others above, before the views over
+-- bench.runs and bench.suites are made again)
 
 CREATE OR REPLACE VIEW bench.suite_summary AS
 SELECT s.id AS suite_id, c.clients, c.pos::integer AS position,

@@ -49,12 +49,12 @@ SELECT ok(NOT has_table_privilege('public', 'bench.suites', 'INSERT')
 SELECT function_returns('bench', 'sweep',
     ARRAY['text', 'integer[]', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval',
           'integer', 'text', 'boolean', 'interval', 'text', 'text', 'double precision', 'interval',
-          'bigint', 'jsonb', 'text', 'integer', 'text', 'text'],
+          'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb'],
     'setof bench.suite_summary', 'bench.sweep returns the suite''s summary');
 SELECT function_returns('bench', 'start_sweep',
     ARRAY['text', 'integer[]', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval',
           'integer', 'text', 'boolean', 'interval', 'text', 'text', 'double precision', 'interval',
-          'bigint', 'jsonb', 'text', 'integer', 'text', 'text'],
+          'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb'],
     'bigint', 'bench.start_sweep returns the suite id');
 SELECT function_returns('bench', 'wait_suite', ARRAY['bigint'], 'setof bench.suite_summary',
     'bench.wait_suite returns the summary');

@@ -85,6 +85,16 @@ SELECT count(*) AS one_sided, count(verdict) AS verdicts,
        count(*) FILTER (WHERE (a_value IS NULL) <> (b_value IS NULL)) AS with_one_value
   FROM bench.compare(:run1, :run2) WHERE section = 'group';
 
+-- export and import carry the groups and their progress
+SELECT bench.import(bench.export(:run1)) AS run1_copy \gset
+SELECT (SELECT jsonb_agg(to_jsonb(g) - 'run_id' ORDER BY group_no) FROM bench.run_groups g WHERE run_id = :run1)
+     = (SELECT jsonb_agg(to_jsonb(g) - 'run_id' ORDER BY group_no) FROM bench.run_groups g WHERE run_id = :run1_copy)
+       AS groups_copied,
+       (SELECT jsonb_agg(to_jsonb(p) - 'run_id' ORDER BY group_no, interval_start) FROM bench.group_progress p WHERE run_id = :run1)
+     = (SELECT jsonb_agg(to_jsonb(p) - 'run_id' ORDER BY group_no, interval_start) FROM bench.group_progress p WHERE run_id = :run1_copy)
+       AS progress_copied,
+       (SELECT count(*) FROM bench.run_groups WHERE run_id = :run1_copy) AS groups;
+
 -- bad input, refused before anything starts
 SELECT * FROM bench.run(groups => '{}');
 SELECT * FROM bench.run(groups => '[]');
@@ -117,7 +127,7 @@ SELECT * FROM bench.run(groups => '[{"workload": "tpcb", "clients": 1}]', client
 SELECT * FROM bench.sweep('tpcb', clients => '{1,2}', groups => '[{"workload": "tpcb", "clients": 1}]');
 SELECT bench.start_sweep('tpcb', clients => '{1,2}', groups => '[{"workload": "tpcb", "clients": 1}]');
 -- nothing was started
-SELECT count(*) AS runs_after FROM bench.runs WHERE id > :runs_before AND id NOT IN (:run1, :run2, :run3);
+SELECT count(*) AS runs_after FROM bench.runs WHERE id > :runs_before AND id NOT IN (:run1, :run2, :run3, :run1_copy);
 
 SET client_min_messages = warning;
 DROP SCHEMA grp CASCADE;

@@ -266,6 +266,22 @@ for my $case ([ 'ibench.l.i0', 5, 'pi1 500 1 500,pi2 500 1 500' ], [ 'ibench.l.x
 is($remote->safe_psql('sbgen', q{SELECT count(*) FROM pg_indexes WHERE tablename IN ('pi1', 'pi2')}), '8',
 	'ibench on a target: l.x made three secondary indexes on each table');
 
+# the whole benchmark as one call on the target: l.i0 makes the tables
+# anew there (bench.init over libpq, in the suite's worker), then each step
+# a run over libpq, the query steps as two groups
+my $steps = $node->safe_psql('bk', q{
+	SELECT string_agg(step || ' ' || status || ' ' || clients || ' ' || COALESCE(inserts::text, '-')
+	                  || ' ' || COALESCE(target_inserts_per_s::text, '-') || ' ' || (table_bytes > 0), ',' ORDER BY step_no)
+	  FROM bench.ibench(rows => 200, insert_clients => 2, duration => '1 s', steps => '{l.i0,l.x,qp1000}',
+	                    target => 'sbgen', progress => '0')});
+like($steps, qr/^l\.i0 done 2 400 - true,l\.x done 2 - - true,qp1000 done 4 \d+ 2000 true$/,
+	'bench.ibench on a target: each step a run there, l.i0 400 rows, the query step at its target rate');
+is($remote->safe_psql('sbgen', q{SELECT count(*) FROM pg_indexes WHERE tablename IN ('pi1', 'pi2')}), '8',
+	'bench.ibench on a target: l.x indexed the tables l.i0 made anew');
+is($node->safe_psql('bk', q{SELECT string_agg(DISTINCT target || ' ' || driver, ',') FROM bench.runs
+	WHERE suite_id = (SELECT max(id) FROM bench.suites)}), 'sbgen libpq',
+	'bench.ibench on a target: every step ran over libpq');
+
 # ------------------------------------------------------------------ ignored errors
 # over libpq: a duplicate key the script ignores restarts the transaction
 # with new values (each client draws from its own ten ids, of which the

@@ -611,12 +611,16 @@ BEGIN
         'run_scripts', COALESCE((SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.script_no)
                                    FROM bench.run_scripts x WHERE x.run_id = ANY (run_ids)), '[]'),
         'command_latencies', COALESCE((SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.script_no, x.command_no)
-                                         FROM bench.command_latencies x WHERE x.run_id = ANY (run_ids)), '[]'));
+                                         FROM bench.command_latencies x WHERE x.run_id = ANY (run_ids)), '[]'),
+        'run_groups', COALESCE((SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.group_no)
+                                  FROM bench.run_groups x WHERE x.run_id = ANY (run_ids)), '[]'),
+        'group_progress', COALESCE((SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.group_no, x.interval_start)
+                                      FROM bench.group_progress x WHERE x.run_id = ANY (run_ids)), '[]'));
 END
 $fn$;
 
 COMMENT ON FUNCTION bench.export(bigint) IS
-    'A run or a suite as jsonb, with its progress, histograms, samples, sizes, prewarms, scripts and command latencies, for bench.import on another server';
+    'A run or a suite as jsonb, with its progress, histograms, samples, sizes, prewarms, scripts, command latencies and groups of clients, for bench.import on another server';
 
 GRANT EXECUTE ON FUNCTION bench.export(bigint) TO PUBLIC;
 
@@ -791,6 +795,15 @@ BEGIN
         SELECT * FROM jsonb_populate_recordset(NULL::bench.command_latencies, (
             SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
               FROM jsonb_array_elements(COALESCE(doc->'command_latencies', '[]')) x));
+        -- the groups of clients and their progress (none in older documents)
+        INSERT INTO bench.run_groups
+        SELECT * FROM jsonb_populate_recordset(NULL::bench.run_groups, (
+            SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
+              FROM jsonb_array_elements(COALESCE(doc->'run_groups', '[]')) x));
+        INSERT INTO bench.group_progress
+        SELECT * FROM jsonb_populate_recordset(NULL::bench.group_progress, (
+            SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
+              FROM jsonb_array_elements(COALESCE(doc->'group_progress', '[]')) x));
     EXCEPTION
         -- a value that does not fit its column, a missing one, a row twice:
         -- the document was not made by bench.export, or was edited
