@@ -62,8 +62,10 @@ STEPS="SELECT step, status, round(throughput) AS per_s, round(inserts_per_s) AS 
 one_version() {
 	local ver=$1
 	BIN=$2
-	printf '%s\n' "max_worker_processes = 32" "shared_buffers = '1GB'" "max_wal_size = '4GB'" |
-		bench_cluster_create "ibench_pg$ver" "$PORT"
+	# (not in a pipe: the cluster's settings must reach this shell)
+	bench_cluster_create "ibench_pg$ver" "$PORT" <<<"max_worker_processes = 32
+shared_buffers = '1GB'
+max_wal_size = '4GB'"
 	PSQL=("$BIN/psql" -X -q -v ON_ERROR_STOP=1)
 	"${PSQL[@]}" -d postgres -c "CREATE DATABASE bench"
 	"${PSQL[@]}" -c "SET client_min_messages = warning" -c "CREATE EXTENSION pgbenchkit CASCADE"

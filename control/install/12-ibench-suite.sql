@@ -230,11 +230,13 @@ SELECT s.id AS suite_id, e.i::integer AS step_no, e.s ->> 'step' AS step, r.id A
        c.checkpoints_timed, c.checkpoints_requested,
        c.buffers_checkpoint, c.buffers_clean, c.buffers_backend,
        io.kb_read, io.kb_written,
-       io.kb_read / NULLIF(x.inserts, 0) AS kb_read_per_insert,
-       io.kb_written / NULLIF(x.inserts, 0) AS kb_written_per_insert,
+       -- per insert in the load steps, per query in the query steps (where
+       -- the server's work is both: the benchmark reports it per query)
+       io.kb_read / NULLIF(x.inserts, 0) * x.load AS kb_read_per_insert,
+       io.kb_written / NULLIF(x.inserts, 0) * x.load AS kb_written_per_insert,
        io.kb_read / NULLIF(x.queries, 0) AS kb_read_per_query,
        io.kb_written / NULLIF(x.queries, 0) AS kb_written_per_query,
-       c.server_cpu_s * 1e6 / NULLIF(x.inserts, 0) AS cpu_us_per_insert,
+       c.server_cpu_s * 1e6 / NULLIF(x.inserts, 0) * x.load AS cpu_us_per_insert,
        c.server_cpu_s * 1e6 / NULLIF(x.queries, 0) AS cpu_us_per_query
   FROM bench.suites s
  CROSS JOIN LATERAL jsonb_array_elements(s.steps) WITH ORDINALITY AS e(s, i)
@@ -250,7 +252,8 @@ SELECT s.id AS suite_id, e.i::integer AS step_no, e.s ->> 'step' AS step, r.id A
                    ELSE r.transactions END * (e.s ->> 'rows_per_commit')::bigint AS inserts,
               CASE WHEN e.s ->> 'step' LIKE 'q%'
                    THEN (SELECT g.transactions FROM bench.run_groups g
-                          WHERE g.run_id = r.id AND g.name = 'query') END AS queries) x
+                          WHERE g.run_id = r.id AND g.name = 'query') END AS queries,
+              CASE WHEN e.s ->> 'step' LIKE 'q%' THEN NULL ELSE 1 END AS load) x
  CROSS JOIN LATERAL (
        -- the tables after the step: heap (with toast), indexes, total
        SELECT sum(rs.main_bytes + COALESCE(rs.toast_bytes, 0)) AS table_bytes,
