@@ -173,10 +173,13 @@ read_groups(Datum json, RunArgs *a)
 			bk_check_bytes("script", g->script, BK_MAX_SCRIPT_BYTES,
 						   "A script is at most 1 MB (1048576 bytes).");
 		}
+		/* without a name, the workload's (if it can be one), or its number */
 		if (name_type)
 			g->name = MemoryContextStrdup(cxt, SPI_getvalue(tup, desc, 5));
+		else if (g->workload && g->workload[0] != '\0' && strlen(g->workload) < NAMEDATALEN)
+			g->name = g->workload;
 		else
-			g->name = g->workload ? g->workload : psprintf("group %d", i + 1);
+			g->name = MemoryContextStrdup(cxt, psprintf("group %d", i + 1));
 		if (g->name[0] == '\0' || strlen(g->name) >= NAMEDATALEN)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
