@@ -57,6 +57,9 @@ SELECT split_part(t.label, ' (', 1) AS tag, t.step_no, t.step,
   JOIN bench.ibench_steps b ON b.suite_id = :suite1 AND b.step = t.step
  ORDER BY t.id = :suite1 DESC, t.step_no;
 SELECT line FROM bench.relative_table(:suite1, ARRAY[:suite2]) AS line LIMIT 2;
+-- and its chart: a category per step, by name
+SELECT c ~ '^<svg' AS svg, c ~ '>l\.i0<' AND c ~ '>qr1000<' AND c ~ '>qp500<' AS steps_named
+  FROM bench.chart_relative(:suite1, ARRAY[:suite2]) AS c;
 
 -- options of the benchmark's data: the steps run its scripts for them
 SET client_min_messages = warning;
