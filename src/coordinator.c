@@ -334,6 +334,20 @@ coord_wait_ready(Coord *co)
  * ------------------------------------------------------------------------
  */
 
+/* the clients and histogram shards of group G, or of the whole run (G NULL) */
+static RunGroup
+coord_range(Coord *co, const RunGroup *g)
+{
+	RunGroup	r;
+
+	if (g != NULL)
+		return *g;
+	memset(&r, 0, sizeof(r));
+	r.nclients = co->sh->clients;
+	r.nshards = co->sh->nshards;
+	return r;
+}
+
 /*
  * coord_collect_group
  *		The sums of the counters and histograms of group G's clients (all
@@ -343,10 +357,11 @@ static void
 coord_collect_group(Coord *co, const RunGroup *g, CoordTotals *t, BkHist **hist)
 {
 	RunShared  *sh = co->sh;
-	int			first = g ? g->first_client : 0;
-	int			last = g ? g->first_client + g->nclients : sh->clients;
-	int			first_shard = g ? g->first_shard : 0;
-	int			last_shard = g ? g->first_shard + g->nshards : sh->nshards;
+	RunGroup	r = coord_range(co, g);
+	int			first = r.first_client;
+	int			last = r.first_client + r.nclients;
+	int			first_shard = r.first_shard;
+	int			last_shard = r.first_shard + r.nshards;
 
 	memset(t, 0, sizeof(CoordTotals) * 2);
 	for (int i = first; i < last; i++)
@@ -709,10 +724,11 @@ coord_summary_group(Coord *co, const RunGroup *g, double measured_s, RunSummary 
 	int64		min_ns = PG_INT64_MAX;
 	int64		max_ns = -1;
 	int64		end_ns = sh->measure_ns;
-	int			first = g ? g->first_client : 0;
-	int			last = g ? g->first_client + g->nclients : sh->clients;
-	int			first_shard = g ? g->first_shard : 0;
-	int			last_shard = g ? g->first_shard + g->nshards : sh->nshards;
+	RunGroup	r = coord_range(co, g);
+	int			first = r.first_client;
+	int			last = r.first_client + r.nclients;
+	int			first_shard = r.first_shard;
+	int			last_shard = r.first_shard + r.nshards;
 
 	memset(sum, 0, sizeof(*sum));
 	for (int i = first; i < last; i++)

@@ -1193,6 +1193,55 @@ suite_xact_end(void)
  *		pass the check.  Returns false when refused.
  */
 /*
+ * suite_append_run_args
+ *		Append to SQL, a call of bench.run being written, ", name => value"
+ *		for each run argument the jsonb ARGS (an expression over bench.suites
+ *		s, the row of SUITE_ID) has, read as its type; an argument at its
+ *		default is left to bench.run's default, so that the SQL of an older
+ *		version, whose bench.run lacks the newer arguments, still runs the
+ *		suites that do not use them.  A sweep's args (STEP < 0) leave
+ *		workload and clients to the sweep; a step's args (step STEP of a
+ *		suite of steps) hold them.  tag is always the suite's.
+ */
+static void
+suite_append_run_args(StringInfo sql, int64 suite_id, const char *args, int step)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(suite_id)};
+	char	   *what = step < 0 ? psprintf("suite %lld", (long long) suite_id) :
+		psprintf("step %d of suite %lld", step + 1, (long long) suite_id);
+
+	if (SPI_execute_with_args(psprintf("SELECT a.key, a.value FROM bench.suites s,"
+									   " pg_catalog.jsonb_each_text(%s) a"
+									   " WHERE s.id = $1 ORDER BY a.key", args),
+							  1, types, values, NULL, false, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the run arguments of %s", what);
+	for (uint64 i = 0; i < SPI_processed; i++)
+	{
+		char	   *key = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
+		char	   *value = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
+		int			ra = -1;
+
+		for (int j = 0; j < RUN_NARGS; j++)
+			if (strcmp(bk_run_args[j].name, key) == 0 && j != RA_TAG &&
+				(step >= 0 || (j != RA_WORKLOAD && j != RA_CLIENTS)))
+				ra = j;
+		if (ra < 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+					 errmsg("%s has a run argument \"%s\" that the pgbenchkit library of version %s does not know",
+							what, key, BK_VERSION)));
+		if (value == NULL ? bk_run_args[ra].default_value == NULL :
+			(bk_run_args[ra].default_value != NULL &&
+			 strcmp(value, bk_run_args[ra].default_value) == 0))
+			continue;
+		appendStringInfo(sql, ", %s => (%s OPERATOR(pg_catalog.->>) %s)::%s",
+						 quote_identifier(key), args, quote_literal_cstr(key),
+						 format_type_be_qualified(bk_run_args[ra].type));
+	}
+}
+
+/*
  * suite_steps_sql
  *		For a suite of steps: each step's name and the query that runs it,
  *		bench.run with the run arguments of the step ("args" of its element
@@ -1206,7 +1255,7 @@ suite_steps_sql(SuiteShared *sh)
 	Datum		values[1] = {Int64GetDatum(sh->suite_id)};
 	SPITupleTable *steps;
 
-	if (SPI_execute_with_args("SELECT e.i - 1, e.s OPERATOR(pg_catalog.->>) 'step'"
+	if (SPI_execute_with_args("SELECT e.s OPERATOR(pg_catalog.->>) 'step'"
 							  "  FROM bench.suites s,"
 							  "       pg_catalog.jsonb_array_elements(s.steps) WITH ORDINALITY AS e(s, i)"
 							  " WHERE s.id = $1 ORDER BY e.i",
@@ -1219,46 +1268,15 @@ suite_steps_sql(SuiteShared *sh)
 	for (int i = 0; i < sh->runs_planned; i++)
 	{
 		StringInfoData sql;
-		char	   *at = psprintf("s.steps OPERATOR(pg_catalog.->) %d OPERATOR(pg_catalog.->) 'args'", i);
-		Oid			t2[2] = {INT8OID, INT4OID};
-		Datum		v2[2] = {Int64GetDatum(sh->suite_id), Int32GetDatum(i)};
-		bool		first = true;
 
 		suite_step_names[i] = MemoryContextStrdup(TopMemoryContext,
-												  SPI_getvalue(steps->vals[i], steps->tupdesc, 2));
+												  SPI_getvalue(steps->vals[i], steps->tupdesc, 1));
 		initStringInfo(&sql);
-		appendStringInfoString(&sql, "SELECT (bench.run(");
-		if (SPI_execute_with_args("SELECT a.key, a.value FROM bench.suites s,"
-								  "       pg_catalog.jsonb_each_text(s.steps OPERATOR(pg_catalog.->) $2"
-								  "                                  OPERATOR(pg_catalog.->) 'args') a"
-								  " WHERE s.id = $1 ORDER BY a.key",
-								  2, t2, v2, NULL, false, 0) != SPI_OK_SELECT)
-			elog(ERROR, "could not read step %d of suite %lld", i + 1, (long long) sh->suite_id);
-		for (uint64 k = 0; k < SPI_processed; k++)
-		{
-			char	   *key = SPI_getvalue(SPI_tuptable->vals[k], SPI_tuptable->tupdesc, 1);
-			char	   *value = SPI_getvalue(SPI_tuptable->vals[k], SPI_tuptable->tupdesc, 2);
-			int			ra = -1;
-
-			for (int j = 0; j < RUN_NARGS; j++)
-				if (strcmp(bk_run_args[j].name, key) == 0 && j != RA_TAG)
-					ra = j;
-			if (ra < 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-						 errmsg("step %d of suite %lld has a run argument \"%s\" that the pgbenchkit library of version %s does not know",
-								i + 1, (long long) sh->suite_id, key, BK_VERSION)));
-			if (value == NULL ? bk_run_args[ra].default_value == NULL :
-				(bk_run_args[ra].default_value != NULL &&
-				 strcmp(value, bk_run_args[ra].default_value) == 0))
-				continue;
-			appendStringInfo(&sql, "%s%s => (%s OPERATOR(pg_catalog.->>) %s)::%s", first ? "" : ", ",
-							 quote_identifier(key), at, quote_literal_cstr(key),
-							 format_type_be_qualified(bk_run_args[ra].type));
-			first = false;
-		}
-		appendStringInfo(&sql, "%stag => COALESCE(s.tag, s.schedule))).id FROM bench.suites s"
-						 " WHERE s.id OPERATOR(pg_catalog.=) $1", first ? "" : ", ");
+		appendStringInfoString(&sql, "SELECT (bench.run(tag => COALESCE(s.tag, s.schedule)");
+		suite_append_run_args(&sql, sh->suite_id,
+							  psprintf("(s.steps OPERATOR(pg_catalog.->) %d OPERATOR(pg_catalog.->) 'args')", i),
+							  i);
+		appendStringInfoString(&sql, ")).id FROM bench.suites s WHERE s.id OPERATOR(pg_catalog.=) $1");
 		suite_step_sqls[i] = MemoryContextStrdup(TopMemoryContext, sql.data);
 	}
 }
@@ -1421,8 +1439,6 @@ suite_begin(SuiteShared *sh, int **clients)
 static char *
 suite_step_sql(int64 suite_id)
 {
-	Oid			types[1] = {INT8OID};
-	Datum		values[1] = {Int64GetDatum(suite_id)};
 	StringInfoData sql;
 
 	initStringInfo(&sql);
@@ -1430,39 +1446,7 @@ suite_step_sql(int64 suite_id)
 						   "SELECT (bench.run(clients => $2, tag => COALESCE(s.tag, s.schedule),"
 						   " workload => CASE WHEN s.args OPERATOR(pg_catalog.->>) 'script' IS NULL"
 						   " THEN s.workload END");
-	if (SPI_execute_with_args("SELECT a.key, a.value FROM bench.suites s, pg_catalog.jsonb_each_text(s.args) a"
-							  " WHERE s.id = $1 ORDER BY a.key",
-							  1, types, values, NULL, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not read the run arguments of suite %lld", (long long) suite_id);
-	for (uint64 i = 0; i < SPI_processed; i++)
-	{
-		char	   *key = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
-		char	   *value = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
-		int			ra = -1;
-
-		for (int j = 0; j < RUN_NARGS; j++)
-			if (strcmp(bk_run_args[j].name, key) == 0 &&
-				j != RA_WORKLOAD && j != RA_CLIENTS && j != RA_TAG)
-				ra = j;
-		if (ra < 0)
-			ereport(ERROR,
-					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
-					 errmsg("suite %lld has a run argument \"%s\" that the pgbenchkit library of version %s does not know",
-							(long long) suite_id, key, BK_VERSION)));
-
-		/*
-		 * An argument at its default is left to bench.run's default: the
-		 * SQL of an older version, whose bench.run lacks the newer
-		 * arguments, still runs the suites that do not use them.
-		 */
-		if (value == NULL ? bk_run_args[ra].default_value == NULL :
-			(bk_run_args[ra].default_value != NULL &&
-			 strcmp(value, bk_run_args[ra].default_value) == 0))
-			continue;
-		appendStringInfo(&sql, ", %s => (s.args OPERATOR(pg_catalog.->>) %s)::%s",
-						 quote_identifier(key), quote_literal_cstr(key),
-						 format_type_be_qualified(bk_run_args[ra].type));
-	}
+	suite_append_run_args(&sql, suite_id, "s.args", -1);
 	appendStringInfoString(&sql, ")).id FROM bench.suites s WHERE s.id OPERATOR(pg_catalog.=) $1");
 	return MemoryContextStrdup(TopMemoryContext, sql.data);
 }

@@ -143,9 +143,9 @@ BEGIN
         common := common || jsonb_build_object('target', target);
     END IF;
     o := options || jsonb_build_object('secondary_indexes', secondary_indexes);
-    builtin := options = '{}' AND secondary_indexes = 3;
     -- the built-in workloads where they are the steps' scripts (the
     -- benchmark's defaults): their names label the runs
+    builtin := options = '{}' AND secondary_indexes = 3;
     FOREACH st IN ARRAY steps LOOP
         extra := '{}';
         IF st IN ('l.i0', 'l.x', 'l.i1', 'l.i2') THEN
@@ -223,7 +223,7 @@ SELECT s.id AS suite_id, e.i::integer AS step_no, e.s ->> 'step' AS step, r.id A
        x.queries,
        x.queries / NULLIF(r.measured_s, 0) AS queries_per_s,
        CASE WHEN e.s ->> 'step' LIKE 'q%' THEN x.queries / NULLIF(r.measured_s, 0)
-            WHEN e.s ->> 'step' = 'l.x' THEN sz.rows_estimate / NULLIF(r.measured_s, 0)
+            WHEN e.s ->> 'step' = 'l.x' THEN x.indexed / NULLIF(r.measured_s, 0)
             ELSE x.inserts / NULLIF(r.measured_s, 0) END AS throughput,
        sz.table_bytes, sz.index_bytes, sz.total_bytes,
        c.wal_bytes, c.wal_bytes::double precision / NULLIF(x.inserts, 0) AS wal_bytes_per_insert,
@@ -253,13 +253,15 @@ SELECT s.id AS suite_id, e.i::integer AS step_no, e.s ->> 'step' AS step, r.id A
               CASE WHEN e.s ->> 'step' LIKE 'q%'
                    THEN (SELECT g.transactions FROM bench.run_groups g
                           WHERE g.run_id = r.id AND g.name = 'query') END AS queries,
-              CASE WHEN e.s ->> 'step' LIKE 'q%' THEN NULL ELSE 1 END AS load) x
+              CASE WHEN e.s ->> 'step' LIKE 'q%' THEN NULL ELSE 1 END AS load,
+              -- l.x indexes the rows l.i0 loaded
+              CASE WHEN e.s ->> 'step' = 'l.x'
+                   THEN (SELECT sum((p.st ->> 'rows')::bigint) FROM jsonb_array_elements(s.steps) AS p(st)
+                          WHERE p.st ->> 'step' = 'l.i0') END AS indexed) x
  CROSS JOIN LATERAL (
        -- the tables after the step: heap (with toast), indexes, total
        SELECT sum(rs.main_bytes + COALESCE(rs.toast_bytes, 0)) AS table_bytes,
-              sum(rs.indexes_bytes) AS index_bytes, sum(rs.total_bytes) AS total_bytes,
-              (SELECT sum((p.e2 ->> 'rows')::bigint) FROM jsonb_array_elements(s.steps) AS p(e2)
-                WHERE p.e2 ->> 'step' = 'l.i0') AS rows_estimate
+              sum(rs.indexes_bytes) AS index_bytes, sum(rs.total_bytes) AS total_bytes
          FROM bench.relation_sizes rs
         WHERE rs.run_id = r.id AND rs.phase = 'after' AND rs.kind = 'table') sz
  CROSS JOIN LATERAL (
