@@ -3305,6 +3305,7 @@ DECLARE
     k       text;
     s       text[] := '{}';
     ins     text;
+    pool    integer;
 BEGIN
     IF step IS NULL THEN
         RAISE EXCEPTION 'step must not be null'
@@ -3376,15 +3377,23 @@ BEGIN
                      CASE WHEN options = '{}' THEN '' ELSE ', ' || options::text END)
            || '\dataset ibench'::text
            || '\set t :client_id % :tables + 1'::text;
-    -- the data: 'a' then the random part, rand_len = len * 0.75 * pct / 100
+    -- the data: 'a' then the random part, rand_len = len * 0.75 * pct / 100,
+    -- a window of a pool of random base64 made once for the batch, as the
+    -- benchmark's client takes it from a pool it makes once: pool
+    -- characters, 64 for each 3 md5s (48 bytes), 64 more than the longest
+    -- random part so that its windows differ
+    pool := 64 * (((o->>'data_length_max')::int * 3 * (o->>'data_random_pct')::int / 400) / 64 + 2);
     ins := format('insert into pi:{t} (dateandtime, cashregisterid, customerid, productid, price, data)'
                   || E'\nselect localtimestamp(0), floor(random() * %s)::int, floor(random() * %s)::int,'
                   || ' floor(random() * %s)::int, floor(random() * %s)::int,'
-                  || E'\n       repeat(''a'', len - rlen) || substr(encode(decode(md5(random()::text) || md5(random()::text), ''hex''), ''base64''), 1 + floor(random() * (43 - rlen))::int, rlen)'
-                  || E'\n  from generate_series(1, %s) AS g,'
+                  || E'\n       repeat(''a'', len - rlen) || substr(p.pool, 1 + floor(random() * (%s - rlen + 1))::int, rlen)'
+                  || E'\n  from (select translate(encode(decode(string_agg(md5(random()::text), ''''), ''hex''), ''base64''), E''\\n'', '''') AS pool'
+                  || E'\n          from generate_series(1, %s)) AS p,'
+                  || E'\n       generate_series(1, %s) AS g,'
                   || E'\n       lateral (select %s + floor(random() * %s)::int + 0 * g AS len) AS l,'
-                  || E'\n       lateral (select floor(len * 0.75 * %s / 100)::int AS rlen) AS r;',
+                  || E'\n       lateral (select len * 3 * %s / 400 AS rlen) AS r;',
                   o->>'cashregisters', o->>'customers', o->>'products', o->>'max_price',
+                  pool, pool / 64 * 3,
                   o->>'rows_per_commit', o->>'data_length_min',
                   (o->>'data_length_max')::int - (o->>'data_length_min')::int + 1,
                   o->>'data_random_pct');

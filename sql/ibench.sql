@@ -95,6 +95,18 @@ SELECT regexp_replace(command, '\s+', ' ', 'g') AS command, executions
 SELECT bench.ibench_script('l.x', '{"secondary_indexes": 1}');
 SELECT bench.ibench_script('l.i0', '{"rows_per_commit": 1000, "data_length_min": 5, "data_length_max": 5, "data_random_pct": 0, "products": 7}');
 SELECT bench.ibench_script('l.i1', '{"delete_per_insert": false}');
+-- long data: 4,000 characters at most, all of it random; each row's
+-- random part is as long as asked (the pool is long enough for it)
+SELECT status FROM bench.run(script => bench.ibench_script('l.i0',
+         '{"rows_per_commit": 10, "data_length_min": 3000, "data_length_max": 4000, "data_random_pct": 100}'),
+       clients => 1, transactions => 3, prewarm => false, progress => '0');
+SELECT count(*) AS rows, min(length(data)) >= 3000 AND max(length(data)) <= 4000 AS data_length,
+       bool_and(left(data, a) = repeat('a', a) AND substr(data, a + 1) ~ '^[A-Za-z0-9+/]+$') AS data_pattern,
+       sum(length(data) - a - length(replace(substr(data, a + 1), 'a', '')))::float8
+         / sum(length(data) - a) < 0.05 AS random_part_random,
+       count(DISTINCT data) = count(*) AS distinct_data
+  FROM pi1, LATERAL (SELECT length(data) - length(data) * 3 / 4 AS a) AS x
+ WHERE transactionid > (SELECT max(transactionid) - 30 FROM pi1);
 
 -- ------------------------------------------------------------ bad input
 SELECT bench.ibench_script(NULL);
