@@ -106,6 +106,20 @@ client_end_of_duration(void)
 }
 
 /*
+ * client_end_wake
+ *		The timeout at the end of the run's duration (a worker of libpq
+ *		sessions): the worker wakes to cancel its sessions' queries.  It
+ *		waits for their sockets without a timeout of its own until then,
+ *		so that the kernel arms no timer at each wait.
+ */
+static void
+client_end_wake(void)
+{
+	client_time_over = true;
+	SetLatch(MyLatch);
+}
+
+/*
  * bk_now_ns
  *		The monotonic clock, in nanoseconds, the same in every process.
  */
@@ -151,6 +165,7 @@ typedef struct ClientWorker
 	bool		canceled;		/* cancel requests sent */
 	int64		give_up_ns;		/* stopping: stop waiting for the target */
 	int64		end_ns;			/* the end of the run's duration, or PG_INT64_MAX */
+	bool		end_timer;		/* a timeout wakes the worker at end_ns */
 } ClientWorker;
 
 /* the client's state, for the coordinator */
@@ -398,8 +413,13 @@ client_loop(ClientWorker *cw)
 			client_build_set(cw);
 
 		now = bk_now_ns();
-		/* a worker of libpq sessions wakes at the end to cancel their queries */
-		if (sockets && !cw->canceled && now < cw->end_ns)
+		/*
+		 * A worker of libpq sessions wakes at the end to cancel their
+		 * queries: its timeout wakes it, and if that came early (it is the
+		 * wall clock's) the wait ends at the end.
+		 */
+		if (sockets && !cw->canceled && now < cw->end_ns &&
+			(!cw->end_timer || client_time_over))
 			until = Min(until, cw->end_ns);
 		if (again)
 		{
@@ -713,13 +733,17 @@ bench_run_client_main(Datum main_arg)
 	 * a timeout cancels it.
 	 */
 	cw.end_ns = sh->duration_ns > 0 ? sh->start_ns + sh->duration_ns : PG_INT64_MAX;
-	if (sh->driver == RUN_DRIVER_SERVER && cw.end_ns != PG_INT64_MAX)
+	if (cw.end_ns != PG_INT64_MAX)
 	{
-		TimeoutId	end_timeout = RegisterTimeout(USER_TIMEOUT, client_end_of_duration);
+		TimeoutId	end_timeout;
 		int64		left_us = (cw.end_ns - bk_now_ns()) / 1000;
 
+		end_timeout = RegisterTimeout(USER_TIMEOUT,
+									  sh->driver == RUN_DRIVER_SERVER ?
+									  client_end_of_duration : client_end_wake);
 		/* a millisecond late rather than early: the session is stopping then */
 		enable_timeout_at(end_timeout, GetCurrentTimestamp() + Max(left_us, 0) + 1000);
+		cw.end_timer = true;
 	}
 
 	client_loop(&cw);
