@@ -5,7 +5,8 @@
 #
 #   bench/sysbench_vs_kit.sh [--tables 4] [--table-size 100000] [--clients 4,8]
 #                            [--workloads oltp_read_only,oltp_point_select,oltp_read_write]
-#                            [--rounds 3] [--duration 10] [--port 5531] [--keep]
+#                            [--jobs cores,clients] [--rounds 3] [--duration 10]
+#                            [--port 5531] [--keep]
 #
 # Creates a throwaway cluster (initdb as the postgres OS user when run as
 # root) in a temporary folder, port --port, listening on 127.0.0.1,
@@ -17,12 +18,14 @@
 #   sysbench <workload> --db-driver=pgsql --pgsql-host=127.0.0.1 --threads=C
 #            --time=D --tables=N --table-size=M run
 #   bench.run('<workload>', clients => C, duration => 'D s')
-#   bench.run('<workload>', clients => C, jobs => C, duration => 'D s',
+#   bench.run('<workload>', clients => C, jobs => J, duration => 'D s',
 #             target => 'self')
 # (the last: the libpq driver, over TCP to 127.0.0.1 as sysbench connects,
-# one worker per client as sysbench has a thread per client), each after a
-# CHECKPOINT, and prints the transactions per second of each; then the
-# medians and the ratios to sysbench's.  sysbench's defaults (rand-type
+# once for each J of --jobs: `cores` is as many workers as the machine has
+# cores, as pgbench's -j is usually set, and `clients` one worker per
+# client, as sysbench has a thread per client; a number is that many,
+# never more than C), each after a CHECKPOINT, and prints the transactions
+# per second of each; then the medians and the ratios to sysbench's.  sysbench's defaults (rand-type
 # special, prepared statements) are the built-in workloads' defaults, and
 # both count a transaction once it commits, restarting it after an error
 # sysbench ignores.  Run it on an otherwise idle machine; the ratios are
@@ -33,18 +36,19 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
 TABLES=4 TABLE_SIZE=100000 CLIENT_LIST=4,8 WORKLOADS=oltp_read_only,oltp_point_select,oltp_read_write
-ROUNDS=3 DURATION=10 PORT=5531 KEEP=0
+JOBS_LIST=cores,clients ROUNDS=3 DURATION=10 PORT=5531 KEEP=0
 while (($#)); do
 	case $1 in
 	--tables) TABLES=$2; shift 2 ;;
 	--table-size) TABLE_SIZE=$2; shift 2 ;;
 	--clients) CLIENT_LIST=$2; shift 2 ;;
 	--workloads) WORKLOADS=$2; shift 2 ;;
+	--jobs) JOBS_LIST=$2; shift 2 ;;
 	--rounds) ROUNDS=$2; shift 2 ;;
 	--duration) DURATION=$2; shift 2 ;;
 	--port) PORT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
-	*) echo "usage: $0 [--tables N] [--table-size N] [--clients N,N] [--workloads W,W] [--rounds N] [--duration SECONDS] [--port N] [--keep]" >&2; exit 2 ;;
+	*) echo "usage: $0 [--tables N] [--table-size N] [--clients N,N] [--workloads W,W] [--jobs cores,clients,N] [--rounds N] [--duration SECONDS] [--port N] [--keep]" >&2; exit 2 ;;
 	esac
 done
 for v in "$TABLES" "$TABLE_SIZE" "$ROUNDS" "$DURATION" "$PORT"; do
@@ -52,6 +56,8 @@ for v in "$TABLES" "$TABLE_SIZE" "$ROUNDS" "$DURATION" "$PORT"; do
 done
 IFS=, read -r -a CLIENTS <<<"$CLIENT_LIST"
 for c in "${CLIENTS[@]}"; do [[ $c =~ ^[1-9][0-9]*$ ]] || die "--clients takes counts like 4,8, not '$CLIENT_LIST'"; done
+IFS=, read -r -a JLIST <<<"$JOBS_LIST"
+for j in "${JLIST[@]}"; do [[ $j =~ ^(cores|clients|[1-9][0-9]*)$ ]] || die "--jobs takes cores, clients or counts, not '$JOBS_LIST'"; done
 IFS=, read -r -a WLIST <<<"$WORKLOADS"
 for w in "${WLIST[@]}"; do [[ $w =~ ^oltp_[a-z_]+$ ]] || die "--workloads takes sysbench workloads like oltp_read_only, not '$w'"; done
 BIN=${PG_BIN:-$(pg_bindir 15)}
@@ -105,23 +111,40 @@ measure_run() {
 	printf '%-18s %3d clients round %d  bench.run %10.1f tps\n' "$w" "$c" "$r" "$tps"
 }
 
+# the workers of setting J (cores, clients or a count) for C clients
+jobs_for() {
+	local j=$1 c=$2 n
+	case $j in
+	cores) n=$(nproc) ;;
+	clients) n=$c ;;
+	*) n=$j ;;
+	esac
+	echo $((n < c ? n : c))
+}
+
 measure_libpq() {
-	local w=$1 c=$2 r=$3 status tps
+	local w=$1 c=$2 r=$3 j=$4 n status tps
+	n=$(jobs_for "$j" "$c")
 	"${PSQL[@]}" -c CHECKPOINT
 	read -r status tps < <("${PSQL[@]}" -At -F ' ' -c "SELECT status, tps FROM bench.run('$w',
-		clients => $c, jobs => $c, target => 'self', duration => '$DURATION s', progress => '0', prewarm => false)")
+		clients => $c, jobs => $n, target => 'self', duration => '$DURATION s', progress => '0', prewarm => false)")
 	[[ $status == "done" ]] || die "bench.run('$w', target => 'self') ended $status"
-	vals["$w $c libpq"]+="$tps "
-	printf '%-18s %3d clients round %d  bench.run libpq %10.1f tps\n' "$w" "$c" "$r" "$tps"
+	vals["$w $c libpq $j"]+="$tps "
+	printf '%-18s %3d clients round %d  bench.run libpq, jobs %-7s (%d) %10.1f tps\n' "$w" "$c" "$r" "$j" "$n" "$tps"
+}
+
+measure_libpq_all() {
+	local j
+	for j in "${JLIST[@]}"; do measure_libpq "$@" "$j"; done
 }
 
 for w in "${WLIST[@]}"; do
 	for c in "${CLIENTS[@]}"; do
 		for ((r = 1; r <= ROUNDS; r++)); do
 			if ((r % 2)); then
-				measure_sysbench "$w" "$c" "$r"; measure_run "$w" "$c" "$r"; measure_libpq "$w" "$c" "$r"
+				measure_sysbench "$w" "$c" "$r"; measure_run "$w" "$c" "$r"; measure_libpq_all "$w" "$c" "$r"
 			else
-				measure_libpq "$w" "$c" "$r"; measure_run "$w" "$c" "$r"; measure_sysbench "$w" "$c" "$r"
+				measure_libpq_all "$w" "$c" "$r"; measure_run "$w" "$c" "$r"; measure_sysbench "$w" "$c" "$r"
 			fi
 		done
 	done
@@ -129,13 +152,18 @@ done
 
 echo
 echo "medians (transactions per second) and the ratios to sysbench's:"
-printf '%-18s %7s %11s %11s %7s %11s %7s\n' workload clients sysbench in-server ratio libpq ratio
+printf '%-18s %7s %11s %11s %7s' workload clients sysbench in-server ratio
+for j in "${JLIST[@]}"; do printf ' %11s %7s' "libpq:$j" ratio; done
+echo
 for w in "${WLIST[@]}"; do
 	for c in "${CLIENTS[@]}"; do
 		st=$(tr ' ' '\n' <<<"${vals["$w $c sysbench"]}" | grep . | median)
 		it=$(tr ' ' '\n' <<<"${vals["$w $c in-server"]}" | grep . | median)
-		lt=$(tr ' ' '\n' <<<"${vals["$w $c libpq"]}" | grep . | median)
-		printf '%-18s %7d %11.1f %11.1f %7.3f %11.1f %7.3f\n' "$w" "$c" "$st" "$it" "$(calc "$it / $st")" \
-			"$lt" "$(calc "$lt / $st")"
+		printf '%-18s %7d %11.1f %11.1f %7.3f' "$w" "$c" "$st" "$it" "$(calc "$it / $st")"
+		for j in "${JLIST[@]}"; do
+			lt=$(tr ' ' '\n' <<<"${vals["$w $c libpq $j"]}" | grep . | median)
+			printf ' %11.1f %7.3f' "$lt" "$(calc "$lt / $st")"
+		done
+		echo
 	done
 done
