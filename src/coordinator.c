@@ -159,6 +159,22 @@ coord_xact_commit(void)
 	pgstat_report_stat(false);
 }
 
+/*
+ * coord_flush_stats
+ *		This process's statistics, WAL included, into the shared ones now
+ *		(out of a transaction).  On 14, whose pgstat_report_stat(true)
+ *		reports the session's end, at most every half second instead.
+ */
+static void
+coord_flush_stats(void)
+{
+#if PG_VERSION_NUM >= 150000
+	pgstat_report_stat(true);
+#else
+	pgstat_report_stat(false);
+#endif
+}
+
 /* whether the run should stop, and why */
 static bool
 coord_stop_requested(Coord *co, CoordEnd *why)
@@ -481,6 +497,7 @@ coord_all_xacts(Coord *co)
 static void
 coord_sample(Coord *co, int64 now)
 {
+	coord_flush_stats();
 	coord_xact_begin("pgbenchkit: sampling");
 	bk_obs_sample(&co->obs, "during", GetCurrentTimestamp(),
 				  (now - co->sh->start_ns) / 1e9, coord_all_xacts(co));
@@ -906,6 +923,7 @@ coord_finish(Coord *co, CoordEnd why)
 			break;
 	}
 
+	coord_flush_stats();		/* the WAL it wrote during the run: above */
 	coord_xact_begin("pgbenchkit: recording the run's results");
 	coord_record_start(co);
 	if (co->observing)
@@ -1126,6 +1144,19 @@ coord_run(Coord *co, dsm_segment *seg)
 	coord_xact_commit();
 	coord_refuse_stop_before_start(co);
 
+	/*
+	 * The samples read pg_stat_wal and the WAL's insert position: what this
+	 * process writes is in both only if its WAL statistics are flushed
+	 * before each reading (pgstat_report_stat flushes at most once a second
+	 * otherwise, and whether it did inside a short run was a matter of
+	 * timing).  So before the first sample's transaction, after it (its
+	 * row, written after its reading), before each sample while the
+	 * clients run, and before the last.  What that transaction writes
+	 * before the first reading (the run's row, the sizes before) is then
+	 * in the run's pg_stat_wal and not in its insert positions: a few
+	 * kilobytes, every time.
+	 */
+	coord_flush_stats();
 	coord_xact_begin("pgbenchkit: recording the run");
 	bk_run_insert(sh, GetUserNameFromId(sh->roleid, false), GetCurrentTimestamp());
 	if (sh->driver == RUN_DRIVER_LIBPQ)
@@ -1133,6 +1164,7 @@ coord_run(Coord *co, dsm_segment *seg)
 	bk_obs_begin(&co->obs, GetCurrentTimestamp(), 0, 0);
 	co->observing = true;
 	coord_xact_commit();
+	coord_flush_stats();
 	co->row_inserted = true;
 
 	/* then go; the run's clock starts now */
