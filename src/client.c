@@ -728,9 +728,9 @@ bench_run_client_main(Datum main_arg)
 	pg_read_barrier();
 
 	/*
-	 * The end of the duration: a worker of libpq sessions watches for it
-	 * in its loop; an in-server client may be inside a statement then, so
-	 * a timeout cancels it.
+	 * The end of the duration, a timeout: an in-server client may be inside
+	 * a statement then, which it cancels; a worker of libpq sessions waits
+	 * for their sockets until it wakes it, and cancels their queries.
 	 */
 	cw.end_ns = sh->duration_ns > 0 ? sh->start_ns + sh->duration_ns : PG_INT64_MAX;
 	if (cw.end_ns != PG_INT64_MAX)

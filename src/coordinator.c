@@ -1153,8 +1153,8 @@ coord_run(Coord *co, dsm_segment *seg)
 	 * row, written after its reading), before each sample while the
 	 * clients run, and before the last.  What that transaction writes
 	 * before the first reading (the run's row, the sizes before) is then
-	 * in the run's pg_stat_wal and not in its insert positions: a few
-	 * kilobytes, every time.
+	 * in the run's pg_stat_wal and not in its insert positions, less than
+	 * the pages' headers that only the positions count.
 	 */
 	coord_flush_stats();
 	coord_xact_begin("pgbenchkit: recording the run");

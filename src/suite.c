@@ -1186,13 +1186,6 @@ suite_xact_end(void)
 }
 
 /*
- * suite_begin
- *		The suite's row: 'running', or 'refused' when another run or suite
- *		is running in the database.  Starts of suites are serialized by an
- *		advisory lock, so that two scheduled at the same minute cannot both
- *		pass the check.  Returns false when refused.
- */
-/*
  * suite_append_run_args
  *		Append to SQL, a call of bench.run being written, ", name => value"
  *		for each run argument the jsonb ARGS (an expression over bench.suites
@@ -1315,6 +1308,13 @@ suite_init(SuiteShared *sh)
 	suite_xact_end();
 }
 
+/*
+ * suite_begin
+ *		The suite's row: 'running', or 'refused' when another run or suite
+ *		is running in the database.  Starts of suites are serialized by an
+ *		advisory lock, so that two scheduled at the same minute cannot both
+ *		pass the check.  Returns false when refused.
+ */
 static bool
 suite_begin(SuiteShared *sh, int **clients)
 {
