@@ -49,6 +49,7 @@
 #include "utils/memutils.h"
 #include "utils/timeout.h"
 
+#include "cancel.h"
 #include "compat.h"
 #include "executor.h"
 #include "target.h"
@@ -163,7 +164,9 @@ typedef struct ClientWorker
 	WaitEvent  *events;
 	bool		wes_stale;		/* a socket changed: make the set anew */
 	bool		canceled;		/* cancel requests sent */
-	int64		give_up_ns;		/* stopping: stop waiting for the target */
+	BkCancels  *cancels;		/* those requests, sent by helper threads */
+	int64		cancel_ns;		/* when they were handed to them */
+	int64		sent_ns;		/* when the last of them was sent; 0: not yet */
 	int64		end_ns;			/* the end of the run's duration, or PG_INT64_MAX */
 	bool		end_timer;		/* a timeout wakes the worker at end_ns */
 } ClientWorker;
@@ -294,8 +297,12 @@ client_note_wait(const ClientSlot *slot, int64 *until, bool *sockets)
 }
 
 /*
- * The worker was terminated, or the run is over (its duration, a stop):
- * every query in progress on the target canceled.
+ * client_cancel_all
+ *		The worker was terminated, or the run is over (its duration, a
+ *		stop): every query in progress on the target is canceled, all at
+ *		once (cancel.c: helper threads send the requests, and this does not
+ *		wait for them).  A transaction whose commit the target finished
+ *		before its cancel landed is still counted, when its answer comes.
  */
 static void
 client_cancel_all(ClientWorker *cw)
@@ -303,14 +310,38 @@ client_cancel_all(ClientWorker *cw)
 	if (cw->canceled)
 		return;
 	cw->canceled = true;
-	cw->give_up_ns = bk_now_ns() + 2 * INT64CONST(1000000000);
+	cw->cancel_ns = bk_now_ns();
+	cw->cancels = bk_cancels_create(cw->nslots);
 	for (int i = 0; i < cw->nslots; i++)
 	{
 		BkExecSession *xs = cw->slots[i].s.xs;
 
 		if (!cw->slots[i].done && xs->exec->cancel != NULL)
-			xs->exec->cancel(xs);
+			xs->exec->cancel(xs, cw->cancels);
 	}
+	bk_cancels_send(cw->cancels);
+}
+
+/*
+ * client_give_up
+ *		Whether the worker stops waiting for the target: two seconds after
+ *		the last cancel request went out (a statement that does not answer
+ *		one), or ten after they were handed to the threads (requests that
+ *		cannot reach the target).  A session given up on is not counted:
+ *		what it was doing is unknown.
+ */
+static bool
+client_give_up(ClientWorker *cw, int64 now)
+{
+	if (cw->sent_ns == 0 && bk_cancels_left(cw->cancels) == 0)
+	{
+		cw->sent_ns = now;
+		elog(DEBUG1, "client worker %d: its %d cancel requests sent in %.1f ms",
+			 cw->index, bk_cancels_count(cw->cancels), (now - cw->cancel_ns) / 1e6);
+	}
+	if (cw->sent_ns != 0 && now >= cw->sent_ns + 2 * INT64CONST(1000000000))
+		return true;
+	return now >= cw->cancel_ns + 10 * INT64CONST(1000000000);
 }
 
 /*
@@ -353,7 +384,7 @@ client_loop(ClientWorker *cw)
 			cw->slots[0].s.xs->exec->cancel != NULL)
 		{
 			client_cancel_all(cw);
-			if (now >= cw->give_up_ns)
+			if (client_give_up(cw, now))
 				break;			/* the target does not answer: give up */
 		}
 
@@ -501,6 +532,11 @@ client_loop(ClientWorker *cw)
 	}
 
 	/* given up on, or finished: the rest are done too */
+	if (cw->cancels != NULL)
+	{
+		bk_cancels_release(cw->cancels);
+		cw->cancels = NULL;
+	}
 	for (int i = 0; i < cw->nslots; i++)
 	{
 		ClientSlot *slot = &cw->slots[i];
@@ -610,6 +646,8 @@ client_setup(ClientWorker *cw)
 			StartTransactionCommand();
 			MemoryContextSwitchTo(cw->cxt);
 			target = bk_target_open(sh->target, sh->roleid, appname);
+			if (sh->target_checks_client)
+				bk_target_add_setting(target, BK_TARGET_CHECK_INTERVAL);
 			CommitTransactionCommand();
 			MemoryContextSwitchTo(cw->cxt);
 			client_raise_fd_limit(cw);

@@ -986,6 +986,18 @@ coord_read_target(Coord *co)
 		co->target_settings = bk_target_value(conn, sh->target, "the settings",
 											  bk_obs_settings_sql(), -1, NULL, NULL);
 		MemoryContextSwitchTo(old);
+
+		/*
+		 * Whether the clients' sessions can have the target notice a driver
+		 * that died while their query runs (PostgreSQL 14+, on a platform
+		 * that has the check): this connection tries.
+		 */
+		{
+			PGresult   *r = bk_target_exec(conn, "SET client_connection_check_interval = '1s'");
+
+			sh->target_checks_client = r != NULL && PQresultStatus(r) == PGRES_COMMAND_OK;
+			PQclear(r);
+		}
 		if (sh->needs_dataset)
 		{
 			PGresult   *r = bk_target_exec(conn, "select count(*) from pgbench_branches");

@@ -50,6 +50,7 @@
 #include "utils/memutils.h"
 #include "utils/wait_event.h"
 
+#include "cancel.h"
 #include "compat.h"
 #include "executor.h"
 #include "run.h"
@@ -1074,22 +1075,20 @@ pq_end_tx(BkExecSession *xs)
 		pq_close_conn(ps);
 }
 
-/* ask the target to cancel the query in progress, if any */
+/*
+ * pq_cancel
+ *		The request that asks the target to cancel the query in progress,
+ *		if any, added to CANCELS (cancel.c sends them).
+ */
 static void
-pq_cancel(BkExecSession *xs)
+pq_cancel(BkExecSession *xs, BkCancels *cancels)
 {
 	PqSession  *ps = (PqSession *) xs;
-	PGcancel   *cancel;
-	char		errbuf[256];
 
 	if (ps->conn == NULL || (!ps->busy && !ps->in_pipeline) ||
 		PQstatus(ps->conn) != CONNECTION_OK)
 		return;
-	cancel = PQgetCancel(ps->conn);
-	if (cancel == NULL)
-		return;
-	(void) PQcancel(cancel, errbuf, sizeof(errbuf));
-	PQfreeCancel(cancel);
+	bk_cancels_add(cancels, ps->conn);
 }
 
 static void

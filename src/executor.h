@@ -98,6 +98,8 @@ typedef struct BkExecSession
 	const BkExecutor *exec;
 } BkExecSession;
 
+struct BkCancels;				/* cancel.h */
+
 struct BkExecutor
 {
 	/*
@@ -132,12 +134,14 @@ struct BkExecutor
 	 * -C) connects, and prepares what prepare did, then; it returns 1 when
 	 * it connected, 0 when it had nothing to do, -1 on an error (in ERR).
 	 * end_tx is called after each transaction, committed or failed for
-	 * good (a per-transaction connection is closed).  cancel asks the server to cancel
-	 * what runs (the run ends), and close ends the session.
+	 * good (a per-transaction connection is closed).  cancel adds to
+	 * CANCELS the request that asks the server to cancel what runs, if
+	 * anything does (the run ends; the worker sends them all at once), and
+	 * close ends the session.
 	 */
 	int			(*connect) (BkExecSession *xs, BkError *err);
 	void		(*end_tx) (BkExecSession *xs);
-	void		(*cancel) (BkExecSession *xs);
+	void		(*cancel) (BkExecSession *xs, struct BkCancels *cancels);
 	void		(*close) (BkExecSession *xs);
 };
 

@@ -168,6 +168,8 @@ typedef struct RunShared
 	int			nworkers;		/* client workers: jobs, or one per client */
 	int			driver;			/* RUN_DRIVER_* */
 	char		target[NAMEDATALEN];	/* RUN_DRIVER_LIBPQ: the target's name */
+	bool		target_checks_client;	/* its sessions may set
+										 * client_connection_check_interval */
 	bool		connect_per_transaction;	/* pgbench -C */
 	bool		on_disconnect_continue; /* a lost connection ends its client only */
 	int			nshards;

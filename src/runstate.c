@@ -27,6 +27,7 @@
  */
 #include "postgres.h"
 
+#include "access/xact.h"
 #include "access/xlog.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
@@ -34,11 +35,15 @@
 #include "pgstat.h"
 #include "storage/lock.h"
 #include "utils/array.h"
+#include "utils/acl.h"
 #include "utils/builtins.h"
+#include "utils/memutils.h"
+#include "utils/resowner.h"
 
 #include "catalog.h"
 #include "pgbenchkit.h"
 #include "run.h"
+#include "target.h"
 
 PG_FUNCTION_INFO_V1(bench_run_alive);
 PG_FUNCTION_INFO_V1(bench_suite_alive);
@@ -344,6 +349,146 @@ bk_take_tables(const Oid *relids, int nrels)
 		bk_take_dataset(ids[i], false);
 }
 
+/* a run marked aborted that ran against a target: its target and role */
+typedef struct RecoverTarget
+{
+	int64		id;
+	char	   *target;
+	char	   *role;
+} RecoverTarget;
+
+/*
+ * recover_targets_of
+ *		Of the N runs IDS, those that ran against a target, with the target
+ *		and the run's role, in the caller's memory context (SPI connected).
+ */
+static RecoverTarget *
+recover_targets_of(const int64 *ids, int n, int *ntargets)
+{
+	MemoryContext cxt = CurrentMemoryContext;
+	Oid			types[1] = {INT8ARRAYOID};
+	Datum	   *elems = palloc(sizeof(Datum) * n);
+	Datum		values[1];
+	RecoverTarget *t;
+
+	for (int i = 0; i < n; i++)
+		elems[i] = Int64GetDatum(ids[i]);
+	values[0] = PointerGetDatum(construct_array(elems, n, INT8OID, 8, FLOAT8PASSBYVAL,
+												TYPALIGN_DOUBLE));
+	if (SPI_execute_with_args("SELECT id, target, created_by::pg_catalog.text FROM bench.runs"
+							  " WHERE id = ANY ($1) AND target IS NOT NULL ORDER BY id",
+							  1, types, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the targets of abandoned runs");
+	*ntargets = (int) SPI_processed;
+	t = MemoryContextAlloc(cxt, sizeof(RecoverTarget) * Max(*ntargets, 1));
+	for (int i = 0; i < *ntargets; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		bool		isnull;
+		MemoryContext old = MemoryContextSwitchTo(cxt);
+
+		t[i].id = DatumGetInt64(SPI_getbinval(tup, desc, 1, &isnull));
+		t[i].target = SPI_getvalue(tup, desc, 2);
+		t[i].role = SPI_getvalue(tup, desc, 3);
+		MemoryContextSwitchTo(old);
+	}
+	return t;
+}
+
+/*
+ * recover_terminate
+ *		Terminate, over a connection to TARGET_NAME as ROLEID, that role's
+ *		sessions of run RUN_ID; how many, as text.
+ */
+static char *
+recover_terminate(int64 run_id, const char *target_name, Oid roleid)
+{
+	char		appname[NAMEDATALEN];
+	char		mine[NAMEDATALEN];
+	char		workers[NAMEDATALEN + 16];
+	const char *values[2] = {mine, workers};
+	BkTarget   *target;
+	PGconn	   *conn;
+	char	   *volatile n = NULL;
+
+	snprintf(appname, sizeof(appname), "pgbenchkit recovery of run %lld", (long long) run_id);
+	snprintf(mine, sizeof(mine), "pgbenchkit run %lld", (long long) run_id);
+	snprintf(workers, sizeof(workers), "pgbenchkit run %lld worker %%", (long long) run_id);
+	target = bk_target_open(target_name, roleid, appname);
+	conn = bk_target_open_conn(target);
+	PG_TRY();
+	{
+		n = bk_target_value(conn, target_name, "the run's sessions",
+							"SELECT count(pg_catalog.pg_terminate_backend(pid))"
+							"  FROM pg_catalog.pg_stat_activity"
+							" WHERE pid <> pg_catalog.pg_backend_pid()"
+							"   AND usename = current_user"
+							"   AND (application_name = $1 OR application_name LIKE $2)",
+							2, NULL, values);
+	}
+	PG_FINALLY();
+	{
+		bk_target_close_conn(target, conn);
+	}
+	PG_END_TRY();
+	return n;
+}
+
+/*
+ * recover_target_sessions
+ *		Run RUN_ID, recorded as aborted just now, ran against a target: the
+ *		sessions its workers left there (their queries run on until the
+ *		target notices that the driver is gone, which a target before
+ *		PostgreSQL 14 does only when it next writes to them) are terminated,
+ *		over a connection as the run's role, by the application names the
+ *		run gave them.  Only that role's own sessions: it may terminate
+ *		those.  A target that cannot be reached leaves a line in the log.
+ */
+static void
+recover_target_sessions(int64 run_id, const char *target_name, const char *role_name)
+{
+	MemoryContext oldcxt = CurrentMemoryContext;
+	ResourceOwner oldowner = CurrentResourceOwner;
+	Oid			roleid = get_role_oid(role_name, true);
+
+	if (!OidIsValid(roleid))
+		return;
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(oldcxt);
+	PG_TRY();
+	{
+		char	   *n = recover_terminate(run_id, target_name, roleid);
+
+		int			count = n != NULL ? atoi(n) : 0;
+
+		if (count > 0)
+			ereport(LOG,
+					(errmsg_plural("terminated %d session that run %lld left on target \"%s\"",
+								   "terminated %d sessions that run %lld left on target \"%s\"",
+								   count, count, (long long) run_id, target_name)));
+		ReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(oldcxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		MemoryContextSwitchTo(oldcxt);
+		CurrentResourceOwner = oldowner;
+		ereport(LOG,
+				(errmsg("could not end the sessions that run %lld left on target \"%s\": %s",
+						(long long) run_id, target_name, edata->message)));
+		FreeErrorData(edata);
+	}
+	PG_END_TRY();
+}
+
 /*
  * bk_recover_runs
  *		Runs left 'running' by a coordinator that no longer exists (a crash,
@@ -367,6 +512,9 @@ bk_recover_runs(void)
 	int64	   *suites;
 	int			nsuites;
 	int			nsuites_dead = 0;
+	int			nmarked = 0;
+	RecoverTarget *targets = NULL;
+	int			ntargets = 0;
 
 	bk_become_owner(&sw);
 	ids = run_ids("SELECT id FROM bench.runs WHERE status = 'running' ORDER BY id",
@@ -390,6 +538,7 @@ bk_recover_runs(void)
 		{
 			Oid			types[1] = {INT8OID};
 			Datum		values[1] = {Int64GetDatum(ids[i])};
+			bool		marked;
 
 			/* the row first: its lock makes a concurrent recovery wait, then skip */
 			if (SPI_execute_with_args("UPDATE bench.runs r SET (status, sqlstate, error, ended_at,"
@@ -407,12 +556,15 @@ bk_recover_runs(void)
 									  " WHERE r.id = $1 AND r.status = 'running'",
 									  1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
 				elog(ERROR, "could not mark abandoned run %lld", (long long) ids[i]);
-			if (SPI_processed == 1 &&
+			marked = SPI_processed == 1;
+			if (marked &&
 				SPI_execute_with_args("INSERT INTO bench.histograms (run_id, lower_ms, upper_ms, count)"
 									  " SELECT $1, h.lower_ms, h.upper_ms, h.count"
 									  "   FROM bench._progress_histogram($1) h",
 									  1, types, values, NULL, false, 0) != SPI_OK_INSERT)
 				elog(ERROR, "could not write the histogram of abandoned run %lld", (long long) ids[i]);
+			if (marked)
+				ids[nmarked++] = ids[i];	/* marked here: its target's sessions next */
 		}
 	}
 	else if (ndead > 0)
@@ -468,6 +620,12 @@ bk_recover_runs(void)
 								  1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
 			elog(ERROR, "could not mark abandoned suites");
 	}
+	if (nmarked > 0)
+		targets = recover_targets_of(ids, nmarked, &ntargets);
 	bk_spi_finish();
+
+	/* what the runs marked here left running on their targets */
+	for (int i = 0; i < ntargets; i++)
+		recover_target_sessions(targets[i].id, targets[i].target, targets[i].role);
 	bk_restore_user(&sw);
 }

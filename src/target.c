@@ -797,6 +797,41 @@ bk_target_open(const char *name, Oid userid, const char *application_name)
 	return t;
 }
 
+/*
+ * bk_target_add_setting
+ *		A setting of the target's sessions, "name=value" (neither with a
+ *		space), sent with the connections TARGET opens from now on: added
+ *		to libpq's options keyword, after the target's own options there,
+ *		so that it wins over them.
+ */
+void
+bk_target_add_setting(BkTarget *target, const char *setting)
+{
+	BkTargetParams *p = target->params;
+	char	   *opt = psprintf("-c %s", setting);
+	const char **keywords;
+	const char **values;
+
+	for (int i = 0; i < p->n; i++)
+	{
+		if (strcmp(p->keywords[i], "options") == 0)
+		{
+			p->values[i] = psprintf("%s %s", p->values[i], opt);
+			return;
+		}
+	}
+	/* a new keyword: arrays one longer, NULL-terminated */
+	keywords = palloc0(sizeof(char *) * (p->n + 2));
+	values = palloc0(sizeof(char *) * (p->n + 2));
+	memcpy(keywords, p->keywords, sizeof(char *) * p->n);
+	memcpy(values, p->values, sizeof(char *) * p->n);
+	keywords[p->n] = "options";
+	values[p->n] = opt;
+	p->keywords = keywords;
+	p->values = values;
+	p->n++;
+}
+
 /* a connection to TARGET: bk_target_connect with what bk_target_open read */
 PGconn *
 bk_target_open_conn(BkTarget *target)

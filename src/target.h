@@ -13,6 +13,13 @@
 #include "foreign/foreign.h"
 #include "libpq-fe.h"
 
+/*
+ * How often a run's sessions on a target have the target check that their
+ * client is still there while a query runs (PostgreSQL 14+), so that the
+ * queries of a run whose driver died end within about that long.
+ */
+#define BK_TARGET_CHECK_INTERVAL	"client_connection_check_interval=1s"
+
 /* the name of the foreign-data wrapper the extension creates */
 #define BK_TARGET_FDW "bench_target"
 
@@ -38,6 +45,7 @@ typedef struct BkTarget
 extern BkTarget *bk_target_open(const char *name, Oid userid,
 								const char *application_name);
 extern PGconn *bk_target_open_conn(BkTarget *target);
+extern void bk_target_add_setting(BkTarget *target, const char *setting);
 extern ForeignServer *bk_target_lookup(const char *name);
 extern UserMapping *bk_target_user_mapping(ForeignServer *server, Oid userid);
 extern BkTargetParams *bk_target_params(ForeignServer *server, UserMapping *um);
