@@ -16,9 +16,10 @@
  * suite's worker holds the same kind of lock, keyed by the suite's id
  * (with its own field4, since suite and run ids come from one sequence).
  *
- * bench._run_alive asks the lock manager; the views and functions that
- * read runs show a run whose coordinator is gone as the 'aborted' run it
- * is (bench._run_state), and bk_recover_runs writes it so, with what its
+ * bench._run_alive asks the lock manager; the view bench.runs shows a run
+ * whose coordinator is gone as the 'aborted' run it is (bench._run_aborted),
+ * from the first read after a crash, and bk_recover_runs writes it so into
+ * the table under the view, bench._runs, with what its
  * progress rows kept: counts, latencies, and the latency histogram merged
  * from the rows' histograms, and a suite whose worker is gone as
  * 'aborted', its finished runs kept.
