@@ -11,7 +11,7 @@
 \pset pager off
 
 BEGIN;
-SELECT plan(69);
+SELECT plan(70);
 
 -- ---------------------------------------------------------------- tables
 SELECT columns_are('bench', '_runs', ARRAY[
@@ -42,6 +42,26 @@ SELECT is(
       WHERE a.attrelid = 'bench._runs'::regclass),
     'and its defaults, for an INSERT into it');
 SELECT col_is_pk('bench', '_runs', 'id', 'bench._runs.id is the primary key');
+-- a condition on id or suite_id reaches the table's indexes through the view
+-- (with sequential scans off, only a condition pushed into it can use one)
+CREATE FUNCTION pg_temp.plan_of(query text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    plan text := '';
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+        plan := plan || line || E'\n';
+    END LOOP;
+    RETURN plan;
+END
+$$;
+SET LOCAL enable_seqscan = off;
+SELECT matches(pg_temp.plan_of('SELECT status FROM bench.runs WHERE id = 42')
+               || pg_temp.plan_of('SELECT status FROM bench.runs WHERE suite_id = 42')
+               || pg_temp.plan_of('SELECT status FROM bench.suites WHERE id = 42'),
+    'Index Cond: \(id = 42\).*Index Cond: \(suite_id = 42\).*Index Cond: \(id = 42\)',
+    'WHERE id = or suite_id = on bench.runs, and id = on bench.suites, use the tables'' indexes');
+RESET enable_seqscan;
 SELECT col_type_is('bench', 'runs', 'duration', 'interval', 'bench.runs.duration is an interval');
 SELECT col_type_is('bench', 'runs', 'transactions', 'bigint', 'bench.runs.transactions is bigint');
 SELECT col_type_is('bench', 'runs', 'latency_p999_ms', 'double precision', 'bench.runs.latency_p999_ms is double precision');
