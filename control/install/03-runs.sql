@@ -250,9 +250,9 @@ GRANT SELECT ON bench._runs, bench.progress, bench.histograms TO PUBLIC;
 --
 -- The state of a run as its readers show it.  A run is alive while its
 -- coordinator holds the run's lock (bench._run_alive, in the library); a
--- run whose row says 'running' and whose coordinator is gone (a crash, an
--- immediate shutdown) is shown as the aborted run it is
--- (bench._run_state), with what its progress rows kept
+-- run whose stored row says 'running' and whose coordinator is gone (a
+-- crash, an immediate shutdown) is shown by the view bench.runs as the
+-- aborted run it is, with what its progress rows kept
 -- (bench._run_aborted), until the next bench function writes it so.
 --
 CREATE FUNCTION bench._run_alive(run_id bigint)

@@ -48,9 +48,9 @@ GRANT SELECT ON bench._suites TO PUBLIC;
 --
 -- The state of a suite as its readers show it.  A suite is alive while its
 -- worker holds the suite's lock (bench._suite_alive, in the library); a
--- suite whose row says 'running' and whose worker is gone is shown as the
--- aborted suite it is (bench._suite_state), its finished runs kept, until
--- the next bench function writes it so.
+-- suite whose stored row says 'running' and whose worker is gone is shown
+-- by the view bench.suites as the aborted suite it is, its finished runs
+-- kept, until the next bench function writes it so.
 --
 CREATE FUNCTION bench._suite_alive(suite_id bigint)
 RETURNS boolean
