@@ -1787,12 +1787,13 @@ BEGIN
                            WHERE r0.id = ANY (run_ids)), '[]'),
         'progress', COALESCE((SELECT jsonb_agg(to_jsonb(p) ORDER BY p.run_id, p.interval_start)
                                 FROM bench.progress p WHERE p.run_id = ANY (run_ids)), '[]'),
-        -- an aborted run not yet recorded so: its progress rows' histogram
+        -- an aborted run not yet recorded so: its progress rows' histogram (its stored row
+        -- still says running)
         'histograms', COALESCE((SELECT jsonb_agg(to_jsonb(h) ORDER BY h.run_id, h.lower_ms)
                                   FROM (SELECT * FROM bench.histograms h WHERE h.run_id = ANY (run_ids)
                                         UNION ALL
                                         SELECT r.id, p.lower_ms, p.upper_ms, p.count
-                                          FROM bench.runs r CROSS JOIN LATERAL bench._progress_histogram(r.id) p
+                                          FROM bench._runs r CROSS JOIN LATERAL bench._progress_histogram(r.id) p
                                          WHERE r.id = ANY (run_ids) AND r.status = 'running') h), '[]'),
         'samples', COALESCE((SELECT jsonb_agg(to_jsonb(s) ORDER BY s.run_id, s.sample_no)
                                FROM bench.samples s WHERE s.run_id = ANY (run_ids)), '[]'),
@@ -4009,3 +4010,295 @@ COMMENT ON FUNCTION bench.start_ibench(bigint, text[], integer, integer, integer
 
 REVOKE ALL ON FUNCTION bench.ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval) FROM PUBLIC;
 REVOKE ALL ON FUNCTION bench.start_ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval) FROM PUBLIC;
+
+--
+-- bench.runs and bench.suites become views over the tables bench._runs and
+-- bench._suites, which keep their rows, keys, indexes, constraints, row
+-- level security, foreign keys and pg_dump's registration: the views show
+-- a run or a suite whose process is gone as aborted from the moment the
+-- server accepts connections again (docs/design.md).
+--
+ALTER TABLE bench.runs RENAME TO _runs;
+ALTER TABLE bench.suites RENAME TO _suites;
+
+-- their constraints' names as a fresh install makes them (the index of a
+-- key follows its constraint)
+DO $do$
+DECLARE
+    c record;
+BEGIN
+    FOR c IN SELECT k.conrelid::regclass AS rel, k.conname
+               FROM pg_catalog.pg_constraint k
+              WHERE (k.conrelid = 'bench._runs'::regclass AND k.conname LIKE 'runs\_%')
+                 OR (k.conrelid = 'bench._suites'::regclass AND k.conname LIKE 'suites\_%')
+              ORDER BY 1, 2
+    LOOP
+        EXECUTE pg_catalog.format('ALTER TABLE %s RENAME CONSTRAINT %I TO %I',
+                                  c.rel, c.conname, '_' || c.conname);
+    END LOOP;
+END
+$do$;
+
+COMMENT ON TABLE bench._runs IS
+    'Benchmark runs as recorded (read them through the view bench.runs)';
+COMMENT ON TABLE bench._suites IS
+    'Sweeps as recorded (read them through the view bench.suites)';
+
+--
+-- bench._write_through: the trigger that makes the views bench.runs and
+-- bench.suites writable (by whoever may write the table TG_ARGV[0]: the
+-- owner of schema bench, a superuser).  An INSERT or DELETE of a row of the
+-- view is done on the table; an UPDATE writes the columns it changed into
+-- the table's row with the same id (not the ones the view computed, for a
+-- run or a suite whose process is gone, and the UPDATE left as they were).
+--
+CREATE FUNCTION bench._write_through()
+RETURNS trigger
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    tbl     regclass := TG_ARGV[0]::regclass;
+    changed text;
+    n       bigint;
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        EXECUTE format('INSERT INTO %s SELECT ($1).* RETURNING *', tbl) INTO NEW USING NEW;
+        RETURN NEW;
+    ELSIF TG_OP = 'UPDATE' THEN
+        SELECT string_agg(format('%I = n.%I', a.key, a.key), ', ') INTO changed
+          FROM jsonb_each(to_jsonb(NEW)) a JOIN jsonb_each(to_jsonb(OLD)) b ON b.key = a.key
+         WHERE a.value IS DISTINCT FROM b.value;
+        IF changed IS NULL THEN
+            RETURN NEW;
+        END IF;
+        EXECUTE format('UPDATE %s t SET %s FROM (SELECT ($1).*) n WHERE t.id = $2', tbl, changed)
+          USING NEW, OLD.id;
+    ELSE
+        EXECUTE format('DELETE FROM %s WHERE id = $1', tbl) USING OLD.id;
+    END IF;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    RETURN CASE WHEN n = 0 THEN NULL WHEN TG_OP = 'UPDATE' THEN NEW ELSE OLD END;
+END
+$fn$;
+
+COMMENT ON FUNCTION bench._write_through() IS
+    'Internal: the trigger of the views bench.runs and bench.suites: an INSERT, UPDATE or DELETE of a row of the view is done on the table it reads';
+
+--
+-- bench.runs: the runs as they are.  A run is alive while its coordinator
+-- holds the run's lock (bench._run_alive, in the library); a row of
+-- bench._runs that says 'running' and whose coordinator is gone (a crash,
+-- an immediate shutdown, a kill) is shown as the aborted run it is, with
+-- what its progress rows kept (bench._run_aborted), from the moment the
+-- server accepts connections again, before any bench function has written
+-- it so (bk_recover_runs).  The lock is asked only for the rows that say
+-- 'running'.  The view reads the table as the role that queries it
+-- (security_invoker), so that the table's row level security applies;
+-- PostgreSQL 14, which has no such views, applies the same rule
+-- (bench._visible) in the view.
+--
+DO $do$
+BEGIN
+    EXECUTE pg_catalog.format($v$
+CREATE VIEW bench.runs WITH (%s) AS
+SELECT r.id, r.workload, r.dataset_id, r.scale, r.clients, r.duration,
+       r.transactions_per_client, r.protocol, r.warmup, r.progress, r.max_tries, r.tag,
+       CASE WHEN r.dead IS NULL THEN r.status ELSE (r.dead).status END AS status,
+       CASE WHEN r.dead IS NULL THEN r.sqlstate ELSE (r.dead).sqlstate END AS sqlstate,
+       CASE WHEN r.dead IS NULL THEN r.error ELSE (r.dead).error END AS error,
+       r.created_by, r.server_version, r.started_at,
+       CASE WHEN r.dead IS NULL THEN r.ended_at ELSE (r.dead).ended_at END AS ended_at,
+       CASE WHEN r.dead IS NULL THEN r.measured_s ELSE (r.dead).measured_s END AS measured_s,
+       CASE WHEN r.dead IS NULL THEN r.transactions ELSE (r.dead).transactions END AS transactions,
+       CASE WHEN r.dead IS NULL THEN r.tps ELSE (r.dead).tps END AS tps,
+       CASE WHEN r.dead IS NULL THEN r.latency_avg_ms ELSE (r.dead).latency_avg_ms END AS latency_avg_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_stddev_ms ELSE (r.dead).latency_stddev_ms END AS latency_stddev_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_min_ms ELSE (r.dead).latency_min_ms END AS latency_min_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_p50_ms ELSE (r.dead).latency_p50_ms END AS latency_p50_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_p90_ms ELSE (r.dead).latency_p90_ms END AS latency_p90_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_p95_ms ELSE (r.dead).latency_p95_ms END AS latency_p95_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_p99_ms ELSE (r.dead).latency_p99_ms END AS latency_p99_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_p999_ms ELSE (r.dead).latency_p999_ms END AS latency_p999_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_max_ms ELSE (r.dead).latency_max_ms END AS latency_max_ms,
+       CASE WHEN r.dead IS NULL THEN r.failures ELSE (r.dead).failures END AS failures,
+       r.serialization_failures, r.deadlock_failures, r.other_failures, r.retried,
+       CASE WHEN r.dead IS NULL THEN r.retries ELSE (r.dead).retries END AS retries,
+       CASE WHEN r.dead IS NULL THEN r.warmup_transactions ELSE (r.dead).warmup_transactions END AS warmup_transactions,
+       CASE WHEN r.dead IS NULL THEN r.coordinator_pid ELSE (r.dead).coordinator_pid END AS coordinator_pid,
+       r.prewarm, r.sample_interval, r.settings, r.host, r.unavailable, r.suite_id,
+       r.origin, r.rate, r.latency_limit, r.random_seed, r.variables, r.skipped, r.late,
+       r.lag_avg_ms, r.lag_max_ms, r.target, r.driver, r.jobs, r.connect, r.target_host,
+       r.target_rtt_ms, r.connection_time_ms, r.on_disconnect, r.clients_lost,
+       CASE WHEN r.dead IS NULL THEN r.ignored_errors ELSE (r.dead).ignored_errors END AS ignored_errors,
+       r.step
+  FROM (SELECT t.*,
+               CASE WHEN t.status <> 'running' THEN NULL
+                    WHEN NOT bench._run_alive(t.id) THEN bench._run_aborted(t) END AS dead
+          FROM bench._runs t%s) r
+$v$,
+        CASE WHEN pg_catalog.current_setting('server_version_num')::integer >= 150000
+             THEN 'security_invoker = true' ELSE 'security_barrier = true' END,
+        CASE WHEN pg_catalog.current_setting('server_version_num')::integer >= 150000
+             THEN '' ELSE ' WHERE bench._visible(t.created_by)' END);
+END
+$do$;
+
+COMMENT ON VIEW bench.runs IS
+    'Benchmark runs: workload, parameters as given, status, and the summary of what was measured';
+COMMENT ON COLUMN bench.runs.step IS
+    'The step of a suite of steps the run is (bench.ibench: l.i0, l.x, ..., qp1000)';
+GRANT SELECT ON bench.runs TO PUBLIC;
+CREATE TRIGGER write_through INSTEAD OF INSERT OR UPDATE OR DELETE ON bench.runs
+    FOR EACH ROW EXECUTE FUNCTION bench._write_through('bench._runs');
+
+-- the defaults of the view's columns are the table's, for an INSERT into it
+DO $do$
+DECLARE
+    d record;
+BEGIN
+    FOR d IN SELECT a.attname, pg_catalog.pg_get_expr(ad.adbin, ad.adrelid) AS expr
+               FROM pg_catalog.pg_attrdef ad
+               JOIN pg_catalog.pg_attribute a ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum
+              WHERE ad.adrelid = 'bench._runs'::regclass ORDER BY a.attnum
+    LOOP
+        EXECUTE pg_catalog.format('ALTER VIEW bench.runs ALTER COLUMN %I SET DEFAULT %s', d.attname, d.expr);
+    END LOOP;
+END
+$do$;
+
+--
+-- bench.suites: the suites as they are.  A row of bench._suites that says
+-- 'running' and whose worker is gone is shown as the aborted suite it is,
+-- ended when its last run ended (as bench.runs shows its runs), from the
+-- moment the server accepts connections again; the lock is asked only for
+-- the rows that say 'running'.  Row level security as for bench.runs.
+--
+DO $do$
+BEGIN
+    EXECUTE pg_catalog.format($v$
+CREATE VIEW bench.suites WITH (%s) AS
+SELECT s.id, s.workload, s.clients, s.repeat, s.run_order, s.args, s.search_path, s.tag,
+       s.schedule, s.runs_planned,
+       CASE WHEN s.dead THEN 'aborted' ELSE s.status END AS status,
+       CASE WHEN s.dead THEN '57P01' ELSE s.sqlstate END AS sqlstate,
+       CASE WHEN s.dead
+            THEN 'the suite''s worker ended before the suite finished (server restart, crash or termination)'
+            ELSE s.error END AS error,
+       s.created_by, s.server_version, s.started_at,
+       CASE WHEN s.dead
+            THEN COALESCE((SELECT max(r.ended_at) FROM bench.runs r WHERE r.suite_id = s.id),
+                          s.started_at)
+            ELSE s.ended_at END AS ended_at,
+       CASE WHEN s.dead THEN NULL ELSE s.worker_pid END AS worker_pid,
+       s.origin, s.steps
+  FROM (SELECT t.*,
+               CASE WHEN t.status <> 'running' THEN false
+                    ELSE NOT bench._suite_alive(t.id) END AS dead
+          FROM bench._suites t%s) s
+$v$,
+        CASE WHEN pg_catalog.current_setting('server_version_num')::integer >= 150000
+             THEN 'security_invoker = true' ELSE 'security_barrier = true' END,
+        CASE WHEN pg_catalog.current_setting('server_version_num')::integer >= 150000
+             THEN '' ELSE ' WHERE bench._visible(t.created_by)' END);
+END
+$do$;
+
+COMMENT ON VIEW bench.suites IS
+    'Sweeps: a workload run at several client counts, each repeated; one row per sweep with its status';
+COMMENT ON COLUMN bench.suites.steps IS
+    'A suite of steps (bench.ibench): each step''s name and run arguments, in order; NULL for a sweep';
+GRANT SELECT ON bench.suites TO PUBLIC;
+CREATE TRIGGER write_through INSTEAD OF INSERT OR UPDATE OR DELETE ON bench.suites
+    FOR EACH ROW EXECUTE FUNCTION bench._write_through('bench._suites');
+
+-- the defaults of the view's columns are the table's, for an INSERT into it
+DO $do$
+DECLARE
+    d record;
+BEGIN
+    FOR d IN SELECT a.attname, pg_catalog.pg_get_expr(ad.adbin, ad.adrelid) AS expr
+               FROM pg_catalog.pg_attrdef ad
+               JOIN pg_catalog.pg_attribute a ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum
+              WHERE ad.adrelid = 'bench._suites'::regclass ORDER BY a.attnum
+    LOOP
+        EXECUTE pg_catalog.format('ALTER VIEW bench.suites ALTER COLUMN %I SET DEFAULT %s', d.attname, d.expr);
+    END LOOP;
+END
+$do$;
+
+-- a row of bench.runs as it is now (read again if its coordinator is gone
+-- since it was read)
+CREATE FUNCTION bench._run_state(r bench.runs)
+RETURNS bench.runs
+LANGUAGE sql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+SELECT CASE WHEN r.status = 'running' AND NOT bench._run_alive(r.id)
+            THEN (SELECT v FROM bench.runs v WHERE v.id = r.id) ELSE r END
+$fn$;
+
+COMMENT ON FUNCTION bench._run_state(bench.runs) IS
+    'Internal: a run''s row as its readers show it: aborted as soon as its coordinator is gone';
+
+-- a row of bench.suites as it is now (read again if its worker is gone
+-- since it was read)
+CREATE FUNCTION bench._suite_state(s bench.suites)
+RETURNS bench.suites
+LANGUAGE sql VOLATILE PARALLEL RESTRICTED
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+SELECT CASE WHEN s.status = 'running' AND NOT bench._suite_alive(s.id)
+            THEN (SELECT v FROM bench.suites v WHERE v.id = s.id) ELSE s END
+$fn$;
+
+COMMENT ON FUNCTION bench._suite_state(bench.suites) IS
+    'Internal: a suite''s row as its readers show it: aborted as soon as its worker is gone';
+
+-- every other view that read the tables reads the views, as in a fresh
+-- install: its definition again, with the views' names
+DO $do$
+DECLARE
+    v    record;
+    path text := pg_catalog.current_setting('search_path');
+BEGIN
+    -- names qualified in the definitions
+    PERFORM pg_catalog.set_config('search_path', 'pg_catalog, pg_temp', true);
+    FOR v IN SELECT DISTINCT w.ev_class::regclass AS view, c.reloptions
+               FROM pg_catalog.pg_depend d
+               JOIN pg_catalog.pg_rewrite w ON w.oid = d.objid
+               JOIN pg_catalog.pg_class c ON c.oid = w.ev_class
+              WHERE d.classid = 'pg_catalog.pg_rewrite'::pg_catalog.regclass
+                AND d.refclassid = 'pg_catalog.pg_class'::pg_catalog.regclass
+                AND d.refobjid IN ('bench._runs'::pg_catalog.regclass, 'bench._suites'::pg_catalog.regclass)
+                AND w.ev_class NOT IN ('bench.runs'::pg_catalog.regclass, 'bench.suites'::pg_catalog.regclass)
+              ORDER BY 1
+    LOOP
+        EXECUTE pg_catalog.format('CREATE OR REPLACE VIEW %s %s AS %s', v.view,
+            CASE WHEN v.reloptions IS NOT NULL
+                 THEN 'WITH (' || pg_catalog.array_to_string(v.reloptions, ', ') || ')' ELSE '' END,
+            pg_catalog.regexp_replace(pg_catalog.regexp_replace(
+                pg_catalog.rtrim(pg_catalog.pg_get_viewdef(v.view), ';'),
+                '\mbench\._runs\M', 'bench.runs', 'g'), '\mbench\._suites\M', 'bench.suites', 'g'));
+    END LOOP;
+    PERFORM pg_catalog.set_config('search_path', path, true);
+END
+$do$;
+
+-- the functions on the tables' rows that the views replace
+DROP FUNCTION bench._run_state(bench._runs);
+DROP FUNCTION bench._suite_state(bench._suites);
+
+-- the functions that return a row of bench.runs return the view's
+SELECT bench._create_run_function('bench.run', 'bench.runs', 'bench_run',
+    'Run a workload with background-worker clients; wait for it, print progress, return its row of bench.runs');
+
+DROP FUNCTION bench.wait(bigint);
+CREATE FUNCTION bench.wait(run_id bigint)
+RETURNS bench.runs
+LANGUAGE c VOLATILE PARALLEL UNSAFE
+AS 'MODULE_PATHNAME', 'bench_wait';
+
+COMMENT ON FUNCTION bench.wait(bigint) IS
+    'Wait for a run to end, printing its progress, and return its row of bench.runs';
+REVOKE ALL ON FUNCTION bench.wait(bigint) FROM PUBLIC;

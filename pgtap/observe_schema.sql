@@ -20,13 +20,13 @@ SELECT columns_are('bench', 'prewarms',
     ARRAY['run_id', 'relid', 'relation', 'kind', 'blocks', 'seconds'],
     'bench.prewarms has the documented columns');
 SELECT col_is_pk('bench', 'prewarms', ARRAY['run_id', 'relid'], 'bench.prewarms: one row per run and relation');
-SELECT fk_ok('bench', 'prewarms', 'run_id', 'bench', 'runs', 'id', 'bench.prewarms.run_id references bench.runs');
+SELECT fk_ok('bench', 'prewarms', 'run_id', 'bench', '_runs', 'id', 'bench.prewarms.run_id references bench._runs');
 SELECT columns_are('bench', 'samples',
     ARRAY['run_id', 'sample_no', 'phase', 'taken_at', 'elapsed_s', 'data'],
     'bench.samples has the documented columns');
 SELECT col_type_is('bench', 'samples', 'data', 'jsonb', 'bench.samples.data is jsonb (one key per source)');
 SELECT col_is_pk('bench', 'samples', ARRAY['run_id', 'sample_no'], 'bench.samples: one row per run and sample');
-SELECT fk_ok('bench', 'samples', 'run_id', 'bench', 'runs', 'id', 'bench.samples.run_id references bench.runs');
+SELECT fk_ok('bench', 'samples', 'run_id', 'bench', '_runs', 'id', 'bench.samples.run_id references bench._runs');
 SELECT columns_are('bench', 'relation_sizes',
     ARRAY['run_id', 'phase', 'relid', 'relation', 'kind', 'table_name', 'main_bytes', 'toast_bytes',
           'indexes_bytes', 'total_bytes'],
@@ -40,7 +40,7 @@ SELECT table_privs_are('bench', 'prewarms', 'public', ARRAY['SELECT'], 'PUBLIC m
 SELECT table_privs_are('bench', 'relation_sizes', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.relation_sizes, and nothing else');
 
 -- ---------------------------------------------------------------- views
-SELECT views_are('bench', ARRAY['runs_in_progress', 'sample_counters', 'interval_counters',
+SELECT views_are('bench', ARRAY['runs', 'suites', 'runs_in_progress', 'sample_counters', 'interval_counters',
     'run_counters', 'run_statements', 'suite_summary', 'schedule_results', 'regressions',
     'schedule_status', 'export_runs', 'export_progress', 'export_suites', 'workload_scripts',
     'run_arguments', 'targets', 'ibench_steps'],

@@ -11,10 +11,10 @@
 \pset pager off
 
 BEGIN;
-SELECT plan(67);
+SELECT plan(70);
 
 -- ---------------------------------------------------------------- tables
-SELECT columns_are('bench', 'runs', ARRAY[
+SELECT columns_are('bench', '_runs', ARRAY[
     'id', 'workload', 'dataset_id', 'scale', 'clients', 'duration', 'transactions_per_client',
     'protocol', 'warmup', 'progress', 'max_tries', 'tag', 'status', 'sqlstate', 'error',
     'created_by', 'server_version', 'started_at', 'ended_at', 'measured_s', 'transactions',
@@ -26,12 +26,46 @@ SELECT columns_are('bench', 'runs', ARRAY[
     'variables', 'skipped', 'late', 'lag_avg_ms', 'lag_max_ms', 'target', 'driver', 'jobs',
     'connect', 'target_host', 'target_rtt_ms', 'connection_time_ms', 'on_disconnect', 'clients_lost',
     'ignored_errors', 'step'],
-    'bench.runs has the documented columns');
-SELECT col_is_pk('bench', 'runs', 'id', 'bench.runs.id is the primary key');
+    'bench._runs has the documented columns');
+SELECT is(
+    (SELECT array_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) ORDER BY a.attnum)
+       FROM pg_attribute a WHERE a.attrelid = 'bench.runs'::regclass AND a.attnum > 0),
+    (SELECT array_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) ORDER BY a.attnum)
+       FROM pg_attribute a WHERE a.attrelid = 'bench._runs'::regclass AND a.attnum > 0 AND NOT a.attisdropped),
+    'the view bench.runs has the columns of the table bench._runs, in their order');
+SELECT is(
+    (SELECT array_agg(a.attname || ' ' || pg_get_expr(d.adbin, d.adrelid) ORDER BY a.attnum)
+       FROM pg_attribute a JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+      WHERE a.attrelid = 'bench.runs'::regclass),
+    (SELECT array_agg(a.attname || ' ' || pg_get_expr(d.adbin, d.adrelid) ORDER BY a.attnum)
+       FROM pg_attribute a JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+      WHERE a.attrelid = 'bench._runs'::regclass),
+    'and its defaults, for an INSERT into it');
+SELECT col_is_pk('bench', '_runs', 'id', 'bench._runs.id is the primary key');
+-- a condition on id or suite_id reaches the table's indexes through the view
+-- (with sequential scans off, only a condition pushed into it can use one)
+CREATE FUNCTION pg_temp.plan_of(query text) RETURNS text LANGUAGE plpgsql AS $$
+DECLARE
+    line text;
+    plan text := '';
+BEGIN
+    FOR line IN EXECUTE 'EXPLAIN (COSTS OFF) ' || query LOOP
+        plan := plan || line || E'\n';
+    END LOOP;
+    RETURN plan;
+END
+$$;
+SET LOCAL enable_seqscan = off;
+SELECT matches(pg_temp.plan_of('SELECT status FROM bench.runs WHERE id = 42')
+               || pg_temp.plan_of('SELECT status FROM bench.runs WHERE suite_id = 42')
+               || pg_temp.plan_of('SELECT status FROM bench.suites WHERE id = 42'),
+    'Index Cond: \(id = 42\).*Index Cond: \(suite_id = 42\).*Index Cond: \(id = 42\)',
+    'WHERE id = or suite_id = on bench.runs, and id = on bench.suites, use the tables'' indexes');
+RESET enable_seqscan;
 SELECT col_type_is('bench', 'runs', 'duration', 'interval', 'bench.runs.duration is an interval');
 SELECT col_type_is('bench', 'runs', 'transactions', 'bigint', 'bench.runs.transactions is bigint');
 SELECT col_type_is('bench', 'runs', 'latency_p999_ms', 'double precision', 'bench.runs.latency_p999_ms is double precision');
-SELECT fk_ok('bench', 'runs', 'dataset_id', 'bench', 'datasets', 'id', 'bench.runs.dataset_id references bench.datasets');
+SELECT fk_ok('bench', '_runs', 'dataset_id', 'bench', 'datasets', 'id', 'bench._runs.dataset_id references bench.datasets');
 SELECT columns_are('bench', 'progress', ARRAY[
     'run_id', 'interval_start', 'interval_end', 'elapsed_s', 'transactions', 'tps',
     'latency_avg_ms', 'latency_stddev_ms', 'latency_p99_ms', 'latency_max_ms', 'failures',
@@ -39,10 +73,10 @@ SELECT columns_are('bench', 'progress', ARRAY[
     'ignored_errors'],
     'bench.progress has the documented columns');
 SELECT col_is_pk('bench', 'progress', ARRAY['run_id', 'interval_start'], 'bench.progress is keyed by run and interval');
-SELECT fk_ok('bench', 'progress', 'run_id', 'bench', 'runs', 'id', 'bench.progress.run_id references bench.runs');
+SELECT fk_ok('bench', 'progress', 'run_id', 'bench', '_runs', 'id', 'bench.progress.run_id references bench._runs');
 SELECT columns_are('bench', 'histograms', ARRAY['run_id', 'lower_ms', 'upper_ms', 'count'],
     'bench.histograms has the documented columns');
-SELECT fk_ok('bench', 'histograms', 'run_id', 'bench', 'runs', 'id', 'bench.histograms.run_id references bench.runs');
+SELECT fk_ok('bench', 'histograms', 'run_id', 'bench', '_runs', 'id', 'bench.histograms.run_id references bench._runs');
 SELECT columns_are('bench', 'workloads', ARRAY['name', 'dataset', 'scripts', 'weights', 'description', 'builtin',
     'defined_by', 'defined_at'], 'bench.workloads has the documented columns');
 SELECT columns_are('bench', 'run_scripts', ARRAY['run_id', 'script_no', 'weight', 'script', 'transactions',
@@ -52,14 +86,14 @@ SELECT columns_are('bench', 'run_groups', ARRAY['run_id', 'group_no', 'name', 'w
     'latency_p99_ms', 'latency_max_ms', 'failures', 'ignored_errors', 'skipped', 'lag_avg_ms',
     'histogram_lower_ms', 'histogram_upper_ms', 'histogram_count'], 'bench.run_groups has the documented columns');
 SELECT col_is_pk('bench', 'run_groups', ARRAY['run_id', 'group_no'], 'bench.run_groups is keyed by run and group');
-SELECT fk_ok('bench', 'run_groups', 'run_id', 'bench', 'runs', 'id', 'bench.run_groups.run_id references bench.runs');
+SELECT fk_ok('bench', 'run_groups', 'run_id', 'bench', '_runs', 'id', 'bench.run_groups.run_id references bench._runs');
 SELECT columns_are('bench', 'group_progress', ARRAY['run_id', 'group_no', 'interval_start', 'interval_end',
     'elapsed_s', 'transactions', 'tps', 'latency_avg_ms', 'latency_p99_ms', 'latency_max_ms', 'failures',
     'retries', 'ignored_errors', 'in_warmup'], 'bench.group_progress has the documented columns');
 SELECT fk_ok('bench', 'group_progress', ARRAY['run_id', 'group_no'], 'bench', 'run_groups', ARRAY['run_id', 'group_no'],
     'bench.group_progress references bench.run_groups');
 SELECT col_is_pk('bench', 'run_scripts', ARRAY['run_id', 'script_no'], 'bench.run_scripts is keyed by run and script');
-SELECT fk_ok('bench', 'run_scripts', 'run_id', 'bench', 'runs', 'id', 'bench.run_scripts.run_id references bench.runs');
+SELECT fk_ok('bench', 'run_scripts', 'run_id', 'bench', '_runs', 'id', 'bench.run_scripts.run_id references bench._runs');
 SELECT columns_are('bench', 'command_latencies', ARRAY['run_id', 'script_no', 'command_no', 'line', 'command',
     'executions', 'latency_avg_ms', 'failures', 'retries', 'parse_ms', 'rewrite_ms', 'plan_ms', 'execute_ms'], 'bench.command_latencies has the documented columns');
 SELECT col_is_pk('bench', 'command_latencies', ARRAY['run_id', 'script_no', 'command_no'],
@@ -95,8 +129,8 @@ SELECT matches((SELECT script FROM bench.workload_scripts WHERE workload = 'sele
     'select-only is pgbench''s select-only script');
 
 -- dumped with the user's data
-SELECT ok((SELECT 'bench.runs'::regclass = ANY (extconfig) FROM pg_extension WHERE extname = 'pgbenchkit'),
-    'bench.runs is a configuration table (pg_dump keeps its rows)');
+SELECT ok((SELECT 'bench._runs'::regclass = ANY (extconfig) FROM pg_extension WHERE extname = 'pgbenchkit'),
+    'bench._runs is a configuration table (pg_dump keeps its rows)');
 SELECT ok((SELECT 'bench.progress'::regclass = ANY (extconfig) FROM pg_extension WHERE extname = 'pgbenchkit'),
     'bench.progress is a configuration table');
 SELECT ok((SELECT 'bench.histograms'::regclass = ANY (extconfig) FROM pg_extension WHERE extname = 'pgbenchkit'),
@@ -171,7 +205,7 @@ SELECT throws_ok($$SELECT bench.run('select-only')$$, '42501', 'permission denie
     'an ordinary role cannot call bench.run');
 SELECT throws_ok($$SELECT bench.cancel(1)$$, '42501', 'permission denied for function cancel',
     'an ordinary role cannot call bench.cancel');
-SELECT throws_ok($$DELETE FROM bench.runs$$, '42501', 'permission denied for table runs',
+SELECT throws_ok($$DELETE FROM bench.runs$$, '42501', 'permission denied for view runs',
     'an ordinary role cannot delete runs');
 SELECT throws_ok($$INSERT INTO bench.workloads VALUES ('x', NULL, '{"SELECT 1;"}', '{1}', 'x')$$, '42501',
     'permission denied for table workloads', 'an ordinary role cannot add workloads');

@@ -11,7 +11,7 @@
 \pset pager off
 
 BEGIN;
-SELECT plan(66);
+SELECT plan(67);
 
 -- ---------------------------------------------------------------- extension
 SELECT has_extension('pgbenchkit', 'extension pgbenchkit is installed');
@@ -29,10 +29,10 @@ SELECT is(
 
 -- ---------------------------------------------------------------- schema
 SELECT has_schema('bench', 'schema bench exists');
-SELECT tables_are('bench', ARRAY['datasets', 'workloads', 'runs', 'progress', 'histograms',
-    'prewarms', 'samples', 'relation_sizes', 'suites', 'schedules', 'run_scripts', 'command_latencies',
+SELECT tables_are('bench', ARRAY['datasets', 'workloads', '_runs', 'progress', 'histograms',
+    'prewarms', 'samples', 'relation_sizes', '_suites', 'schedules', 'run_scripts', 'command_latencies',
     'run_groups', 'group_progress'],
-    'schema bench has exactly the tables datasets, workloads, runs, progress, histograms, prewarms, samples, relation_sizes, suites, schedules, run_scripts, command_latencies, run_groups, group_progress');
+    'schema bench has exactly the tables datasets, workloads, _runs, progress, histograms, prewarms, samples, relation_sizes, _suites, schedules, run_scripts, command_latencies, run_groups, group_progress');
 SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'prewarm', 'report', 'report_json',
     'define_workload', 'drop_workload',
     'sweep', 'start_sweep', 'wait_suite', 'cancel_suite', 'schedule', 'unschedule', 'run_schedule',
@@ -45,7 +45,7 @@ SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'p
     '_svg_tick_labels', '_svg_time_ticks', '_svg_open', '_svg_heading', '_svg_panel', '_svg_legend',
     '_svg_no_data', 'add_target', 'drop_target', 'check_target', '_target_validator', '_target_conninfo',
     '_redact_statement', '_host_cpu_sample', '_run_alive', '_rate_schedule', '_progress_histogram', '_run_aborted',
-    '_run_state', '_suite_alive', '_suite_state'],
+    '_run_state', '_suite_alive', '_suite_state', '_write_through'],
     'schema bench has exactly the documented functions and the internal ones (named with a leading _)');
 SELECT has_type('bench', 'init_result', 'type bench.init_result exists');
 
@@ -55,8 +55,14 @@ SELECT is(
       WHERE c.relnamespace = 'bench'::regnamespace AND c.relkind = 'r' AND c.relrowsecurity
         AND NOT c.relforcerowsecurity
         AND EXISTS (SELECT FROM pg_policy p WHERE p.polrelid = c.oid AND p.polcmd = 'r')),
-    'command_latencies, group_progress, histograms, prewarms, progress, relation_sizes, run_groups, run_scripts, runs, samples, schedules, suites, workloads',
+    '_runs, _suites, command_latencies, group_progress, histograms, prewarms, progress, relation_sizes, run_groups, run_scripts, samples, schedules, workloads',
     'row level security, with a SELECT policy, on every table of work (not forced: the owner writes them)');
+SELECT is(
+    (SELECT string_agg(c.relname || ' ' || c.relkind::text || ' ' || coalesce(array_to_string(c.reloptions, ','), '-'),
+                       '; ' ORDER BY c.relname)
+       FROM pg_class c WHERE c.oid IN ('bench.runs'::regclass, 'bench.suites'::regclass)),
+    'runs v security_invoker=true; suites v security_invoker=true',
+    'bench.runs and bench.suites are views that read their tables as the role that queries them (their row level security applies)');
 SELECT ok(EXISTS (SELECT FROM pg_roles WHERE rolname = 'pgbenchkit_admin' AND NOT rolcanlogin),
     'the admin role pgbenchkit_admin exists and cannot log in');
 SELECT ok(NOT has_function_privilege('public', 'bench._schedule(text, text, jsonb, integer, double precision, name)', 'EXECUTE')

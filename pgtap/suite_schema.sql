@@ -12,17 +12,23 @@
 \pset pager off
 
 BEGIN;
-SELECT plan(34);
+SELECT plan(35);
 
 -- ---------------------------------------------------------------- tables and views
-SELECT columns_are('bench', 'suites', ARRAY[
+SELECT columns_are('bench', '_suites', ARRAY[
     'id', 'workload', 'clients', 'repeat', 'run_order', 'args', 'search_path', 'tag', 'schedule',
     'runs_planned', 'status', 'sqlstate', 'error', 'created_by', 'server_version', 'started_at',
     'ended_at', 'worker_pid', 'origin', 'steps'],
-    'bench.suites has the documented columns');
+    'bench._suites has the documented columns');
+SELECT is(
+    (SELECT array_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) ORDER BY a.attnum)
+       FROM pg_attribute a WHERE a.attrelid = 'bench.suites'::regclass AND a.attnum > 0),
+    (SELECT array_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) ORDER BY a.attnum)
+       FROM pg_attribute a WHERE a.attrelid = 'bench._suites'::regclass AND a.attnum > 0 AND NOT a.attisdropped),
+    'the view bench.suites has the columns of the table bench._suites, in their order');
 SELECT col_type_is('bench', 'suites', 'clients', 'integer[]', 'bench.suites.clients is integer[]');
-SELECT col_is_pk('bench', 'suites', 'id', 'bench.suites.id is the primary key');
-SELECT fk_ok('bench', 'runs', 'suite_id', 'bench', 'suites', 'id', 'bench.runs.suite_id references bench.suites');
+SELECT col_is_pk('bench', '_suites', 'id', 'bench._suites.id is the primary key');
+SELECT fk_ok('bench', '_runs', 'suite_id', 'bench', '_suites', 'id', 'bench._runs.suite_id references bench._suites');
 SELECT is((SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef
             WHERE adrelid = 'bench.suites'::regclass AND adnum = 1),
           'nextval(''bench.runs_id_seq''::regclass)',

@@ -195,8 +195,17 @@ UPDATE bench.suites SET status = 'done', ended_at = clock_timestamp() WHERE id =
 
 -- the second suite: a copy of the first
 SELECT bench.import(bench.export(:s1)) AS s2 \gset
--- a suite still running cannot be compared
+-- a suite still running cannot be compared; a suite whose row says
+-- running but whose worker is gone is the aborted suite it is
+SELECT bench.start_sweep('tpcb', clients => '{1}', repeat => 1, duration => '1 min', progress => '0') AS s3 \gset
+SELECT * FROM pg_temp.error_of(format('SELECT * FROM bench.compare(%s, %s)', :s1, :s3), jsonb_build_object('s1', :s1, 's3', :s3));
+SELECT bench.cancel_suite(:s3) AS canceled;
+SET client_min_messages = warning;
+SELECT count(*) > 0 AS waited FROM bench.wait_suite(:s3);
+RESET client_min_messages;
+SELECT status FROM bench.suites WHERE id = :s3;
 UPDATE bench.suites SET status = 'running' WHERE id = :s2;
+SELECT status, sqlstate FROM bench.suites WHERE id = :s2;
 SELECT * FROM pg_temp.error_of(format('SELECT * FROM bench.compare(%s, %s)', :s1, :s2), jsonb_build_object('s1', :s1, 's2', :s2));
 UPDATE bench.suites SET status = 'done' WHERE id = :s2;
 SELECT section, metric, clients, a_value = b_value AS same, verdict FROM bench.compare(:s1, :s2);

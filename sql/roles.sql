@@ -159,7 +159,28 @@ RESET pgbenchkit.max_workers_per_role;
 -- bench.runs is written only by pgbenchkit: no role but its owner writes it
 SET ROLE regress_alice;
 SELECT pg_temp.try('DELETE FROM bench.runs') AS alice_deletes;
+SELECT pg_temp.try('UPDATE bench.suites SET tag = ''x''') AS alice_updates;
+SELECT pg_temp.try('DELETE FROM bench._runs') AS alice_deletes_the_table;
 RESET ROLE;
+
+-- a run of alice's whose coordinator is gone (its row left 'running', as
+-- after a crash): bench.runs shows it to her as aborted, and still hides it
+-- from bob, as the table's row level security hides its row
+INSERT INTO bench.runs (workload, clients, duration, protocol, warmup, progress, max_tries,
+                        status, created_by)
+VALUES ('select-only', 1, '1 min', 'simple', '0', '1 s', 1, 'running', 'regress_alice')
+RETURNING id AS alice_ghost \gset
+SET ROLE regress_alice;
+SELECT status, sqlstate, transactions, coordinator_pid FROM bench.runs WHERE id = :alice_ghost;
+SET ROLE regress_bob;
+SELECT (SELECT count(*) FROM bench.runs WHERE id = :alice_ghost) AS runs,
+       (SELECT count(*) FROM bench._runs WHERE id = :alice_ghost) AS stored_runs,
+       (SELECT count(*) FROM bench.runs WHERE created_by = 'regress_alice') AS alices;
+SET ROLE regress_carol;
+SELECT status FROM bench.runs WHERE id = :alice_ghost;
+RESET ROLE;
+SELECT status FROM bench._runs WHERE id = :alice_ghost;
+DELETE FROM bench.runs WHERE id = :alice_ghost;
 
 DROP SCHEMA regress_alice, regress_bob CASCADE;
 DROP OWNED BY regress_alice, regress_bob, regress_carol;

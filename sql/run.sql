@@ -57,13 +57,13 @@ SELECT r.workload, sum(h.count) = r.transactions AS complete,
        bool_and(h.upper_ms > h.lower_ms AND (h.upper_ms - h.lower_ms) <= h.lower_ms / 64 + 1e-6) AS narrow,
        min(h.lower_ms) <= r.latency_min_ms AND max(h.upper_ms) >= r.latency_max_ms AS spans
   FROM bench.runs r JOIN bench.histograms h ON h.run_id = r.id
- GROUP BY r.id ORDER BY r.id;
+ GROUP BY r.id, r.workload, r.transactions, r.latency_min_ms, r.latency_max_ms ORDER BY r.id;
 
 -- progress rows: at least the final one per run, adding up to every transaction
 SELECT r.id = min(r.id) OVER () AS first, sum(p.transactions) = r.transactions AS adds_up,
        bool_and(NOT p.in_warmup) AS none_in_warmup
   FROM bench.runs r JOIN bench.progress p ON p.run_id = r.id
- GROUP BY r.id ORDER BY r.id;
+ GROUP BY r.id, r.transactions ORDER BY r.id;
 
 -- a timed run with a warm-up: progress every 500 ms, the warm-up kept apart;
 -- the measured time (to the end of the last transaction) follows the

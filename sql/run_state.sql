@@ -105,10 +105,19 @@ SELECT j->'runs'->0->>'status' AS exported, jsonb_array_length(j->'histograms') 
   FROM bench.export(:gone) AS j;
 SELECT section, metric, a_value, b_value FROM bench.compare(:busy, :gone) WHERE metric = 'status';
 SELECT bench.chart_run(:gone) LIKE '%aborted%' AS chart_says_aborted;
+-- a plain read of bench.runs shows it so at once, with the counts of its
+-- progress rows, while its stored row still says running
+SELECT status, sqlstate, transactions, warmup_transactions, failures, retries, measured_s,
+       latency_p50_ms, ended_at, coordinator_pid
+  FROM bench.runs WHERE id = :gone;
+SELECT status, transactions, coordinator_pid FROM bench._runs WHERE id = :gone;
+-- an UPDATE of the view writes the columns it changes into the table
+UPDATE bench.runs SET tag = 'gone' WHERE id = :gone;
+SELECT status, tag, transactions FROM bench._runs WHERE id = :gone;
 -- the table itself says so from the next bench call on, with the histogram
-SELECT status FROM bench.runs WHERE id = :gone;
 SELECT status, transactions, latency_p50_ms, latency_p99_ms, coordinator_pid
   FROM bench.wait(:gone);
+SELECT status, transactions, latency_p50_ms, coordinator_pid, tag FROM bench._runs WHERE id = :gone;
 SELECT lower_ms, upper_ms, count FROM bench.histograms WHERE run_id = :gone ORDER BY lower_ms;
 
 -- the host's CPUs: iowait and idle that go back are held at the highest
@@ -149,5 +158,9 @@ SELECT count(*) > 0 AS pairs,
     ON b.run_id = a.run_id AND b.sample_no = a.sample_no + 1
  WHERE a.run_id = :busy;
 
+-- a DELETE of the view deletes the table's row, and the rows of the run with it
 DELETE FROM bench.runs WHERE id = :gone;
+SELECT (SELECT count(*) FROM bench._runs WHERE id = :gone) AS runs,
+       (SELECT count(*) FROM bench.progress WHERE run_id = :gone) AS progress,
+       (SELECT count(*) FROM bench.histograms WHERE run_id = :gone) AS histograms;
 DROP SCHEMA runstate CASCADE;

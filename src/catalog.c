@@ -234,6 +234,36 @@ bk_shown(const char *value)
 }
 
 /*
+ * bk_runs_table, bk_suites_table
+ *		The tables that keep runs and suites, which pgbenchkit's own code
+ *		writes: bench._runs and bench._suites, under the views bench.runs and
+ *		bench.suites that show a run or a suite whose process is gone as
+ *		aborted.  The SQL of 0.1.0 (a newer library before ALTER EXTENSION
+ *		UPDATE) has them as the tables bench.runs and bench.suites.
+ */
+static const char *
+bench_table(const char *table, const char *of_0_1_0)
+{
+	Oid			nspid = get_namespace_oid("bench", true);
+
+	if (OidIsValid(nspid) && OidIsValid(get_relname_relid(table, nspid)))
+		return psprintf("bench.%s", table);
+	return of_0_1_0;
+}
+
+const char *
+bk_runs_table(void)
+{
+	return bench_table("_runs", "bench.runs");
+}
+
+const char *
+bk_suites_table(void)
+{
+	return bench_table("_suites", "bench.suites");
+}
+
+/*
  * bk_spi_exec
  *		Run one parameterised statement through SPI (connected here) and
  *		check its result code.

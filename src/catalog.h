@@ -47,6 +47,8 @@ extern void bk_check_bytes(const char *what, const char *value, int max_bytes,
 						   const char *hint);
 extern const char *bk_shown(const char *value);
 
+extern const char *bk_runs_table(void);
+extern const char *bk_suites_table(void);
 extern void bk_spi_exec(const char *sql, int nargs, Oid *argtypes,
 						Datum *values, const char *nulls, int expected);
 extern void bk_spi_utility(const char *sql);

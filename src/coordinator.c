@@ -1070,8 +1070,9 @@ coord_record_target(Coord *co)
 	else
 		nulls[4] = 'n';
 	bk_become_owner(&sw);
-	bk_spi_exec("UPDATE bench.runs SET target_host = $2, server_version = $3,"
-				" settings = $4::pg_catalog.jsonb, target_rtt_ms = $5 WHERE id = $1",
+	bk_spi_exec(psprintf("UPDATE %s SET target_host = $2, server_version = $3,"
+						 " settings = $4::pg_catalog.jsonb, target_rtt_ms = $5 WHERE id = $1",
+						 bk_runs_table()),
 				5, types, values, nulls, SPI_OK_UPDATE);
 	bk_restore_user(&sw);
 }

@@ -1435,7 +1435,8 @@ obs_write_unavailable(BkObserver *o)
 	values[0] = Int64GetDatum(o->run_id);
 	values[1] = CStringGetTextDatum(obs_unavailable_json(o));
 	bk_become_owner(&sw);
-	bk_spi_exec("UPDATE bench.runs SET unavailable = $2::pg_catalog.jsonb WHERE id = $1",
+	bk_spi_exec(psprintf("UPDATE %s SET unavailable = $2::pg_catalog.jsonb WHERE id = $1",
+						 bk_runs_table()),
 				2, types, values, NULL, SPI_OK_UPDATE);
 	bk_restore_user(&sw);
 	o->unavailable_changed = false;
@@ -1480,10 +1481,11 @@ bk_obs_begin(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts)
 	values[3] = CStringGetTextDatum(obs_unavailable_json(o));
 	bk_become_owner(&sw);
 	/* a target's settings were read by the coordinator; its host is not here */
-	bk_spi_exec(o->remote ?
-				"UPDATE bench.runs SET unavailable = $4::pg_catalog.jsonb WHERE id = $1" :
-				"UPDATE bench.runs SET settings = $2::pg_catalog.jsonb, host = $3::pg_catalog.jsonb,"
-				" unavailable = $4::pg_catalog.jsonb WHERE id = $1",
+	bk_spi_exec(psprintf(o->remote ?
+						 "UPDATE %s SET unavailable = $4::pg_catalog.jsonb WHERE id = $1" :
+						 "UPDATE %s SET settings = $2::pg_catalog.jsonb, host = $3::pg_catalog.jsonb,"
+						 " unavailable = $4::pg_catalog.jsonb WHERE id = $1",
+						 bk_runs_table()),
 				4, types, values, nulls, SPI_OK_UPDATE);
 	if (o->prewarm_json != NULL)
 	{

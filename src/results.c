@@ -144,12 +144,13 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 	 * pgbenchkit UPDATE.
 	 */
 	bk_become_owner(&sw);
-	bk_spi_exec(psprintf("INSERT INTO bench.runs (id, workload, dataset_id, scale, clients, duration,"
+	bk_spi_exec(psprintf("INSERT INTO %s (id, workload, dataset_id, scale, clients, duration,"
 						 " transactions_per_client, protocol, warmup, progress, max_tries, tag,"
 						 " status, created_by, coordinator_pid, started_at, prewarm, sample_interval,"
 						 " suite_id, rate, latency_limit, random_seed, variables%s)"
 						 " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12,"
 						 " 'running', $13::name, $14, $15, $16, $17, $18, $19, $20, $21, $22::jsonb%s)",
+						 bk_runs_table(),
 						 sh->driver == RUN_DRIVER_LIBPQ ? ", target, driver, jobs, connect, on_disconnect" : "",
 						 sh->driver == RUN_DRIVER_LIBPQ ? ", $23, $24, $25, $26, $27" : ""),
 				sh->driver == RUN_DRIVER_LIBPQ ? 27 : 22, types, values, nulls, SPI_OK_INSERT);
@@ -160,8 +161,8 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 		Oid			ttypes[2] = {INT8OID, TEXTOID};
 		Datum		tvalues[2] = {Int64GetDatum(sh->run_id), CStringGetTextDatum(sh->step)};
 
-		bk_spi_exec("UPDATE bench.runs SET step = $2 WHERE id = $1", 2, ttypes, tvalues, NULL,
-					SPI_OK_UPDATE);
+		bk_spi_exec(psprintf("UPDATE %s SET step = $2 WHERE id = $1", bk_runs_table()),
+					2, ttypes, tvalues, NULL, SPI_OK_UPDATE);
 	}
 
 	/* the scripts it runs */
@@ -334,7 +335,7 @@ bk_run_set_started(int64 run_id, TimestampTz started_at)
 	Datum		values[2] = {Int64GetDatum(run_id), TimestampTzGetDatum(started_at)};
 
 	bk_become_owner(&sw);
-	bk_spi_exec("UPDATE bench.runs SET started_at = $2 WHERE id = $1",
+	bk_spi_exec(psprintf("UPDATE %s SET started_at = $2 WHERE id = $1", bk_runs_table()),
 				2, types, values, NULL, SPI_OK_UPDATE);
 	bk_restore_user(&sw);
 }
@@ -577,7 +578,7 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 	if (!bench_has_column("runs", "ignored_errors"))
 		nulls[27] = 'n';
 	bk_become_owner(&sw);
-	bk_spi_exec(psprintf("UPDATE bench.runs SET status = $2, sqlstate = $3, error = $4,"
+	bk_spi_exec(psprintf("UPDATE %s SET status = $2, sqlstate = $3, error = $4,"
 				" ended_at = pg_catalog.clock_timestamp(), coordinator_pid = NULL,"
 				" measured_s = $5, transactions = $6, tps = $7,"
 				" latency_avg_ms = $8, latency_stddev_ms = $9, latency_min_ms = $10,"
@@ -591,6 +592,7 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 				" lag_avg_ms = CASE WHEN rate IS NOT NULL THEN $26 END,"
 				" lag_max_ms = CASE WHEN rate IS NOT NULL THEN $27 END%s%s"
 				" WHERE id = $1",
+						 bk_runs_table(),
 						 nulls[27] == 'n' ? "" : ", ignored_errors = $28",
 						 sh->driver == RUN_DRIVER_LIBPQ ?
 						 ", connection_time_ms = $29, clients_lost = $30" : ""),

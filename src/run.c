@@ -1146,7 +1146,12 @@ bench_wait(PG_FUNCTION_ARGS)
 		bk_print_progress(run_id, &printed_elapsed);
 
 		if (strcmp(status, "running") != 0)
+		{
+			/* one whose coordinator vanished: recorded as bench.runs shows it */
+			if (strcmp(status, "aborted") == 0)
+				bk_recover_runs();
 			break;
+		}
 		if (round % 10 == 9)
 			bk_recover_runs();	/* a coordinator that vanished */
 		bk_release_xmin();

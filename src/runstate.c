@@ -16,9 +16,10 @@
  * suite's worker holds the same kind of lock, keyed by the suite's id
  * (with its own field4, since suite and run ids come from one sequence).
  *
- * bench._run_alive asks the lock manager; the views and functions that
- * read runs show a run whose coordinator is gone as the 'aborted' run it
- * is (bench._run_state), and bk_recover_runs writes it so, with what its
+ * bench._run_alive asks the lock manager; the view bench.runs shows a run
+ * whose coordinator is gone as the 'aborted' run it is (bench._run_aborted),
+ * from the first read after a crash, and bk_recover_runs writes it so into
+ * the table under the view, bench._runs, with what its
  * progress rows kept: counts, latencies, and the latency histogram merged
  * from the rows' histograms, and a suite whose worker is gone as
  * 'aborted', its finished runs kept.
@@ -225,8 +226,8 @@ bk_dataset_busy_run(int64 dataset_id)
 
 	/* the runs of every role (row level security hides other roles' ones) */
 	bk_become_owner(&sw);
-	ids = run_ids("SELECT id FROM bench.runs WHERE dataset_id = $1 AND status = 'running'"
-				  " ORDER BY id", 1, types, values, &n);
+	ids = run_ids(psprintf("SELECT id FROM %s WHERE dataset_id = $1 AND status = 'running'"
+						   " ORDER BY id", bk_runs_table()), 1, types, values, &n);
 	bk_restore_user(&sw);
 
 	for (int i = 0; i < n; i++)
@@ -375,8 +376,9 @@ recover_targets_of(const int64 *ids, int n, int *ntargets)
 		elems[i] = Int64GetDatum(ids[i]);
 	values[0] = PointerGetDatum(construct_array(elems, n, INT8OID, 8, FLOAT8PASSBYVAL,
 												TYPALIGN_DOUBLE));
-	if (SPI_execute_with_args("SELECT id, target, created_by::pg_catalog.text FROM bench.runs"
-							  " WHERE id = ANY ($1) AND target IS NOT NULL ORDER BY id",
+	if (SPI_execute_with_args(psprintf("SELECT id, target, created_by::pg_catalog.text FROM %s"
+									   " WHERE id = ANY ($1) AND target IS NOT NULL ORDER BY id",
+									   bk_runs_table()),
 							  1, types, values, NULL, true, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the targets of abandoned runs");
 	*ntargets = (int) SPI_processed;
@@ -515,14 +517,18 @@ bk_recover_runs(void)
 	int			nmarked = 0;
 	RecoverTarget *targets = NULL;
 	int			ntargets = 0;
+	const char *runs;
 
+	/* the tables, not the views over them, which show the dead as aborted */
 	bk_become_owner(&sw);
-	ids = run_ids("SELECT id FROM bench.runs WHERE status = 'running' ORDER BY id",
+	runs = bk_runs_table();
+	ids = run_ids(psprintf("SELECT id FROM %s WHERE status = 'running' ORDER BY id", runs),
 				  0, NULL, NULL, &n);
 	for (int i = 0; i < n; i++)
 		if (!bk_run_alive(ids[i]))
 			ids[ndead++] = ids[i];
-	suites = run_ids("SELECT id FROM bench.suites WHERE status = 'running' ORDER BY id",
+	suites = run_ids(psprintf("SELECT id FROM %s WHERE status = 'running' ORDER BY id",
+							  bk_suites_table()),
 					 0, NULL, NULL, &nsuites);
 	for (int i = 0; i < nsuites; i++)
 		if (!bk_suite_alive(suites[i]))
@@ -541,7 +547,7 @@ bk_recover_runs(void)
 			bool		marked;
 
 			/* the row first: its lock makes a concurrent recovery wait, then skip */
-			if (SPI_execute_with_args("UPDATE bench.runs r SET (status, sqlstate, error, ended_at,"
+			if (SPI_execute_with_args(psprintf("UPDATE %s r SET (status, sqlstate, error, ended_at,"
 									  "   coordinator_pid, measured_s, transactions, tps,"
 									  "   latency_avg_ms, latency_stddev_ms, latency_p50_ms,"
 									  "   latency_p90_ms, latency_p95_ms, latency_p99_ms,"
@@ -553,7 +559,7 @@ bk_recover_runs(void)
 									  "   a.latency_p90_ms, a.latency_p95_ms, a.latency_p99_ms,"
 									  "   a.latency_p999_ms, a.latency_max_ms, a.failures, a.retries,"
 									  "   a.warmup_transactions, a.ignored_errors FROM bench._run_aborted(r) a)"
-									  " WHERE r.id = $1 AND r.status = 'running'",
+									  " WHERE r.id = $1 AND r.status = 'running'", runs),
 									  1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
 				elog(ERROR, "could not mark abandoned run %lld", (long long) ids[i]);
 			marked = SPI_processed == 1;
@@ -577,7 +583,7 @@ bk_recover_runs(void)
 			elems[i] = Int64GetDatum(ids[i]);
 		values[0] = PointerGetDatum(construct_array(elems, ndead, INT8OID, 8, FLOAT8PASSBYVAL,
 													TYPALIGN_DOUBLE));
-		if (SPI_execute_with_args("UPDATE bench.runs r SET status = 'aborted', sqlstate = '57P01',"
+		if (SPI_execute_with_args(psprintf("UPDATE %s r SET status = 'aborted', sqlstate = '57P01',"
 								  "   error = 'the run''s coordinator ended before the run finished (server restart, crash or termination)',"
 								  "   ended_at = COALESCE(p.last_end, r.started_at),"
 								  "   coordinator_pid = NULL,"
@@ -592,11 +598,11 @@ bk_recover_runs(void)
 								  "               sum(q.failures)::bigint AS failures,"
 								  "               sum(EXTRACT(epoch FROM q.interval_end - q.interval_start))"
 								  "                   FILTER (WHERE NOT q.in_warmup)::float8 AS measured_s"
-								  "          FROM bench.runs r2"
+								  "          FROM %s r2"
 								  "          LEFT JOIN bench.progress q ON q.run_id = r2.id"
 								  "         WHERE r2.id = ANY ($1)"
 								  "         GROUP BY r2.id) p"
-								  " WHERE r.id = p.id AND r.status = 'running'",
+								  " WHERE r.id = p.id AND r.status = 'running'", runs, runs),
 								  1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
 			elog(ERROR, "could not mark abandoned runs");
 	}
@@ -611,12 +617,13 @@ bk_recover_runs(void)
 			elems[i] = Int64GetDatum(suites[i]);
 		values[0] = PointerGetDatum(construct_array(elems, nsuites_dead, INT8OID, 8,
 													FLOAT8PASSBYVAL, TYPALIGN_DOUBLE));
-		if (SPI_execute_with_args("UPDATE bench.suites s SET status = 'aborted', sqlstate = '57P01',"
+		if (SPI_execute_with_args(psprintf("UPDATE %s s SET status = 'aborted', sqlstate = '57P01',"
 								  "   error = 'the suite''s worker ended before the suite finished (server restart, crash or termination)',"
-								  "   ended_at = COALESCE((SELECT max(r.ended_at) FROM bench.runs r WHERE r.suite_id = s.id),"
+								  "   ended_at = COALESCE((SELECT max(r.ended_at) FROM %s r WHERE r.suite_id = s.id),"
 								  "                       s.started_at),"
 								  "   worker_pid = NULL"
 								  " WHERE s.id = ANY ($1) AND s.status = 'running'",
+										   bk_suites_table(), runs),
 								  1, types, values, NULL, false, 0) != SPI_OK_UPDATE)
 			elog(ERROR, "could not mark abandoned suites");
 	}

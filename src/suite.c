@@ -1364,7 +1364,7 @@ suite_begin(SuiteShared *sh, int **clients)
 	values[2] = CStringGetTextDatum(GetUserNameFromId(sh->roleid, false));
 	values[3] = Int32GetDatum(MyProcPid);
 	bk_become_owner(&sw);
-	if (SPI_execute_with_args(psprintf("INSERT INTO bench.suites (workload, clients, repeat, run_order,"
+	if (SPI_execute_with_args(psprintf("INSERT INTO %s (workload, clients, repeat, run_order,"
 							  "   args, search_path, tag, schedule, runs_planned, status, sqlstate, error,"
 							  "   created_by, worker_pid, ended_at%s)"
 							  " SELECT j->>'workload',"
@@ -1380,6 +1380,7 @@ suite_begin(SuiteShared *sh, int **clients)
 							  "        CASE WHEN $2 IS NULL THEN NULL ELSE pg_catalog.clock_timestamp() END%s"
 							  "   FROM (SELECT $1::pg_catalog.jsonb AS j) x"
 							  " RETURNING id, runs_planned, search_path",
+							  bk_suites_table(),
 							  /* steps only for a suite of steps: the SQL of 0.1.0 has none */
 							  steps ? ", steps" : "", steps ? ", j->'steps'" : ""),
 							  4, types, values, nulls, false, 1) != SPI_OK_INSERT_RETURNING)
@@ -1510,9 +1511,9 @@ suite_finish(SuiteShared *sh, const char *status)
 	else
 		nulls[2] = nulls[3] = 'n';
 	bk_become_owner(&sw);
-	if (SPI_execute_with_args("UPDATE bench.suites SET status = $2, sqlstate = $3, error = $4,"
-							  "   ended_at = pg_catalog.clock_timestamp(), worker_pid = NULL"
-							  " WHERE id = $1",
+	if (SPI_execute_with_args(psprintf("UPDATE %s SET status = $2, sqlstate = $3, error = $4,"
+									   "   ended_at = pg_catalog.clock_timestamp(), worker_pid = NULL"
+									   " WHERE id = $1", bk_suites_table()),
 							  4, types, values, nulls, false, 0) != SPI_OK_UPDATE)
 		elog(ERROR, "could not record the end of suite %lld", (long long) sh->suite_id);
 	bk_restore_user(&sw);

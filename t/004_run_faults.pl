@@ -6,9 +6,9 @@
 #  - bench.cancel from another session does the same to a bench.run;
 #  - pg_terminate_backend of a client fails the run with 57P01, of the
 #    coordinator aborts it;
-#  - kill -9 of the postmaster mid-run: after the restart the run is marked
-#    'aborted' by the next bench call, with its progress rows and the
-#    transactions they counted;
+#  - kill -9 of the postmaster mid-run: after the restart bench.runs shows
+#    the run 'aborted' at once, and the next bench call records it so, with
+#    its progress rows and the transactions they counted;
 #  - the transactions counted match pg_stat_database.xact_commit's delta;
 #  - the statements show up in pg_stat_statements as the workload's;
 #  - 100 short runs in a row leave no worker, shared memory segment, lock or
@@ -347,8 +347,10 @@ foreach my $workload ('select-only', 'tpcb')
 	}
 	is("@alive", '', "$what: every server process is gone, clients included");
 	$node->start;
-	is(sql("SELECT status FROM bench.runs WHERE id = $id"), 'running',
-		"$what: after the restart run $id still reads running");
+	is(sql("SELECT status FROM bench.runs WHERE id = $id"), 'aborted',
+		"$what: after the restart bench.runs shows run $id aborted at once");
+	is(sql("SELECT status FROM bench._runs WHERE id = $id"), 'running',
+		"$what: while its stored row still says running");
 	my $row = sql("SELECT status || ' ' || sqlstate || ' ' || (transactions > 0) || ' ' || (tps > 0)
 	               FROM bench.wait($id)");
 	is($row, 'aborted 57P01 true true',

@@ -96,14 +96,17 @@ is(lab(q{SELECT count(*) FROM bench.samples WHERE data::text ~ 'hunter2'}), '1',
 # (bench.datasets.tables as OIDs, which an upgrade keeps, or as names,
 # which a restore keeps: TABLES_AS 'oid' or 'name'; after a restore, the
 # built-in workloads are the new extension's, defined when it was created;
-# the sample with a password is compared on its own)
+# the sample with a password is compared on its own; the tables of runs
+# and suites, bench._runs and bench._suites since 0.2.0, under their
+# names of 0.1.0)
 sub contents
 {
 	my ($db, $tables_as, $columns) = @_;
 	my %c;
-	for my $t (split /\n/, $node->safe_psql($db,
+	for my $table (split /\n/, $node->safe_psql($db,
 		q{SELECT tablename FROM pg_tables WHERE schemaname = 'bench' ORDER BY 1}))
 	{
+		(my $t = $table) =~ s/^_(runs|suites)$/$1/;
 		my $row =
 		    $t eq 'datasets' && $tables_as eq 'oid'
 		  ? q{to_jsonb(x) || jsonb_build_object('tables', x.tables::oid[])}
@@ -123,7 +126,7 @@ sub contents
 		  : $t eq 'workloads' ? "WHERE NOT (x.builtin AND x.dataset IN ('sysbench', 'ibench'))" : '';
 		$c{$t} = $node->safe_psql($db, qq{SELECT count(*) || ' rows, md5 '
 			|| md5(coalesce(string_agg(r::text, E'\\n' ORDER BY r::text), ''))
-			FROM (SELECT $row AS r FROM bench."$t" x $where) y});
+			FROM (SELECT $row AS r FROM bench."$table" x $where) y});
 	}
 	for my $s (split /\n/, $node->safe_psql($db,
 		q{SELECT sequencename FROM pg_sequences WHERE schemaname = 'bench' ORDER BY 1}))

@@ -3,7 +3,8 @@
 # A kill -9 of a client worker (the postmaster then restarts every
 # process), a kill -9 of the coordinator and an immediate shutdown each end
 # a run without its final row.  Right after the server is back, before any
-# bench function has written anything, the run is no longer in
+# bench function has written anything, bench.runs shows it 'aborted' (its
+# stored row in bench._runs says 'running'), it is no longer in
 # bench.runs_in_progress, and bench.export_runs, bench.report, bench.export
 # and bench.compare show it 'aborted', with the transactions, latencies
 # and percentiles of its progress rows; the next bench call (bench.wait
@@ -77,8 +78,10 @@ sub start_run
 sub readers_say_aborted
 {
 	my ($what, $id) = @_;
-	is(sql("SELECT status FROM bench.runs WHERE id = $id"), 'running',
-		"$what: the row of run $id still says running (nothing was written)");
+	is(sql("SELECT status FROM bench._runs WHERE id = $id"), 'running',
+		"$what: the stored row of run $id still says running (nothing was written)");
+	is(sql("SELECT status || ' ' || sqlstate FROM bench.runs WHERE id = $id"), 'aborted 57P01',
+		"$what: bench.runs shows it aborted");
 	is(sql("SELECT bench._run_alive($id)"), 'f', "$what: its coordinator is not alive");
 	is(sql("SELECT count(*) FROM bench.runs_in_progress"), '0',
 		"$what: bench.runs_in_progress does not list it");

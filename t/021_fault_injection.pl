@@ -15,7 +15,11 @@
 # coordinators at random moments.  After each: the status, the counts
 # against pgbench_history (one row per committed tpcb transaction), no
 # pgbenchkit worker, no shared memory segment (files of pg_dynshmem), no
-# advisory lock, and a new run.  What t/004 and t/020 check of the readers
+# advisory lock, and a new run.  After each kill -9 of a run's process or
+# of a suite's worker, the first statement the restarted server answers, a
+# plain read of bench.runs or bench.suites, shows the run or suite aborted
+# (a run with the counts of its progress rows) before any bench function
+# has recorded it, and the row recorded afterwards agrees.  What t/004 and t/020 check of the readers
 # and of the caller's cancel is not repeated here.
 #
 # Needs the server's bin directory first in PATH and pgbenchkit installed
@@ -103,15 +107,59 @@ sub wait_restart
 # kill -9 of PID, then the restart the postmaster makes of every process
 # (restart_after_crash), waited for in the log before the server is asked
 # anything: a query sent before the postmaster notices the death is still
-# answered, and the next one refused (the database system is in recovery)
+# answered, and the next one refused (the database system is in recovery).
+# With FIRST, the first statement the restarted server answers is FIRST,
+# and its output is returned.
 sub kill9
 {
-	my ($pid, $what) = @_;
+	my ($pid, $what, $first) = @_;
 	my $offset = -s $node->logfile;
 	ok(kill('KILL', $pid), "$what: killed $pid");
 	$node->wait_for_log(qr/all server processes terminated; reinitializing/, $offset);
+	return first_answer($first, $what) if defined $first;
 	wait_restart($what);
 	return;
+}
+
+# the output of QUERY, the first statement the restarted server answers
+sub first_answer
+{
+	my ($query, $what) = @_;
+	my $deadline = time + 120;
+	my ($ret, $out, $err) = (1, '', '');
+	while (time < $deadline)
+	{
+		($ret, $out, $err) = try_sql($query);
+		last if $ret == 0;
+		usleep(100_000);
+	}
+	is($ret, 0, "$what: the server is back, and answers $query") or diag $err;
+	return $out;
+}
+
+# Run ID, whose coordinator a crash ended: the first statement after the
+# restart, a plain read of bench.runs (ANSWER: status, transactions,
+# warm-up transactions), shows it aborted with the counts of its progress
+# rows, while its stored row still says running: no bench function has
+# recorded it yet.
+sub read_aborted_at_once
+{
+	my ($what, $id, $answer) = @_;
+	is( $answer, sql(qq{
+			SELECT 'aborted|' || coalesce(sum(transactions) FILTER (WHERE NOT in_warmup)::text, '')
+			       || '|' || coalesce(sum(transactions) FILTER (WHERE in_warmup)::text, '')
+			  FROM bench.progress WHERE run_id = $id}),
+		"$what: the first read of bench.runs after the restart shows run $id aborted, with the counts of its progress rows");
+	is(sql("SELECT status FROM bench._runs WHERE id = $id"), 'running',
+		"$what: before any bench function has recorded it (its stored row says running)");
+	return;
+}
+
+# the status and counts of run ID as bench.runs shows them
+sub first_read_of_run
+{
+	my ($id) = @_;
+	return "SELECT status, transactions, warmup_transactions FROM bench.runs WHERE id = $id";
 }
 
 sub history { return sql('SELECT count(*) FROM pgbench_history'); }
@@ -263,8 +311,11 @@ for my $phase ('warmup', 'steady')
 			my $pid = pid_of($victim eq 'client' ? 'pgbenchkit client' : 'pgbenchkit run');
 			if ($how eq 'kill -9')
 			{
-				kill9($pid, $what);
+				my $answer = kill9($pid, $what, first_read_of_run($id));
+				read_aborted_at_once($what, $id, $answer);
 				recorded_from_progress($what, $id, $phase);
+				is(sql("SELECT status, transactions, warmup_transactions FROM bench._runs WHERE id = $id"),
+					$answer, "$what: the row recorded since agrees with that first read");
 			}
 			else
 			{
@@ -474,16 +525,20 @@ for my $round (1 .. 3)
 		next;
 	}
 	my $done = sql("SELECT string_agg(id::text, ',' ORDER BY id) FROM bench.runs WHERE suite_id = $suite AND status = 'done'");
-	kill9($wpid, $what);
-	my ($status) = split /\|/, sql("SELECT status FROM bench.suites WHERE id = $suite");
-	if ($status eq 'running')
-	{
-		is(sql("SELECT (bench._suite_state(s)).status FROM bench.suites s WHERE id = $suite"), 'aborted',
-			"$what: its readers show suite $suite aborted at once");
-	}
+	# the first statement after the restart: a plain read of bench.suites
+	my $answer = kill9($wpid, $what,
+		"SELECT status, sqlstate, worker_pid IS NULL, ended_at FROM bench.suites WHERE id = $suite");
+	like($answer, qr/^aborted\|57P01\|t\|\d/,
+		"$what: the first read of bench.suites after the restart shows suite $suite aborted, ended, with no worker");
+	is(sql("SELECT status FROM bench._suites WHERE id = $suite"), 'running',
+		"$what: before any bench function has recorded it (its stored row says running)");
+	is(sql("SELECT count(*) FROM bench.runs WHERE suite_id = $suite AND status = 'running'"), '0',
+		"$what: and bench.runs shows none of its runs running");
 	my (undef, undef, $err) = $node->psql('bk', "SELECT * FROM bench.wait_suite($suite)");
 	is(sql("SELECT status || ' ' || sqlstate FROM bench.suites WHERE id = $suite"), 'aborted 57P01',
 		"$what: suite $suite is recorded aborted");
+	is(sql("SELECT status, sqlstate, worker_pid IS NULL, ended_at FROM bench._suites WHERE id = $suite"),
+		$answer, "$what: the row recorded since agrees with that first read");
 	is(sql("SELECT count(*) FROM bench.runs WHERE suite_id = $suite AND status NOT IN ('done', 'aborted')"), '0',
 		"$what: its runs are done or aborted");
 	is( sql("SELECT coalesce(string_agg(id::text, ',' ORDER BY id), '') FROM bench.runs WHERE suite_id = $suite AND status = 'done' AND id IN (" . ($done eq '' ? '0' : $done) . ")"),

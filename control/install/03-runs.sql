@@ -1,9 +1,14 @@
 --
--- bench.runs: one row per benchmark run, from the moment its clients are
+-- bench._runs: one row per benchmark run, from the moment its clients are
 -- ready to start; the summary is filled when it ends, however it ends.
+-- It is read through the view bench.runs (below), which shows a run whose
+-- coordinator is gone as the aborted run it is.  Its ids (and the
+-- suites') come from the sequence bench.runs_id_seq.
 --
-CREATE TABLE bench.runs (
-    id                      bigserial PRIMARY KEY,
+CREATE SEQUENCE bench.runs_id_seq;
+
+CREATE TABLE bench._runs (
+    id                      bigint      PRIMARY KEY DEFAULT nextval('bench.runs_id_seq'),
     workload                text        NOT NULL,
     dataset_id              bigint      REFERENCES bench.datasets (id),
     scale                   integer,
@@ -74,18 +79,20 @@ CREATE TABLE bench.runs (
     step                    text
 );
 
-CREATE INDEX runs_running ON bench.runs (dataset_id) WHERE status = 'running';
+ALTER SEQUENCE bench.runs_id_seq OWNED BY bench._runs.id;
 
-COMMENT ON TABLE bench.runs IS
-    'Benchmark runs: workload, parameters as given, status, and the summary of what was measured';
-COMMENT ON COLUMN bench.runs.step IS
+CREATE INDEX runs_running ON bench._runs (dataset_id) WHERE status = 'running';
+
+COMMENT ON TABLE bench._runs IS
+    'Benchmark runs as recorded (read them through the view bench.runs)';
+COMMENT ON COLUMN bench._runs.step IS
     'The step of a suite of steps the run is (bench.ibench: l.i0, l.x, ..., qp1000)';
 
 --
 -- bench.progress: one row per run per progress interval.
 --
 CREATE TABLE bench.progress (
-    run_id          bigint      NOT NULL REFERENCES bench.runs (id) ON DELETE CASCADE,
+    run_id          bigint      NOT NULL REFERENCES bench._runs (id) ON DELETE CASCADE,
     interval_start  timestamptz NOT NULL,
     interval_end    timestamptz NOT NULL,
     elapsed_s       double precision NOT NULL,
@@ -113,7 +120,7 @@ COMMENT ON TABLE bench.progress IS
 -- transactions (warm-up excluded), one row per non-empty bucket.
 --
 CREATE TABLE bench.histograms (
-    run_id          bigint      NOT NULL REFERENCES bench.runs (id) ON DELETE CASCADE,
+    run_id          bigint      NOT NULL REFERENCES bench._runs (id) ON DELETE CASCADE,
     lower_ms        double precision NOT NULL,
     upper_ms        double precision NOT NULL,
     count           bigint      NOT NULL,
@@ -128,7 +135,7 @@ COMMENT ON TABLE bench.histograms IS
 -- what each one measured (pgbench -r's "SQL script N" lines).
 --
 CREATE TABLE bench.run_scripts (
-    run_id          bigint      NOT NULL REFERENCES bench.runs (id) ON DELETE CASCADE,
+    run_id          bigint      NOT NULL REFERENCES bench._runs (id) ON DELETE CASCADE,
     script_no       integer     NOT NULL,
     weight          integer     NOT NULL,
     script          text        NOT NULL,
@@ -176,7 +183,7 @@ COMMENT ON TABLE bench.command_latencies IS
 -- bench.group_progress, their rows of each progress interval.
 --
 CREATE TABLE bench.run_groups (
-    run_id          bigint      NOT NULL REFERENCES bench.runs (id) ON DELETE CASCADE,
+    run_id          bigint      NOT NULL REFERENCES bench._runs (id) ON DELETE CASCADE,
     group_no        integer     NOT NULL,
     name            text        NOT NULL,
     workload        text        NOT NULL,
@@ -234,18 +241,18 @@ SELECT pg_catalog.pg_extension_config_dump('bench.run_scripts', '');
 SELECT pg_catalog.pg_extension_config_dump('bench.command_latencies', '');
 GRANT SELECT ON bench.run_scripts, bench.command_latencies TO PUBLIC;
 
-SELECT pg_catalog.pg_extension_config_dump('bench.runs', '');
+SELECT pg_catalog.pg_extension_config_dump('bench._runs', '');
 SELECT pg_catalog.pg_extension_config_dump('bench.runs_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('bench.progress', '');
 SELECT pg_catalog.pg_extension_config_dump('bench.histograms', '');
-GRANT SELECT ON bench.runs, bench.progress, bench.histograms TO PUBLIC;
+GRANT SELECT ON bench._runs, bench.progress, bench.histograms TO PUBLIC;
 
 --
 -- The state of a run as its readers show it.  A run is alive while its
 -- coordinator holds the run's lock (bench._run_alive, in the library); a
--- run whose row says 'running' and whose coordinator is gone (a crash, an
--- immediate shutdown) is shown as the aborted run it is
--- (bench._run_state), with what its progress rows kept
+-- run whose stored row says 'running' and whose coordinator is gone (a
+-- crash, an immediate shutdown) is shown by the view bench.runs as the
+-- aborted run it is, with what its progress rows kept
 -- (bench._run_aborted), until the next bench function writes it so.
 --
 CREATE FUNCTION bench._run_alive(run_id bigint)
@@ -284,9 +291,10 @@ COMMENT ON FUNCTION bench._progress_histogram(bigint) IS
     'Internal: the latency histogram of a run''s measured progress intervals, merged';
 
 -- a run whose coordinator is gone, as it is recorded: 'aborted', with the
--- figures of its progress rows
-CREATE FUNCTION bench._run_aborted(r bench.runs)
-RETURNS bench.runs
+-- figures of its progress rows (the view bench.runs shows each column it
+-- sets from it)
+CREATE FUNCTION bench._run_aborted(r bench._runs)
+RETURNS bench._runs
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -351,16 +359,157 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION bench._run_aborted(bench.runs) IS
+COMMENT ON FUNCTION bench._run_aborted(bench._runs) IS
     'Internal: a run whose coordinator is gone, as it is recorded: aborted, with the counts, latencies and histogram of its progress rows';
 
+--
+-- bench._write_through: the trigger that makes the views bench.runs and
+-- bench.suites writable (by whoever may write the table TG_ARGV[0]: the
+-- owner of schema bench, a superuser).  An INSERT or DELETE of a row of the
+-- view is done on the table; an UPDATE writes the columns it changed into
+-- the table's row with the same id (not the ones the view computed, for a
+-- run or a suite whose process is gone, and the UPDATE left as they were).
+--
+CREATE FUNCTION bench._write_through()
+RETURNS trigger
+LANGUAGE plpgsql VOLATILE
+SET search_path = pg_catalog, pg_temp
+AS $fn$
+DECLARE
+    tbl     regclass := TG_ARGV[0]::regclass;
+    changed text;
+    n       bigint;
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        EXECUTE format('INSERT INTO %s SELECT ($1).* RETURNING *', tbl) INTO NEW USING NEW;
+        RETURN NEW;
+    ELSIF TG_OP = 'UPDATE' THEN
+        SELECT string_agg(format('%I = n.%I', a.key, a.key), ', ') INTO changed
+          FROM jsonb_each(to_jsonb(NEW)) a JOIN jsonb_each(to_jsonb(OLD)) b ON b.key = a.key
+         WHERE a.value IS DISTINCT FROM b.value;
+        IF changed IS NULL THEN
+            RETURN NEW;
+        END IF;
+        EXECUTE format('UPDATE %s t SET %s FROM (SELECT ($1).*) n WHERE t.id = $2', tbl, changed)
+          USING NEW, OLD.id;
+    ELSE
+        EXECUTE format('DELETE FROM %s WHERE id = $1', tbl) USING OLD.id;
+    END IF;
+    GET DIAGNOSTICS n = ROW_COUNT;
+    RETURN CASE WHEN n = 0 THEN NULL WHEN TG_OP = 'UPDATE' THEN NEW ELSE OLD END;
+END
+$fn$;
+
+COMMENT ON FUNCTION bench._write_through() IS
+    'Internal: the trigger of the views bench.runs and bench.suites: an INSERT, UPDATE or DELETE of a row of the view is done on the table it reads';
+
+--
+-- bench._visible: whether the current role may see the rows of work made
+-- by role OWNER (the library's rule, bk_may_steer, that bench.cancel,
+-- bench.cancel_suite, bench.run_schedule and bench.unschedule apply too).
+-- Every role's queries call it, through the policies of
+-- 09-privileges.sql (and, on PostgreSQL 14, the views bench.runs and
+-- bench.suites).
+--
+CREATE FUNCTION bench._visible(owner name)
+RETURNS boolean
+LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'bench_visible';
+
+COMMENT ON FUNCTION bench._visible(name) IS
+    'Internal: whether the current role may see the work of role OWNER: its own, of a role whose privileges it has, or any as a member of pgbenchkit_admin or a superuser';
+
+--
+-- bench.runs: the runs as they are.  A run is alive while its coordinator
+-- holds the run's lock (bench._run_alive, in the library); a row of
+-- bench._runs that says 'running' and whose coordinator is gone (a crash,
+-- an immediate shutdown, a kill) is shown as the aborted run it is, with
+-- what its progress rows kept (bench._run_aborted), from the moment the
+-- server accepts connections again, before any bench function has written
+-- it so (bk_recover_runs).  The lock is asked only for the rows that say
+-- 'running'.  The view reads the table as the role that queries it
+-- (security_invoker), so that the table's row level security applies;
+-- PostgreSQL 14, which has no such views, applies the same rule
+-- (bench._visible) in the view.
+--
+DO $do$
+BEGIN
+    EXECUTE pg_catalog.format($v$
+CREATE VIEW bench.runs WITH (%s) AS
+SELECT r.id, r.workload, r.dataset_id, r.scale, r.clients, r.duration,
+       r.transactions_per_client, r.protocol, r.warmup, r.progress, r.max_tries, r.tag,
+       CASE WHEN r.dead IS NULL THEN r.status ELSE (r.dead).status END AS status,
+       CASE WHEN r.dead IS NULL THEN r.sqlstate ELSE (r.dead).sqlstate END AS sqlstate,
+       CASE WHEN r.dead IS NULL THEN r.error ELSE (r.dead).error END AS error,
+       r.created_by, r.server_version, r.started_at,
+       CASE WHEN r.dead IS NULL THEN r.ended_at ELSE (r.dead).ended_at END AS ended_at,
+       CASE WHEN r.dead IS NULL THEN r.measured_s ELSE (r.dead).measured_s END AS measured_s,
+       CASE WHEN r.dead IS NULL THEN r.transactions ELSE (r.dead).transactions END AS transactions,
+       CASE WHEN r.dead IS NULL THEN r.tps ELSE (r.dead).tps END AS tps,
+       CASE WHEN r.dead IS NULL THEN r.latency_avg_ms ELSE (r.dead).latency_avg_ms END AS latency_avg_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_stddev_ms ELSE (r.dead).latency_stddev_ms END AS latency_stddev_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_min_ms ELSE (r.dead).latency_min_ms END AS latency_min_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_p50_ms ELSE (r.dead).latency_p50_ms END AS latency_p50_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_p90_ms ELSE (r.dead).latency_p90_ms END AS latency_p90_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_p95_ms ELSE (r.dead).latency_p95_ms END AS latency_p95_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_p99_ms ELSE (r.dead).latency_p99_ms END AS latency_p99_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_p999_ms ELSE (r.dead).latency_p999_ms END AS latency_p999_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_max_ms ELSE (r.dead).latency_max_ms END AS latency_max_ms,
+       CASE WHEN r.dead IS NULL THEN r.failures ELSE (r.dead).failures END AS failures,
+       r.serialization_failures, r.deadlock_failures, r.other_failures, r.retried,
+       CASE WHEN r.dead IS NULL THEN r.retries ELSE (r.dead).retries END AS retries,
+       CASE WHEN r.dead IS NULL THEN r.warmup_transactions ELSE (r.dead).warmup_transactions END AS warmup_transactions,
+       CASE WHEN r.dead IS NULL THEN r.coordinator_pid ELSE (r.dead).coordinator_pid END AS coordinator_pid,
+       r.prewarm, r.sample_interval, r.settings, r.host, r.unavailable, r.suite_id,
+       r.origin, r.rate, r.latency_limit, r.random_seed, r.variables, r.skipped, r.late,
+       r.lag_avg_ms, r.lag_max_ms, r.target, r.driver, r.jobs, r.connect, r.target_host,
+       r.target_rtt_ms, r.connection_time_ms, r.on_disconnect, r.clients_lost,
+       CASE WHEN r.dead IS NULL THEN r.ignored_errors ELSE (r.dead).ignored_errors END AS ignored_errors,
+       r.step
+  FROM (SELECT t.*,
+               CASE WHEN t.status <> 'running' THEN NULL
+                    WHEN NOT bench._run_alive(t.id) THEN bench._run_aborted(t) END AS dead
+          FROM bench._runs t%s) r
+$v$,
+        CASE WHEN pg_catalog.current_setting('server_version_num')::integer >= 150000
+             THEN 'security_invoker = true' ELSE 'security_barrier = true' END,
+        CASE WHEN pg_catalog.current_setting('server_version_num')::integer >= 150000
+             THEN '' ELSE ' WHERE bench._visible(t.created_by)' END);
+END
+$do$;
+
+COMMENT ON VIEW bench.runs IS
+    'Benchmark runs: workload, parameters as given, status, and the summary of what was measured';
+COMMENT ON COLUMN bench.runs.step IS
+    'The step of a suite of steps the run is (bench.ibench: l.i0, l.x, ..., qp1000)';
+GRANT SELECT ON bench.runs TO PUBLIC;
+CREATE TRIGGER write_through INSTEAD OF INSERT OR UPDATE OR DELETE ON bench.runs
+    FOR EACH ROW EXECUTE FUNCTION bench._write_through('bench._runs');
+
+-- the defaults of the view's columns are the table's, for an INSERT into it
+DO $do$
+DECLARE
+    d record;
+BEGIN
+    FOR d IN SELECT a.attname, pg_catalog.pg_get_expr(ad.adbin, ad.adrelid) AS expr
+               FROM pg_catalog.pg_attrdef ad
+               JOIN pg_catalog.pg_attribute a ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum
+              WHERE ad.adrelid = 'bench._runs'::regclass ORDER BY a.attnum
+    LOOP
+        EXECUTE pg_catalog.format('ALTER VIEW bench.runs ALTER COLUMN %I SET DEFAULT %s', d.attname, d.expr);
+    END LOOP;
+END
+$do$;
+
+-- a row of bench.runs as it is now (read again if its coordinator is gone
+-- since it was read)
 CREATE FUNCTION bench._run_state(r bench.runs)
 RETURNS bench.runs
 LANGUAGE sql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $fn$
 SELECT CASE WHEN r.status = 'running' AND NOT bench._run_alive(r.id)
-            THEN bench._run_aborted(r) ELSE r END
+            THEN (SELECT v FROM bench.runs v WHERE v.id = r.id) ELSE r END
 $fn$;
 
 COMMENT ON FUNCTION bench._run_state(bench.runs) IS

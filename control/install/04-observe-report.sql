@@ -7,7 +7,7 @@
 -- pg_prewarm before its clients started.
 --
 CREATE TABLE bench.prewarms (
-    run_id          bigint      NOT NULL REFERENCES bench.runs (id) ON DELETE CASCADE,
+    run_id          bigint      NOT NULL REFERENCES bench._runs (id) ON DELETE CASCADE,
     relid           oid         NOT NULL,
     relation        text        NOT NULL,
     kind            text        NOT NULL CHECK (kind IN ('table', 'index', 'toast table', 'toast index')),
@@ -27,7 +27,7 @@ COMMENT ON TABLE bench.prewarms IS
 -- server version; bench.sample_counters names the columns.
 --
 CREATE TABLE bench.samples (
-    run_id          bigint      NOT NULL REFERENCES bench.runs (id) ON DELETE CASCADE,
+    run_id          bigint      NOT NULL REFERENCES bench._runs (id) ON DELETE CASCADE,
     sample_no       integer     NOT NULL,
     phase           text        NOT NULL CHECK (phase IN ('before', 'during', 'after')),
     taken_at        timestamptz NOT NULL,
@@ -44,7 +44,7 @@ COMMENT ON TABLE bench.samples IS
 -- every run.
 --
 CREATE TABLE bench.relation_sizes (
-    run_id          bigint      NOT NULL REFERENCES bench.runs (id) ON DELETE CASCADE,
+    run_id          bigint      NOT NULL REFERENCES bench._runs (id) ON DELETE CASCADE,
     phase           text        NOT NULL CHECK (phase IN ('before', 'after')),
     relid           oid         NOT NULL,
     relation        text        NOT NULL,

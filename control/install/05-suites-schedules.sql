@@ -4,10 +4,11 @@
 --
 
 --
--- bench.suites: one row per sweep, scheduled or not.  Suite ids and run ids
--- are drawn from one sequence, so an id names either a run or a suite.
+-- bench._suites: one row per sweep, scheduled or not, read through the view
+-- bench.suites (below).  Suite ids and run ids are drawn from one sequence,
+-- so an id names either a run or a suite.
 --
-CREATE TABLE bench.suites (
+CREATE TABLE bench._suites (
     id              bigint      PRIMARY KEY DEFAULT pg_catalog.nextval('bench.runs_id_seq'),
     workload        text        NOT NULL,
     clients         integer[]   NOT NULL,
@@ -31,25 +32,25 @@ CREATE TABLE bench.suites (
     steps           jsonb
 );
 
-CREATE INDEX suites_schedule ON bench.suites (schedule, started_at) WHERE schedule IS NOT NULL;
+CREATE INDEX suites_schedule ON bench._suites (schedule, started_at) WHERE schedule IS NOT NULL;
 
-COMMENT ON TABLE bench.suites IS
-    'Sweeps: a workload run at several client counts, each repeated; one row per sweep with its status';
-COMMENT ON COLUMN bench.suites.steps IS
+COMMENT ON TABLE bench._suites IS
+    'Sweeps as recorded (read them through the view bench.suites)';
+COMMENT ON COLUMN bench._suites.steps IS
     'A suite of steps (bench.ibench): each step''s name and run arguments, in order; NULL for a sweep';
 
-ALTER TABLE bench.runs ADD FOREIGN KEY (suite_id) REFERENCES bench.suites (id);
-CREATE INDEX runs_suite ON bench.runs (suite_id) WHERE suite_id IS NOT NULL;
+ALTER TABLE bench._runs ADD FOREIGN KEY (suite_id) REFERENCES bench._suites (id);
+CREATE INDEX runs_suite ON bench._runs (suite_id) WHERE suite_id IS NOT NULL;
 
-SELECT pg_catalog.pg_extension_config_dump('bench.suites', '');
-GRANT SELECT ON bench.suites TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('bench._suites', '');
+GRANT SELECT ON bench._suites TO PUBLIC;
 
 --
 -- The state of a suite as its readers show it.  A suite is alive while its
 -- worker holds the suite's lock (bench._suite_alive, in the library); a
--- suite whose row says 'running' and whose worker is gone is shown as the
--- aborted suite it is (bench._suite_state), its finished runs kept, until
--- the next bench function writes it so.
+-- suite whose stored row says 'running' and whose worker is gone is shown
+-- by the view bench.suites as the aborted suite it is, its finished runs
+-- kept, until the next bench function writes it so.
 --
 CREATE FUNCTION bench._suite_alive(suite_id bigint)
 RETURNS boolean
@@ -59,22 +60,75 @@ AS 'MODULE_PATHNAME', 'bench_suite_alive';
 COMMENT ON FUNCTION bench._suite_alive(bigint) IS
     'Internal: whether the suite''s worker is alive (it holds the suite''s lock)';
 
+--
+-- bench.suites: the suites as they are.  A row of bench._suites that says
+-- 'running' and whose worker is gone is shown as the aborted suite it is,
+-- ended when its last run ended (as bench.runs shows its runs), from the
+-- moment the server accepts connections again; the lock is asked only for
+-- the rows that say 'running'.  Row level security as for bench.runs.
+--
+DO $do$
+BEGIN
+    EXECUTE pg_catalog.format($v$
+CREATE VIEW bench.suites WITH (%s) AS
+SELECT s.id, s.workload, s.clients, s.repeat, s.run_order, s.args, s.search_path, s.tag,
+       s.schedule, s.runs_planned,
+       CASE WHEN s.dead THEN 'aborted' ELSE s.status END AS status,
+       CASE WHEN s.dead THEN '57P01' ELSE s.sqlstate END AS sqlstate,
+       CASE WHEN s.dead
+            THEN 'the suite''s worker ended before the suite finished (server restart, crash or termination)'
+            ELSE s.error END AS error,
+       s.created_by, s.server_version, s.started_at,
+       CASE WHEN s.dead
+            THEN COALESCE((SELECT max(r.ended_at) FROM bench.runs r WHERE r.suite_id = s.id),
+                          s.started_at)
+            ELSE s.ended_at END AS ended_at,
+       CASE WHEN s.dead THEN NULL ELSE s.worker_pid END AS worker_pid,
+       s.origin, s.steps
+  FROM (SELECT t.*,
+               CASE WHEN t.status <> 'running' THEN false
+                    ELSE NOT bench._suite_alive(t.id) END AS dead
+          FROM bench._suites t%s) s
+$v$,
+        CASE WHEN pg_catalog.current_setting('server_version_num')::integer >= 150000
+             THEN 'security_invoker = true' ELSE 'security_barrier = true' END,
+        CASE WHEN pg_catalog.current_setting('server_version_num')::integer >= 150000
+             THEN '' ELSE ' WHERE bench._visible(t.created_by)' END);
+END
+$do$;
+
+COMMENT ON VIEW bench.suites IS
+    'Sweeps: a workload run at several client counts, each repeated; one row per sweep with its status';
+COMMENT ON COLUMN bench.suites.steps IS
+    'A suite of steps (bench.ibench): each step''s name and run arguments, in order; NULL for a sweep';
+GRANT SELECT ON bench.suites TO PUBLIC;
+CREATE TRIGGER write_through INSTEAD OF INSERT OR UPDATE OR DELETE ON bench.suites
+    FOR EACH ROW EXECUTE FUNCTION bench._write_through('bench._suites');
+
+-- the defaults of the view's columns are the table's, for an INSERT into it
+DO $do$
+DECLARE
+    d record;
+BEGIN
+    FOR d IN SELECT a.attname, pg_catalog.pg_get_expr(ad.adbin, ad.adrelid) AS expr
+               FROM pg_catalog.pg_attrdef ad
+               JOIN pg_catalog.pg_attribute a ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum
+              WHERE ad.adrelid = 'bench._suites'::regclass ORDER BY a.attnum
+    LOOP
+        EXECUTE pg_catalog.format('ALTER VIEW bench.suites ALTER COLUMN %I SET DEFAULT %s', d.attname, d.expr);
+    END LOOP;
+END
+$do$;
+
+-- a row of bench.suites as it is now (read again if its worker is gone
+-- since it was read)
 CREATE FUNCTION bench._suite_state(s bench.suites)
 RETURNS bench.suites
-LANGUAGE plpgsql VOLATILE PARALLEL RESTRICTED
+LANGUAGE sql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp
 AS $fn$
-BEGIN
-    IF s.status = 'running' AND NOT bench._suite_alive(s.id) THEN
-        s.status := 'aborted';
-        s.sqlstate := '57P01';
-        s.error := 'the suite''s worker ended before the suite finished (server restart, crash or termination)';
-        s.ended_at := COALESCE((SELECT max(r.ended_at) FROM bench.runs r WHERE r.suite_id = s.id),
-                               s.started_at);
-        s.worker_pid := NULL;
-    END IF;
-    RETURN s;
-END
+SELECT CASE WHEN s.status = 'running' AND NOT bench._suite_alive(s.id)
+            THEN (SELECT v FROM bench.suites v WHERE v.id = s.id) ELSE s END
 $fn$;
 
 COMMENT ON FUNCTION bench._suite_state(bench.suites) IS

@@ -595,12 +595,13 @@ BEGIN
                            WHERE r0.id = ANY (run_ids)), '[]'),
         'progress', COALESCE((SELECT jsonb_agg(to_jsonb(p) ORDER BY p.run_id, p.interval_start)
                                 FROM bench.progress p WHERE p.run_id = ANY (run_ids)), '[]'),
-        -- an aborted run not yet recorded so: its progress rows' histogram
+        -- an aborted run not yet recorded so: its progress rows' histogram (its stored row
+        -- still says running)
         'histograms', COALESCE((SELECT jsonb_agg(to_jsonb(h) ORDER BY h.run_id, h.lower_ms)
                                   FROM (SELECT * FROM bench.histograms h WHERE h.run_id = ANY (run_ids)
                                         UNION ALL
                                         SELECT r.id, p.lower_ms, p.upper_ms, p.count
-                                          FROM bench.runs r CROSS JOIN LATERAL bench._progress_histogram(r.id) p
+                                          FROM bench._runs r CROSS JOIN LATERAL bench._progress_histogram(r.id) p
                                          WHERE r.id = ANY (run_ids) AND r.status = 'running') h), '[]'),
         'samples', COALESCE((SELECT jsonb_agg(to_jsonb(s) ORDER BY s.run_id, s.sample_no)
                                FROM bench.samples s WHERE s.run_id = ANY (run_ids)), '[]'),

@@ -23,27 +23,15 @@ END
 $do$;
 
 --
--- bench._visible: whether the current role may see the rows of work made
--- by role OWNER (the library's rule, bk_may_steer, that bench.cancel,
--- bench.cancel_suite, bench.run_schedule and bench.unschedule apply too).
--- Every role's queries call it, through the policies below.
---
-CREATE FUNCTION bench._visible(owner name)
-RETURNS boolean
-LANGUAGE c STABLE PARALLEL SAFE
-AS 'MODULE_PATHNAME', 'bench_visible';
-
-COMMENT ON FUNCTION bench._visible(name) IS
-    'Internal: whether the current role may see the work of role OWNER: its own, of a role whose privileges it has, or any as a member of pgbenchkit_admin or a superuser';
-
---
 -- Row level security: each role reads the rows it may see; nobody but the
--- owner of schema bench writes (no policy allows it).
+-- owner of schema bench writes (no policy allows it).  The rule is
+-- bench._visible (made with bench.runs, whose view applies it on
+-- PostgreSQL 14).
 --
-ALTER TABLE bench.runs ENABLE ROW LEVEL SECURITY;
-CREATE POLICY visible ON bench.runs FOR SELECT USING (bench._visible(created_by));
-ALTER TABLE bench.suites ENABLE ROW LEVEL SECURITY;
-CREATE POLICY visible ON bench.suites FOR SELECT USING (bench._visible(created_by));
+ALTER TABLE bench._runs ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench._runs FOR SELECT USING (bench._visible(created_by));
+ALTER TABLE bench._suites ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench._suites FOR SELECT USING (bench._visible(created_by));
 ALTER TABLE bench.schedules ENABLE ROW LEVEL SECURITY;
 CREATE POLICY visible ON bench.schedules FOR SELECT USING (bench._visible(created_by));
 ALTER TABLE bench.workloads ENABLE ROW LEVEL SECURITY;
@@ -52,31 +40,31 @@ CREATE POLICY visible ON bench.workloads FOR SELECT USING (builtin OR bench._vis
 -- the rows of a run: visible with the run
 ALTER TABLE bench.progress ENABLE ROW LEVEL SECURITY;
 CREATE POLICY visible ON bench.progress FOR SELECT
-    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+    USING (EXISTS (SELECT FROM bench._runs r WHERE r.id = run_id));
 ALTER TABLE bench.histograms ENABLE ROW LEVEL SECURITY;
 CREATE POLICY visible ON bench.histograms FOR SELECT
-    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+    USING (EXISTS (SELECT FROM bench._runs r WHERE r.id = run_id));
 ALTER TABLE bench.run_scripts ENABLE ROW LEVEL SECURITY;
 CREATE POLICY visible ON bench.run_scripts FOR SELECT
-    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+    USING (EXISTS (SELECT FROM bench._runs r WHERE r.id = run_id));
 ALTER TABLE bench.run_groups ENABLE ROW LEVEL SECURITY;
 CREATE POLICY visible ON bench.run_groups FOR SELECT
-    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+    USING (EXISTS (SELECT FROM bench._runs r WHERE r.id = run_id));
 ALTER TABLE bench.group_progress ENABLE ROW LEVEL SECURITY;
 CREATE POLICY visible ON bench.group_progress FOR SELECT
-    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+    USING (EXISTS (SELECT FROM bench._runs r WHERE r.id = run_id));
 ALTER TABLE bench.command_latencies ENABLE ROW LEVEL SECURITY;
 CREATE POLICY visible ON bench.command_latencies FOR SELECT
-    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+    USING (EXISTS (SELECT FROM bench._runs r WHERE r.id = run_id));
 ALTER TABLE bench.prewarms ENABLE ROW LEVEL SECURITY;
 CREATE POLICY visible ON bench.prewarms FOR SELECT
-    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+    USING (EXISTS (SELECT FROM bench._runs r WHERE r.id = run_id));
 ALTER TABLE bench.samples ENABLE ROW LEVEL SECURITY;
 CREATE POLICY visible ON bench.samples FOR SELECT
-    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+    USING (EXISTS (SELECT FROM bench._runs r WHERE r.id = run_id));
 ALTER TABLE bench.relation_sizes ENABLE ROW LEVEL SECURITY;
 CREATE POLICY visible ON bench.relation_sizes FOR SELECT
-    USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
+    USING (EXISTS (SELECT FROM bench._runs r WHERE r.id = run_id));
 
 --
 -- The views over those tables read them as the role that queries them
