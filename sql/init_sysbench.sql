@@ -156,6 +156,11 @@ SELECT * FROM bench.init('sysbench', tables => -1);
 SELECT * FROM bench.init('sysbench', tables => 10001);
 SELECT * FROM bench.init('sysbench', table_size => 0);
 SELECT * FROM bench.init('sysbench', table_size => -5);
+-- -1 is a value like -5, not "not given" (NULL is), whatever the kind
+SELECT * FROM bench.init('sysbench', table_size => -1);
+SELECT * FROM bench.init('tpcb', table_size => -1);
+SELECT * FROM bench.init('ibench', table_size => -1);
+SELECT count(*) AS datasets FROM bench.datasets WHERE options->>'table_size' = '-1';
 SELECT * FROM bench.init('sysbench', scale => 2);
 SELECT * FROM bench.init('sysbench', fillfactor => 90);
 SELECT * FROM bench.init('sysbench', partitions => 2);

@@ -62,7 +62,8 @@ typedef struct BkInitArgs
 	bool		foreign_keys;
 	int			tables;			/* sysbench's */
 	bool		tables_given;
-	int			table_size;		/* sysbench's; -1: not given */
+	int			table_size;		/* sysbench's */
+	bool		table_size_given;	/* not NULL: a value of the caller's */
 } BkInitArgs;
 
 typedef struct BkDatasetKind

@@ -569,8 +569,9 @@ bench_init(PG_FUNCTION_ARGS)
 	if (PG_NARGS() == 13 && !PG_ARGISNULL(10))
 		generate = text_to_cstring(PG_GETARG_TEXT_PP(10));
 	args.tables = (PG_NARGS() == 13 && !PG_ARGISNULL(11)) ? PG_GETARG_INT32(11) : 0;
-	args.table_size = (PG_NARGS() == 13 && !PG_ARGISNULL(12)) ? PG_GETARG_INT32(12) : -1;
+	args.table_size = (PG_NARGS() == 13 && !PG_ARGISNULL(12)) ? PG_GETARG_INT32(12) : 0;
 	args.tables_given = PG_NARGS() == 13 && !PG_ARGISNULL(11);
+	args.table_size_given = PG_NARGS() == 13 && !PG_ARGISNULL(12);
 
 	kind = init_find_kind(workload);
 	if (kind == NULL)

@@ -884,7 +884,7 @@ tpcb_read_options(const BkInitArgs *args, void *opts_out)
 	TpcbOptions *opts = (TpcbOptions *) opts_out;
 
 	memset(opts, 0, sizeof(*opts));
-	if (args->tables_given || args->table_size != -1)
+	if (args->tables_given || args->table_size_given)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s is an option of the sysbench dataset, not of tpcb",
