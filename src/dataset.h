@@ -77,6 +77,9 @@ typedef struct BkDatasetKind
 	void		(*options_json) (const void *opts, StringInfo out);
 	uint64		(*estimate_bytes) (const void *opts);
 	int			(*scale) (const void *opts);
+	/* what sizes it, in its options' words ("scale 100"), for a message */
+	char	   *(*size_words) (const void *opts);
+	const char *smaller_hint;	/* how to ask for less, a sentence */
 
 	/*
 	 * Its relations: the tables a dataset is (replaced together, in this

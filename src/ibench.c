@@ -95,6 +95,12 @@ ib_estimate_bytes(const void *opts_in)
 	return (uint64) ((const IbOptions *) opts_in)->tables * 3 * 8192;
 }
 
+static char *
+ib_size_words(const void *opts_in)
+{
+	return psprintf("a dataset of tables %d", ((const IbOptions *) opts_in)->tables);
+}
+
 static int
 ib_scale(const void *opts)
 {
@@ -265,6 +271,8 @@ const BkDatasetKind bk_dataset_ibench = {
 	.read_options = ib_read_options,
 	.options_json = ib_options_json,
 	.estimate_bytes = ib_estimate_bytes,
+	.size_words = ib_size_words,
+	.smaller_hint = "Choose fewer tables or free some space.",
 	.scale = ib_scale,
 	.ntables = ib_ntables,
 	.table_suffix = ib_table_suffix,

@@ -388,8 +388,9 @@ dropped_with_parent:
 
 /*
  * init_check_disk
- *		Refuse a scale whose dataset cannot fit in the free space of the
- *		data directory's file system (when that can be read at all).
+ *		Refuse a dataset that cannot fit in the free space of the data
+ *		directory's file system (when that can be read at all), saying
+ *		what sized it in the words of its kind's options.
  */
 static void
 init_check_disk(const BkDatasetKind *kind, const void *opts)
@@ -404,11 +405,11 @@ init_check_disk(const BkDatasetKind *kind, const void *opts)
 	if (need > avail)
 		ereport(ERROR,
 				(errcode(ERRCODE_DISK_FULL),
-				 errmsg("scale %d needs about %llu MB of disk, but only %llu MB are free",
-						kind->scale(opts),
+				 errmsg("%s needs about %llu MB of disk, but only %llu MB are free",
+						kind->size_words(opts),
 						(unsigned long long) (need / (1024 * 1024)),
 						(unsigned long long) (avail / (1024 * 1024))),
-				 errhint("Choose a smaller scale or free some space.")));
+				 errhint("%s", kind->smaller_hint)));
 }
 
 /*

@@ -139,6 +139,14 @@ sb_estimate_bytes(const void *opts_in)
 	return (uint64) opts->tables * (uint64) opts->table_size * (224 + 4 + 2 * 20);
 }
 
+static char *
+sb_size_words(const void *opts_in)
+{
+	const SbOptions *opts = (const SbOptions *) opts_in;
+
+	return psprintf("a dataset of tables %d and table_size %d", opts->tables, opts->table_size);
+}
+
 /* :scale of the runs on it: sysbench has none */
 static int
 sb_scale(const void *opts)
@@ -464,6 +472,8 @@ const BkDatasetKind bk_dataset_sysbench = {
 	.read_options = sb_read_options,
 	.options_json = sb_options_json,
 	.estimate_bytes = sb_estimate_bytes,
+	.size_words = sb_size_words,
+	.smaller_hint = "Choose fewer tables or a smaller table_size, or free some space.",
 	.scale = sb_scale,
 	.ntables = sb_ntables,
 	.table_suffix = sb_table_suffix,

@@ -964,6 +964,12 @@ tpcb_kind_estimate_bytes(const void *opts)
 	return tpcb_estimate_bytes((const TpcbOptions *) opts);
 }
 
+static char *
+tpcb_size_words(const void *opts)
+{
+	return psprintf("scale %d", ((const TpcbOptions *) opts)->scale);
+}
+
 static int
 tpcb_scale(const void *opts)
 {
@@ -1238,6 +1244,8 @@ const BkDatasetKind bk_dataset_tpcb = {
 	.read_options = tpcb_read_options,
 	.options_json = tpcb_options_json,
 	.estimate_bytes = tpcb_kind_estimate_bytes,
+	.size_words = tpcb_size_words,
+	.smaller_hint = "Choose a smaller scale or free some space.",
 	.scale = tpcb_scale,
 	.ntables = tpcb_ntables,
 	.table_suffix = tpcb_kind_table_suffix,
