@@ -109,6 +109,20 @@ unlike($out, qr/Asynchronous notification/, 'an unscheduled sweep sends no notif
 is(lab(q{SELECT count(*) FROM bench.schedule_results WHERE schedule IS NULL}), '0',
 	'bench.schedule_results holds scheduled suites only');
 
+# a run of a suite that commits no transaction (its one client sleeps past
+# the end): its NOTICE says 0 tps and no latency, as its report does
+lab(q{SELECT name FROM bench.define_workload('nothing', '\sleep 5 s' || chr(10) || 'SELECT 1;')});
+($ret, $out, $err) = $node->psql('lab',
+	"SELECT count(*) FROM bench.sweep('nothing', clients => '{1}', repeat => 1, duration => '1 s', progress => '0');");
+is($ret, 0, 'a sweep whose run commits nothing ends') or diag $err;
+my $nothing_run = lab(q{SELECT max(id) FROM bench.runs WHERE workload = 'nothing'});
+is(lab(qq{SELECT status, transactions FROM bench.runs WHERE id = $nothing_run}), 'done|0',
+	'its run is done with 0 transactions');
+like($err, qr/NOTICE:  suite \d+: run $nothing_run done: 0 tps, latency average n\/a \(no transaction\)$/m,
+	'its NOTICE says 0 tps and no latency') or diag $err;
+like(lab(qq{SELECT bench.report($nothing_run)}), qr/^tps = 0\.000000 /m, 'as the report says tps = 0');
+unlike(lab(qq{SELECT bench.report($nothing_run)}), qr/^latency average/m, 'and gives no latency');
+
 # ------------------------------------------------------------------ pg_cron
 SKIP:
 {
