@@ -702,7 +702,9 @@ bench_start_sweep(PG_FUNCTION_ARGS)
  *		checks its arguments, before anything starts: the arguments of step
  *		I are its "args", a run argument missing from them taking its
  *		default.  With "init" (the suite makes its dataset first), the
- *		steps' dataset is not looked for.
+ *		steps' dataset is not looked for; else it is, under the spec's
+ *		"search_path" (the caller's, which the runs will use: bench.ibench
+ *		pins its own).
  */
 static void
 steps_check(const char *fn, const char *spec)
@@ -713,15 +715,21 @@ steps_check(const char *fn, const char *spec)
 	int			nsteps;
 	bool		init;
 	bool		isnull;
+	char	   *search_path;
+	int			level;
 	MemoryContext cxt = CurrentMemoryContext;
 
 	values[0] = DirectFunctionCall1(jsonb_in, CStringGetDatum(spec));
 	bk_spi_connect();
 	if (SPI_execute_with_args("SELECT pg_catalog.jsonb_array_length($1 OPERATOR(pg_catalog.->) 'steps'),"
-							  " $1 OPERATOR(pg_catalog.?) 'init'", 1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+							  " $1 OPERATOR(pg_catalog.?) 'init', $1 OPERATOR(pg_catalog.->>) 'search_path'",
+							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the steps");
 	nsteps = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	init = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	search_path = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3);
+	if (search_path != NULL)
+		search_path = MemoryContextStrdup(cxt, search_path);
 	if (nsteps < 1 || nsteps > STEPS_MAX)
 		elog(ERROR, "a suite of steps has from 1 to %d steps, not %d", STEPS_MAX, nsteps);
 
@@ -742,6 +750,8 @@ steps_check(const char *fn, const char *spec)
 						   " OPERATOR(pg_catalog.->) 'args' AS a) x");
 	bk_spi_finish();
 
+	/* the caller's search_path, as the worker will set it for the runs */
+	level = search_path != NULL ? bk_search_path_push(search_path) : -1;
 	bk_run_check_skip_dataset = init;
 	PG_TRY();
 	{
@@ -779,6 +789,8 @@ steps_check(const char *fn, const char *spec)
 		bk_run_check_skip_dataset = false;
 	}
 	PG_END_TRY();
+	if (level >= 0)
+		bk_search_path_pop(level);
 }
 
 /*
