@@ -104,6 +104,15 @@ SELECT metric, round(noise_pct::numeric, 2) AS noise_pct, round(change_pct::nume
 UPDATE bench.runs SET tps = (SELECT tps FROM bench.runs WHERE id = :r2) * 1.6 WHERE id = :c2;
 SELECT metric, round(noise_pct::numeric, 2) AS noise_pct, round(change_pct::numeric, 1) AS change_pct, verdict
   FROM bench.compare(:r2, :c2) WHERE metric = 'tps';
+-- and downwards: a fall of 50% is within 3 * noise, one of 60% a
+-- regression
+UPDATE bench.runs SET tps = (SELECT tps FROM bench.runs WHERE id = :r2) * 0.5 WHERE id = :c2;
+SELECT metric, round(noise_pct::numeric, 2) AS noise_pct, round(change_pct::numeric, 1) AS change_pct, verdict
+  FROM bench.compare(:r2, :c2) WHERE metric = 'tps';
+UPDATE bench.runs SET tps = (SELECT tps FROM bench.runs WHERE id = :r2) * 0.4 WHERE id = :c2;
+SELECT metric, round(noise_pct::numeric, 2) AS noise_pct, round(change_pct::numeric, 1) AS change_pct, verdict
+  FROM bench.compare(:r2, :c2) WHERE metric = 'tps';
+UPDATE bench.runs SET tps = (SELECT tps FROM bench.runs WHERE id = :r2) * 1.6 WHERE id = :c2;
 -- warm-up intervals and a last interval shorter than half the others are
 -- left out of the series: the noise stays the same
 INSERT INTO bench.progress (run_id, interval_start, interval_end, elapsed_s, transactions, tps,
