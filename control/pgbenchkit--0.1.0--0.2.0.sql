@@ -902,7 +902,7 @@ BEGIN
                                THEN (d.options->>'partitions')::int END,
             'query_mode', r.protocol,
             'number_of_clients', r.clients,
-            'number_of_threads', r.clients,
+            'number_of_threads', CASE WHEN r.driver = 'libpq' THEN r.jobs ELSE r.clients END,
             'maximum_number_of_tries', r.max_tries,
             'duration_s', extract(epoch FROM r.duration)::double precision,
             'transactions_per_client', r.transactions_per_client,
@@ -1309,6 +1309,7 @@ DECLARE
     status_a    text;
     status_b    text;
     is_suite    boolean;
+    comparable  boolean;
     run_clients integer;
     differing   bigint;
     -- the notable settings every run records, those that matter most for
@@ -1386,6 +1387,25 @@ BEGIN
         RAISE WARNING 'comparing runs of different drivers or targets'
             USING DETAIL = 'The rows "driver" and "target" show which; throughput and latency then include different networks and clients.',
                   HINT = 'Compare runs against the same target, or read the change as that of the whole path.';
+    END IF;
+    -- runs of different scripts (different workloads, or one workload
+    -- redefined between them) do different work: their figures are shown,
+    -- but judged 'not comparable'.  The scripts a run recorded decide
+    -- (runs of two names with the same scripts do the same work); a run
+    -- that recorded none is known by its workload's name only
+    comparable := (SELECT count(DISTINCT k.scripts) <= 1
+                          AND (bool_and(k.scripts IS NOT NULL) OR count(DISTINCT k.workload) <= 1)
+                     FROM (SELECT r.workload,
+                                  (SELECT md5(string_agg(x.weight || ':' || x.script, E'\x01'
+                                                         ORDER BY x.script_no))
+                                     FROM bench.run_scripts x WHERE x.run_id = r.id) AS scripts
+                             FROM bench.runs r
+                            WHERE CASE WHEN is_suite THEN r.suite_id IN (id_a, id_b)
+                                       ELSE r.id IN (id_a, id_b) END) k);
+    IF NOT comparable THEN
+        RAISE WARNING 'comparing runs of different workloads or scripts'
+            USING DETAIL = 'The rows "workload" and "scripts" show which; the runs did different work, so no metric is judged (verdict "not comparable").',
+                  HINT = 'Compare runs of the same workload and scripts.';
     END IF;
     IF NOT is_suite THEN
         -- two runs: their client count, if it is the same
@@ -1624,6 +1644,7 @@ BEGIN
            (c.vb / NULLIF(c.va, 0) - 1) * 100,
            c.noise * 100,
            CASE WHEN c.va IS NULL OR c.vb IS NULL THEN NULL
+                WHEN NOT comparable THEN 'not comparable'
                 WHEN c.metric = 'checkpoints'
                 THEN CASE WHEN abs(c.vb - c.va) <= 1 THEN 'within noise'
                           WHEN c.vb < c.va THEN 'improvement' ELSE 'regression' END
@@ -1713,6 +1734,7 @@ BEGIN
            (c.vb / NULLIF(c.va, 0) - 1) * 100,
            c.noise * 100,
            CASE WHEN c.va IS NULL OR c.vb IS NULL THEN NULL
+                WHEN NOT comparable THEN 'not comparable'
                 WHEN c.va = c.vb THEN 'within noise'
                 WHEN NOT c.change > GREATEST(threshold, 3 * COALESCE(c.noise, 0)) THEN 'within noise'
                 WHEN (c.vb > c.va) = c.higher THEN 'improvement'
@@ -1831,6 +1853,10 @@ SELECT r.id, r.suite_id, r.tag, r.workload, r.scale, r.clients, r.protocol,
 -- ------------------------------------------------------------------------
 -- Privacy between roles and schedules for ordinary roles (docs/security.md)
 -- ------------------------------------------------------------------------
+
+-- bench._cron_check pins search_path, as every function does (its body
+-- is 0.1.0's)
+ALTER FUNCTION bench._cron_check(text) SET search_path = pg_catalog, pg_temp;
 
 -- bench._schedule is called by the library as the owner of schema bench,
 -- for the calling role (OWNER): it writes the schedule and makes pg_cron's
@@ -3615,7 +3641,7 @@ CREATE POLICY visible ON bench.group_progress FOR SELECT
     USING (EXISTS (SELECT FROM bench.runs r WHERE r.id = run_id));
 
 COMMENT ON FUNCTION bench.compare(bigint, bigint, double precision) IS
-    'Two runs or two suites side by side: what differs between them, then tps, latencies, WAL, FPI, checkpoints and blocks read per transaction with change, noise and verdict (improvement, regression, within noise), then for runs with groups each group''s tps and latencies. Noise: suites with repeats, the larger relative half-range of the two sides, a verdict only when the ranges do not overlap; single runs and groups, sqrt((cv_a^2 + cv_b^2) / 2) of their per-interval series, a verdict only when the change is over max(threshold, 3 * noise)';
+    'Two runs or two suites side by side: what differs between them, then tps, latencies, WAL, FPI, checkpoints and blocks read per transaction with change, noise and verdict (improvement, regression, within noise; not comparable for runs of different workloads or scripts), then for runs with groups each group''s tps and latencies. Noise: suites with repeats, the larger relative half-range of the two sides, a verdict only when the ranges do not overlap; single runs and groups, sqrt((cv_a^2 + cv_b^2) / 2) of their per-interval series, a verdict only when the change is over max(threshold, 3 * noise)';
 
 COMMENT ON FUNCTION bench.export(bigint) IS
     'A run or a suite as jsonb, with its progress, histograms, samples, sizes, prewarms, scripts, command latencies and groups of clients, for bench.import on another server';
@@ -3962,24 +3988,28 @@ CREATE FUNCTION bench.ibench(rows bigint DEFAULT 1000000,
                              options jsonb DEFAULT '{}',
                              tag text DEFAULT NULL,
                              target text DEFAULT NULL,
-                             progress interval DEFAULT '1 s')
+                             progress interval DEFAULT '1 s',
+                             search_path text DEFAULT pg_catalog.current_setting('search_path'))
 RETURNS SETOF bench.ibench_steps
 LANGUAGE plpgsql VOLATILE
--- no search_path of its own: the caller's finds the dataset, as bench.run's
+-- search_path pinned as every function's; the caller's (search_path, the
+-- default evaluated in the caller's query) finds the dataset and is the
+-- one the steps run with, as bench.run's
+SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     id bigint;
 BEGIN
     id := bench._steps(bench._ibench_spec(rows, steps, insert_clients, query_clients, tables,
                                           secondary_indexes, duration, options, tag, target, progress,
-                                          pg_catalog.current_setting('search_path')),
+                                          search_path),
                        true);
     RETURN QUERY SELECT * FROM bench.ibench_steps v WHERE v.suite_id OPERATOR(pg_catalog.=) id
                   ORDER BY v.step_no;
 END
 $fn$;
 
-COMMENT ON FUNCTION bench.ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval) IS
+COMMENT ON FUNCTION bench.ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval, text) IS
     'The Insert Benchmark as one suite: its steps (l.i0, l.x, l.i1, l.i2, qr100 ... qp1000) one run each, on this server or a target; waits, and returns each step as bench.ibench_steps shows it';
 
 CREATE FUNCTION bench.start_ibench(rows bigint DEFAULT 1000000,
@@ -3992,24 +4022,26 @@ CREATE FUNCTION bench.start_ibench(rows bigint DEFAULT 1000000,
                                    options jsonb DEFAULT '{}',
                                    tag text DEFAULT NULL,
                                    target text DEFAULT NULL,
-                                   progress interval DEFAULT '1 s')
+                                   progress interval DEFAULT '1 s',
+                                   search_path text DEFAULT pg_catalog.current_setting('search_path'))
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE
--- no search_path of its own: the caller's finds the dataset, as bench.run's
+-- search_path pinned: as bench.ibench
+SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
     RETURN bench._steps(bench._ibench_spec(rows, steps, insert_clients, query_clients, tables,
                                            secondary_indexes, duration, options, tag, target, progress,
-                                           pg_catalog.current_setting('search_path')),
+                                           search_path),
                         false);
 END
 $fn$;
 
-COMMENT ON FUNCTION bench.start_ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval) IS
+COMMENT ON FUNCTION bench.start_ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval, text) IS
     'bench.ibench without waiting: the suite''s id once it has started (bench.wait_suite waits for it)';
 
-REVOKE ALL ON FUNCTION bench.ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval) FROM PUBLIC;
-REVOKE ALL ON FUNCTION bench.start_ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.start_ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval, text) FROM PUBLIC;
 
 --
 -- bench.runs and bench.suites become views over the tables bench._runs and

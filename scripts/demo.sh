@@ -157,6 +157,14 @@ ensure_database() {
 	demo_psql -d "$DB" -q -c 'SET client_min_messages = warning' \
 		-c 'CREATE EXTENSION IF NOT EXISTS pgbenchkit CASCADE' \
 		-c 'CREATE EXTENSION IF NOT EXISTS pg_stat_statements'
+	# pg_cron's extension, in the database its cron.database_name names
+	# (this one: write_demo_conf), for bench.schedule (the README's example)
+	local cron_db
+	cron_db=$(demo_psql -d "$DB" -tAc "SELECT current_setting('cron.database_name')") ||
+		die "cannot read cron.database_name: is pg_cron in shared_preload_libraries?"
+	demo_psql -d "$cron_db" -q -c 'SET client_min_messages = warning' \
+		-c 'CREATE EXTENSION IF NOT EXISTS pg_cron' ||
+		die "CREATE EXTENSION pg_cron failed in database $cron_db (see the error above): bench.schedule needs it"
 	echo "$sum" >"$sum_file"
 }
 

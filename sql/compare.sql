@@ -104,6 +104,15 @@ SELECT metric, round(noise_pct::numeric, 2) AS noise_pct, round(change_pct::nume
 UPDATE bench.runs SET tps = (SELECT tps FROM bench.runs WHERE id = :r2) * 1.6 WHERE id = :c2;
 SELECT metric, round(noise_pct::numeric, 2) AS noise_pct, round(change_pct::numeric, 1) AS change_pct, verdict
   FROM bench.compare(:r2, :c2) WHERE metric = 'tps';
+-- and downwards: a fall of 50% is within 3 * noise, one of 60% a
+-- regression
+UPDATE bench.runs SET tps = (SELECT tps FROM bench.runs WHERE id = :r2) * 0.5 WHERE id = :c2;
+SELECT metric, round(noise_pct::numeric, 2) AS noise_pct, round(change_pct::numeric, 1) AS change_pct, verdict
+  FROM bench.compare(:r2, :c2) WHERE metric = 'tps';
+UPDATE bench.runs SET tps = (SELECT tps FROM bench.runs WHERE id = :r2) * 0.4 WHERE id = :c2;
+SELECT metric, round(noise_pct::numeric, 2) AS noise_pct, round(change_pct::numeric, 1) AS change_pct, verdict
+  FROM bench.compare(:r2, :c2) WHERE metric = 'tps';
+UPDATE bench.runs SET tps = (SELECT tps FROM bench.runs WHERE id = :r2) * 1.6 WHERE id = :c2;
 -- warm-up intervals and a last interval shorter than half the others are
 -- left out of the series: the noise stays the same
 INSERT INTO bench.progress (run_id, interval_start, interval_end, elapsed_s, transactions, tps,
@@ -139,6 +148,26 @@ RESET client_min_messages;
 SELECT section, metric, clients, CASE WHEN section = 'parameter' THEN a_value END AS a_value,
        CASE WHEN section = 'parameter' THEN b_value END AS b_value, verdict IS NOT NULL AS judged
   FROM bench.compare(:r1, :r3) WHERE section = 'parameter' OR metric = 'tps';
+
+-- runs of different workloads (tpcb and select-only), or of one workload
+-- whose scripts changed between them, did different work: a warning, and
+-- no metric judged (their figures are still shown)
+SET client_min_messages = warning;
+SELECT id AS r5 FROM bench.run('select-only', clients => 2, transactions => 200, progress => '0', sample_interval => '0') \gset
+SELECT id AS r6 FROM bench.run('tpcb', clients => 2, transactions => 200, progress => '0', sample_interval => '0') \gset
+RESET client_min_messages;
+SELECT section, metric, CASE WHEN metric = 'workload' THEN a_value END AS a_value,
+       CASE WHEN metric = 'workload' THEN b_value END AS b_value,
+       a_value IS NOT NULL AND b_value IS NOT NULL AS shown, verdict
+  FROM bench.compare(:r1, :r5) WHERE metric IN ('workload', 'scripts') OR section = 'metric';
+-- the same workload, its script redefined between the runs
+UPDATE bench.run_scripts SET script = script || E'\n-- redefined' WHERE run_id = :r6;
+SELECT section, metric, verdict FROM bench.compare(:r1, :r6) WHERE metric = 'scripts' OR section = 'metric';
+-- the same scripts again: judged
+UPDATE bench.run_scripts SET script = regexp_replace(script, E'\n-- redefined$', '') WHERE run_id = :r6;
+SELECT count(*) FILTER (WHERE verdict IN ('improvement', 'regression', 'within noise')) AS judged,
+       count(*) FILTER (WHERE verdict = 'not comparable') AS not_comparable
+  FROM bench.compare(:r1, :r6) WHERE section = 'metric';
 
 -- a metric unknown on one side (its samples lost): no verdict
 DELETE FROM bench.samples WHERE run_id = :c3;

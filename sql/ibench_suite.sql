@@ -48,6 +48,8 @@ SET client_min_messages = warning;
 SELECT count(*) AS steps FROM bench.wait_suite(:suite2);
 RESET client_min_messages;
 SELECT status, runs_planned FROM bench.suites WHERE id = :suite2;
+-- its runs had the caller's search_path (bench.start_ibench pins its own)
+SELECT search_path FROM bench.suites WHERE id = :suite2;
 SELECT split_part(t.label, ' (', 1) AS tag, t.step_no, t.step,
        t.tps IS NOT DISTINCT FROM v.throughput AS its_throughput,
        t.base_tps IS NOT DISTINCT FROM b.throughput AS base_throughput,

@@ -156,6 +156,23 @@ SELECT * FROM bench.init('sysbench', tables => -1);
 SELECT * FROM bench.init('sysbench', tables => 10001);
 SELECT * FROM bench.init('sysbench', table_size => 0);
 SELECT * FROM bench.init('sysbench', table_size => -5);
+-- -1 is a value like -5, not "not given" (NULL is), whatever the kind
+SELECT * FROM bench.init('sysbench', table_size => -1);
+SELECT * FROM bench.init('tpcb', table_size => -1);
+SELECT * FROM bench.init('ibench', table_size => -1);
+SELECT count(*) AS datasets FROM bench.datasets WHERE options->>'table_size' = '-1';
+-- a dataset too large for the disk, refused before anything starts, in
+-- sysbench's words
+DO $$
+DECLARE
+  hint text;
+BEGIN
+  PERFORM bench.init('sysbench', tables => 10000, table_size => 2000000000);
+EXCEPTION WHEN disk_full THEN
+  GET STACKED DIAGNOSTICS hint = PG_EXCEPTION_HINT;
+  RAISE WARNING 'refused with %: %', SQLSTATE, regexp_replace(SQLERRM, '[0-9]+ MB', 'N MB', 'g');
+  RAISE WARNING 'hint: %', hint;
+END $$;
 SELECT * FROM bench.init('sysbench', scale => 2);
 SELECT * FROM bench.init('sysbench', fillfactor => 90);
 SELECT * FROM bench.init('sysbench', partitions => 2);

@@ -107,6 +107,10 @@ SELECT * FROM bench.wait(:alice_run);
 SELECT * FROM bench.wait_suite(:alice_suite);
 \set VERBOSITY default
 SELECT * FROM bench.run_schedule('regress_alice_nightly');
+-- a workload's name is the database's: bob learns that it is taken, not
+-- whose it is (the details of both errors, in full)
+SELECT bench.drop_workload('regress_alice_w', if_exists => true);
+SELECT bench.define_workload('regress_alice_w', 'SELECT 2;');
 RESET ROLE;
 -- nothing of alice's changed
 SELECT (SELECT status FROM bench.runs WHERE id = :alice_run) AS run,

@@ -106,4 +106,17 @@ ALTER ROLE :"me" RESET search_path;
 -- a suite's runs use the caller's search_path, as recorded
 SELECT tag, search_path FROM bench.suites WHERE tag IN ('shadowed sweep', 'shadowed sweep workers') ORDER BY 1;
 
+-- every function of the extension not in C pins search_path to
+-- pg_catalog, pg_temp (the C functions pin it for each query of their
+-- own); the only ones that do not are the small LANGUAGE sql helpers of
+-- the charts, inlined into their pinned callers (06-charts.sql)
+SELECT p.oid::regprocedure AS unpinned, l.lanname
+  FROM pg_proc p
+  JOIN pg_depend d ON d.classid = 'pg_proc'::regclass AND d.objid = p.oid AND d.deptype = 'e'
+  JOIN pg_extension e ON e.oid = d.refobjid AND e.extname = 'pgbenchkit'
+  JOIN pg_language l ON l.oid = p.prolang
+ WHERE l.lanname <> 'c'
+   AND NOT (COALESCE(p.proconfig, '{}') @> ARRAY['search_path=pg_catalog, pg_temp'])
+ ORDER BY p.oid::regprocedure::text;
+
 DROP SCHEMA shadow CASCADE;

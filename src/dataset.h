@@ -62,7 +62,8 @@ typedef struct BkInitArgs
 	bool		foreign_keys;
 	int			tables;			/* sysbench's */
 	bool		tables_given;
-	int			table_size;		/* sysbench's; -1: not given */
+	int			table_size;		/* sysbench's */
+	bool		table_size_given;	/* not NULL: a value of the caller's */
 } BkInitArgs;
 
 typedef struct BkDatasetKind
@@ -76,6 +77,9 @@ typedef struct BkDatasetKind
 	void		(*options_json) (const void *opts, StringInfo out);
 	uint64		(*estimate_bytes) (const void *opts);
 	int			(*scale) (const void *opts);
+	/* what sizes it, in its options' words ("scale 100"), for a message */
+	char	   *(*size_words) (const void *opts);
+	const char *smaller_hint;	/* how to ask for less, a sentence */
 
 	/*
 	 * Its relations: the tables a dataset is (replaced together, in this

@@ -71,7 +71,7 @@ ib_read_options(const BkInitArgs *args, void *opts_out)
 	ib_refuse_option("partition_method", "tpcb", args->partition_method != NULL);
 	ib_refuse_option("unlogged", "tpcb", args->unlogged);
 	ib_refuse_option("foreign_keys", "tpcb", args->foreign_keys);
-	ib_refuse_option("table_size", "sysbench", args->table_size != -1);
+	ib_refuse_option("table_size", "sysbench", args->table_size_given);
 	opts->tables = args->tables_given ? args->tables : IB_DEFAULT_TABLES;
 	if (opts->tables < 1 || opts->tables > IB_MAX_TABLES)
 		ereport(ERROR,
@@ -93,6 +93,12 @@ static uint64
 ib_estimate_bytes(const void *opts_in)
 {
 	return (uint64) ((const IbOptions *) opts_in)->tables * 3 * 8192;
+}
+
+static char *
+ib_size_words(const void *opts_in)
+{
+	return psprintf("a dataset of tables %d", ((const IbOptions *) opts_in)->tables);
 }
 
 static int
@@ -265,6 +271,8 @@ const BkDatasetKind bk_dataset_ibench = {
 	.read_options = ib_read_options,
 	.options_json = ib_options_json,
 	.estimate_bytes = ib_estimate_bytes,
+	.size_words = ib_size_words,
+	.smaller_hint = "Choose fewer tables or free some space.",
 	.scale = ib_scale,
 	.ntables = ib_ntables,
 	.table_suffix = ib_table_suffix,

@@ -388,8 +388,9 @@ dropped_with_parent:
 
 /*
  * init_check_disk
- *		Refuse a scale whose dataset cannot fit in the free space of the
- *		data directory's file system (when that can be read at all).
+ *		Refuse a dataset that cannot fit in the free space of the data
+ *		directory's file system (when that can be read at all), saying
+ *		what sized it in the words of its kind's options.
  */
 static void
 init_check_disk(const BkDatasetKind *kind, const void *opts)
@@ -404,11 +405,11 @@ init_check_disk(const BkDatasetKind *kind, const void *opts)
 	if (need > avail)
 		ereport(ERROR,
 				(errcode(ERRCODE_DISK_FULL),
-				 errmsg("scale %d needs about %llu MB of disk, but only %llu MB are free",
-						kind->scale(opts),
+				 errmsg("%s needs about %llu MB of disk, but only %llu MB are free",
+						kind->size_words(opts),
 						(unsigned long long) (need / (1024 * 1024)),
 						(unsigned long long) (avail / (1024 * 1024))),
-				 errhint("Choose a smaller scale or free some space.")));
+				 errhint("%s", kind->smaller_hint)));
 }
 
 /*
@@ -569,8 +570,9 @@ bench_init(PG_FUNCTION_ARGS)
 	if (PG_NARGS() == 13 && !PG_ARGISNULL(10))
 		generate = text_to_cstring(PG_GETARG_TEXT_PP(10));
 	args.tables = (PG_NARGS() == 13 && !PG_ARGISNULL(11)) ? PG_GETARG_INT32(11) : 0;
-	args.table_size = (PG_NARGS() == 13 && !PG_ARGISNULL(12)) ? PG_GETARG_INT32(12) : -1;
+	args.table_size = (PG_NARGS() == 13 && !PG_ARGISNULL(12)) ? PG_GETARG_INT32(12) : 0;
 	args.tables_given = PG_NARGS() == 13 && !PG_ARGISNULL(11);
+	args.table_size_given = PG_NARGS() == 13 && !PG_ARGISNULL(12);
 
 	kind = init_find_kind(workload);
 	if (kind == NULL)

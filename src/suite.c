@@ -20,8 +20,9 @@
  *		3. records how the suite ended: 'done', 'failed' (a run failed; the
  *		   suite stops there), 'canceled' (bench.cancel_suite, the caller's
  *		   cancel, or a run canceled on its own) or 'aborted' (the worker was
- *		   terminated); for a scheduled suite it then notifies channel
- *		   bench_regression of every client count that regressed.
+ *		   terminated); for a scheduled suite where a client count
+ *		   regressed it then notifies channel bench_regression with the
+ *		   suite's id.
  *
  * The caller (bench.sweep, bench.run_schedule) waits, prints each run's
  * start, progress and end as NOTICEs, and returns the suite's summary.  If
@@ -482,7 +483,10 @@ suite_print(SuiteWatch *w)
 							"    s.runs_planned, r.clients,"
 							"    (SELECT count(*) FROM bench.runs q WHERE q.suite_id = s.id AND q.id <= r.id"
 							"        AND q.clients = r.clients), s.repeat) END,"
-							"  CASE WHEN r.status = 'done'"
+							"  CASE WHEN r.status = 'done' AND COALESCE(r.transactions, 0) = 0"
+							"   THEN pg_catalog.format('suite %s: run %s done: 0 tps, latency average n/a (no transaction)',"
+							"    s.id, r.id)"
+							"   WHEN r.status = 'done'"
 							"   THEN pg_catalog.format('suite %s: run %s done: %s tps, latency average %s ms, p99 %s ms',"
 							"    s.id, r.id, round(r.tps::numeric, 1),"
 							"    round(r.latency_avg_ms::numeric, 3), round(r.latency_p99_ms::numeric, 3))"
@@ -698,7 +702,9 @@ bench_start_sweep(PG_FUNCTION_ARGS)
  *		checks its arguments, before anything starts: the arguments of step
  *		I are its "args", a run argument missing from them taking its
  *		default.  With "init" (the suite makes its dataset first), the
- *		steps' dataset is not looked for.
+ *		steps' dataset is not looked for; else it is, under the spec's
+ *		"search_path" (the caller's, which the runs will use: bench.ibench
+ *		pins its own).
  */
 static void
 steps_check(const char *fn, const char *spec)
@@ -709,15 +715,21 @@ steps_check(const char *fn, const char *spec)
 	int			nsteps;
 	bool		init;
 	bool		isnull;
+	char	   *search_path;
+	int			level;
 	MemoryContext cxt = CurrentMemoryContext;
 
 	values[0] = DirectFunctionCall1(jsonb_in, CStringGetDatum(spec));
 	bk_spi_connect();
 	if (SPI_execute_with_args("SELECT pg_catalog.jsonb_array_length($1 OPERATOR(pg_catalog.->) 'steps'),"
-							  " $1 OPERATOR(pg_catalog.?) 'init'", 1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+							  " $1 OPERATOR(pg_catalog.?) 'init', $1 OPERATOR(pg_catalog.->>) 'search_path'",
+							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not read the steps");
 	nsteps = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 	init = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+	search_path = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3);
+	if (search_path != NULL)
+		search_path = MemoryContextStrdup(cxt, search_path);
 	if (nsteps < 1 || nsteps > STEPS_MAX)
 		elog(ERROR, "a suite of steps has from 1 to %d steps, not %d", STEPS_MAX, nsteps);
 
@@ -738,6 +750,8 @@ steps_check(const char *fn, const char *spec)
 						   " OPERATOR(pg_catalog.->) 'args' AS a) x");
 	bk_spi_finish();
 
+	/* the caller's search_path, as the worker will set it for the runs */
+	level = search_path != NULL ? bk_search_path_push(search_path) : -1;
 	bk_run_check_skip_dataset = init;
 	PG_TRY();
 	{
@@ -775,6 +789,8 @@ steps_check(const char *fn, const char *spec)
 		bk_run_check_skip_dataset = false;
 	}
 	PG_END_TRY();
+	if (level >= 0)
+		bk_search_path_pop(level);
 }
 
 /*
@@ -1487,9 +1503,11 @@ suite_step(SuiteShared *sh, int step, int clients)
 /*
  * suite_finish
  *		Record how the suite ended; for a scheduled suite that is done,
- *		notify channel bench_regression of each client count that fell
- *		below its baseline (bench.regressions).  Cancels are held off: this
- *		is the last word on the suite.
+ *		notify channel bench_regression if a client count fell below its
+ *		baseline (bench.regressions).  The payload is the suite's id and
+ *		nothing else: any role may LISTEN on any channel, so the details
+ *		are read in bench.regressions, under its row level security.
+ *		Cancels are held off: this is the last word on the suite.
  */
 static void
 suite_finish(SuiteShared *sh, const char *status)
@@ -1518,12 +1536,8 @@ suite_finish(SuiteShared *sh, const char *status)
 		elog(ERROR, "could not record the end of suite %lld", (long long) sh->suite_id);
 	bk_restore_user(&sw);
 	if (strcmp(status, "done") == 0 &&
-		SPI_execute_with_args("SELECT pg_catalog.pg_notify('bench_regression',"
-							  "   pg_catalog.json_build_object('schedule', schedule, 'suite_id', suite_id,"
-							  "     'clients', clients, 'tps', tps, 'baseline_tps', baseline_tps,"
-							  "     'baseline_runs', baseline_runs, 'tps_ratio', tps_ratio,"
-							  "     'threshold', threshold)::text)"
-							  "  FROM bench.regressions WHERE suite_id = $1",
+		SPI_execute_with_args("SELECT pg_catalog.pg_notify('bench_regression', $1::pg_catalog.text)"
+							  " WHERE EXISTS (SELECT FROM bench.regressions WHERE suite_id = $1)",
 							  1, types, values, NULL, false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not check suite %lld for regressions", (long long) sh->suite_id);
 	suite_xact_end();

@@ -106,13 +106,13 @@ sb_read_options(const BkInitArgs *args, void *opts_out)
 	sb_refuse_pgbench_option("unlogged", args->unlogged);
 	sb_refuse_pgbench_option("foreign_keys", args->foreign_keys);
 	opts->tables = args->tables_given ? args->tables : SB_DEFAULT_TABLES;
-	opts->table_size = args->table_size != -1 ? args->table_size : SB_DEFAULT_TABLE_SIZE;
+	opts->table_size = args->table_size_given ? args->table_size : SB_DEFAULT_TABLE_SIZE;
 	if (opts->tables < 1 || opts->tables > SB_MAX_TABLES)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("tables must be between 1 and %d, not %d", SB_MAX_TABLES, opts->tables),
 				 errhint("tables is sysbench's --tables: how many tables sbtest1, sbtest2, ... to make.")));
-	if (args->table_size != -1 && args->table_size < 1)
+	if (opts->table_size < 1)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("table_size must be at least 1, not %d", args->table_size),
@@ -137,6 +137,14 @@ sb_estimate_bytes(const void *opts_in)
 	const SbOptions *opts = (const SbOptions *) opts_in;
 
 	return (uint64) opts->tables * (uint64) opts->table_size * (224 + 4 + 2 * 20);
+}
+
+static char *
+sb_size_words(const void *opts_in)
+{
+	const SbOptions *opts = (const SbOptions *) opts_in;
+
+	return psprintf("a dataset of tables %d and table_size %d", opts->tables, opts->table_size);
 }
 
 /* :scale of the runs on it: sysbench has none */
@@ -464,6 +472,8 @@ const BkDatasetKind bk_dataset_sysbench = {
 	.read_options = sb_read_options,
 	.options_json = sb_options_json,
 	.estimate_bytes = sb_estimate_bytes,
+	.size_words = sb_size_words,
+	.smaller_hint = "Choose fewer tables or a smaller table_size, or free some space.",
 	.scale = sb_scale,
 	.ntables = sb_ntables,
 	.table_suffix = sb_table_suffix,

@@ -884,7 +884,7 @@ tpcb_read_options(const BkInitArgs *args, void *opts_out)
 	TpcbOptions *opts = (TpcbOptions *) opts_out;
 
 	memset(opts, 0, sizeof(*opts));
-	if (args->tables_given || args->table_size != -1)
+	if (args->tables_given || args->table_size_given)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s is an option of the sysbench dataset, not of tpcb",
@@ -962,6 +962,12 @@ static uint64
 tpcb_kind_estimate_bytes(const void *opts)
 {
 	return tpcb_estimate_bytes((const TpcbOptions *) opts);
+}
+
+static char *
+tpcb_size_words(const void *opts)
+{
+	return psprintf("scale %d", ((const TpcbOptions *) opts)->scale);
 }
 
 static int
@@ -1238,6 +1244,8 @@ const BkDatasetKind bk_dataset_tpcb = {
 	.read_options = tpcb_read_options,
 	.options_json = tpcb_options_json,
 	.estimate_bytes = tpcb_kind_estimate_bytes,
+	.size_words = tpcb_size_words,
+	.smaller_hint = "Choose a smaller scale or free some space.",
 	.scale = tpcb_scale,
 	.ntables = tpcb_ntables,
 	.table_suffix = tpcb_kind_table_suffix,

@@ -281,7 +281,9 @@ workload_existing(const char *name, bool *builtin, char **defined_by)
 /*
  * workload_check_owner
  *		Changing a workload another role defined takes that role's
- *		privileges (or a superuser's).
+ *		privileges (or a superuser's).  A role refused here may not see
+ *		the workload either (bench._visible is the same rule): the name is
+ *		the database's, so its existence shows, but not whose it is.
  */
 static void
 workload_check_owner(const char *name, bool builtin, const char *defined_by)
@@ -296,7 +298,7 @@ workload_check_owner(const char *name, bool builtin, const char *defined_by)
 		ereport(ERROR,
 				(errcode(ERRCODE_INSUFFICIENT_PRIVILEGE),
 				 errmsg("permission denied for workload \"%s\"", name),
-				 errdetail("It was defined by role \"%s\".", defined_by),
+				 errdetail("It was defined by another role."),
 				 errhint("Only roles with the privileges of the role that defined it, members of " BK_ADMIN_ROLE " and superusers can change or drop it.")));
 }
 
@@ -457,6 +459,12 @@ bench_define_workload(PG_FUNCTION_ARGS)
 
 	/* then the row, as the owner of schema bench */
 	exists = workload_existing(name, &builtin, &defined_by);
+	if (exists && !replace && !builtin && !bk_may_steer(defined_by))
+		ereport(ERROR,
+				(errcode(ERRCODE_DUPLICATE_OBJECT),
+				 errmsg("workload \"%s\" already exists", name),
+				 errdetail("It was defined by another role."),
+				 errhint("Workload names are the database's, whichever role defined them; choose another name.")));
 	if (exists && !replace)
 		ereport(ERROR,
 				(errcode(ERRCODE_DUPLICATE_OBJECT),

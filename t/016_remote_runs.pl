@@ -239,6 +239,12 @@ $history = remote_value('SELECT count(*) FROM pgbench_history');
 	  FROM bench.run('tpcb', clients => 100, jobs => 3, duration => '3 s', progress => '0',
 	                 target => 'remote')});
 is($out, 'done|100|3|t|0', '100 clients in 3 workers') or diag($err);
+# its report gives the workers as pgbench gives its -j threads
+like($node->safe_psql('postgres', 'SELECT bench.report(' . last_run('id') . ')'),
+	qr/^number of clients: 100\nnumber of threads: 3\n/m,
+	'the report: 100 clients, 3 threads (the run\'s jobs)');
+is(last_run(q{bench.report_json(id)->'pgbench'->>'number_of_threads'}), '3',
+	'report_json: number_of_threads is the run\'s jobs');
 is(balances_ok(), 't', 'balances agree after 100 clients');
 
 # the prepared statements gone under the session's feet, as behind a pooler

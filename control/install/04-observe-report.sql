@@ -428,7 +428,7 @@ BEGIN
                                THEN (d.options->>'partitions')::int END,
             'query_mode', r.protocol,
             'number_of_clients', r.clients,
-            'number_of_threads', r.clients,
+            'number_of_threads', CASE WHEN r.driver = 'libpq' THEN r.jobs ELSE r.clients END,
             'maximum_number_of_tries', r.max_tries,
             'duration_s', extract(epoch FROM r.duration)::double precision,
             'transactions_per_client', r.transactions_per_client,

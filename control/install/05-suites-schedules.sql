@@ -294,6 +294,7 @@ REVOKE ALL ON FUNCTION bench._cron_call(name, text, text[]) FROM PUBLIC;
 CREATE FUNCTION bench._cron_check(expr text)
 RETURNS text
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     fields text[];

@@ -33,6 +33,10 @@
 --   A change from 0 counts as 100%.  A metric unknown on either side has
 --   no verdict (NULL).
 --
+--   runs of different workloads or scripts (a workload redefined between
+--   them) did different work: every metric is 'not comparable', after a
+--   warning, as loud as that of different drivers or targets.
+--
 CREATE FUNCTION bench.compare(a bigint, b bigint, threshold double precision DEFAULT 0.05)
 RETURNS TABLE (section text, metric text, clients integer, a_value text, b_value text,
                ratio double precision, change_pct double precision,
@@ -49,6 +53,7 @@ DECLARE
     status_a    text;
     status_b    text;
     is_suite    boolean;
+    comparable  boolean;
     run_clients integer;
     differing   bigint;
     -- the notable settings every run records, those that matter most for
@@ -126,6 +131,25 @@ BEGIN
         RAISE WARNING 'comparing runs of different drivers or targets'
             USING DETAIL = 'The rows "driver" and "target" show which; throughput and latency then include different networks and clients.',
                   HINT = 'Compare runs against the same target, or read the change as that of the whole path.';
+    END IF;
+    -- runs of different scripts (different workloads, or one workload
+    -- redefined between them) do different work: their figures are shown,
+    -- but judged 'not comparable'.  The scripts a run recorded decide
+    -- (runs of two names with the same scripts do the same work); a run
+    -- that recorded none is known by its workload's name only
+    comparable := (SELECT count(DISTINCT k.scripts) <= 1
+                          AND (bool_and(k.scripts IS NOT NULL) OR count(DISTINCT k.workload) <= 1)
+                     FROM (SELECT r.workload,
+                                  (SELECT md5(string_agg(x.weight || ':' || x.script, E'\x01'
+                                                         ORDER BY x.script_no))
+                                     FROM bench.run_scripts x WHERE x.run_id = r.id) AS scripts
+                             FROM bench.runs r
+                            WHERE CASE WHEN is_suite THEN r.suite_id IN (id_a, id_b)
+                                       ELSE r.id IN (id_a, id_b) END) k);
+    IF NOT comparable THEN
+        RAISE WARNING 'comparing runs of different workloads or scripts'
+            USING DETAIL = 'The rows "workload" and "scripts" show which; the runs did different work, so no metric is judged (verdict "not comparable").',
+                  HINT = 'Compare runs of the same workload and scripts.';
     END IF;
     IF NOT is_suite THEN
         -- two runs: their client count, if it is the same
@@ -364,6 +388,7 @@ BEGIN
            (c.vb / NULLIF(c.va, 0) - 1) * 100,
            c.noise * 100,
            CASE WHEN c.va IS NULL OR c.vb IS NULL THEN NULL
+                WHEN NOT comparable THEN 'not comparable'
                 WHEN c.metric = 'checkpoints'
                 THEN CASE WHEN abs(c.vb - c.va) <= 1 THEN 'within noise'
                           WHEN c.vb < c.va THEN 'improvement' ELSE 'regression' END
@@ -453,6 +478,7 @@ BEGIN
            (c.vb / NULLIF(c.va, 0) - 1) * 100,
            c.noise * 100,
            CASE WHEN c.va IS NULL OR c.vb IS NULL THEN NULL
+                WHEN NOT comparable THEN 'not comparable'
                 WHEN c.va = c.vb THEN 'within noise'
                 WHEN NOT c.change > GREATEST(threshold, 3 * COALESCE(c.noise, 0)) THEN 'within noise'
                 WHEN (c.vb > c.va) = c.higher THEN 'improvement'
@@ -471,7 +497,7 @@ END
 $fn$;
 
 COMMENT ON FUNCTION bench.compare(bigint, bigint, double precision) IS
-    'Two runs or two suites side by side: what differs between them, then tps, latencies, WAL, FPI, checkpoints and blocks read per transaction with change, noise and verdict (improvement, regression, within noise), then for runs with groups each group''s tps and latencies. Noise: suites with repeats, the larger relative half-range of the two sides, a verdict only when the ranges do not overlap; single runs and groups, sqrt((cv_a^2 + cv_b^2) / 2) of their per-interval series, a verdict only when the change is over max(threshold, 3 * noise)';
+    'Two runs or two suites side by side: what differs between them, then tps, latencies, WAL, FPI, checkpoints and blocks read per transaction with change, noise and verdict (improvement, regression, within noise; not comparable for runs of different workloads or scripts), then for runs with groups each group''s tps and latencies. Noise: suites with repeats, the larger relative half-range of the two sides, a verdict only when the ranges do not overlap; single runs and groups, sqrt((cv_a^2 + cv_b^2) / 2) of their per-interval series, a verdict only when the change is over max(threshold, 3 * noise)';
 
 GRANT EXECUTE ON FUNCTION bench.compare(bigint, bigint, double precision) TO PUBLIC;
 

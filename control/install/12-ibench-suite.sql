@@ -303,24 +303,28 @@ CREATE FUNCTION bench.ibench(rows bigint DEFAULT 1000000,
                              options jsonb DEFAULT '{}',
                              tag text DEFAULT NULL,
                              target text DEFAULT NULL,
-                             progress interval DEFAULT '1 s')
+                             progress interval DEFAULT '1 s',
+                             search_path text DEFAULT pg_catalog.current_setting('search_path'))
 RETURNS SETOF bench.ibench_steps
 LANGUAGE plpgsql VOLATILE
--- no search_path of its own: the caller's finds the dataset, as bench.run's
+-- search_path pinned as every function's; the caller's (search_path, the
+-- default evaluated in the caller's query) finds the dataset and is the
+-- one the steps run with, as bench.run's
+SET search_path = pg_catalog, pg_temp
 AS $fn$
 DECLARE
     id bigint;
 BEGIN
     id := bench._steps(bench._ibench_spec(rows, steps, insert_clients, query_clients, tables,
                                           secondary_indexes, duration, options, tag, target, progress,
-                                          pg_catalog.current_setting('search_path')),
+                                          search_path),
                        true);
     RETURN QUERY SELECT * FROM bench.ibench_steps v WHERE v.suite_id OPERATOR(pg_catalog.=) id
                   ORDER BY v.step_no;
 END
 $fn$;
 
-COMMENT ON FUNCTION bench.ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval) IS
+COMMENT ON FUNCTION bench.ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval, text) IS
     'The Insert Benchmark as one suite: its steps (l.i0, l.x, l.i1, l.i2, qr100 ... qp1000) one run each, on this server or a target; waits, and returns each step as bench.ibench_steps shows it';
 
 CREATE FUNCTION bench.start_ibench(rows bigint DEFAULT 1000000,
@@ -333,21 +337,23 @@ CREATE FUNCTION bench.start_ibench(rows bigint DEFAULT 1000000,
                                    options jsonb DEFAULT '{}',
                                    tag text DEFAULT NULL,
                                    target text DEFAULT NULL,
-                                   progress interval DEFAULT '1 s')
+                                   progress interval DEFAULT '1 s',
+                                   search_path text DEFAULT pg_catalog.current_setting('search_path'))
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE
--- no search_path of its own: the caller's finds the dataset, as bench.run's
+-- search_path pinned: as bench.ibench
+SET search_path = pg_catalog, pg_temp
 AS $fn$
 BEGIN
     RETURN bench._steps(bench._ibench_spec(rows, steps, insert_clients, query_clients, tables,
                                            secondary_indexes, duration, options, tag, target, progress,
-                                           pg_catalog.current_setting('search_path')),
+                                           search_path),
                         false);
 END
 $fn$;
 
-COMMENT ON FUNCTION bench.start_ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval) IS
+COMMENT ON FUNCTION bench.start_ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval, text) IS
     'bench.ibench without waiting: the suite''s id once it has started (bench.wait_suite waits for it)';
 
-REVOKE ALL ON FUNCTION bench.ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval) FROM PUBLIC;
-REVOKE ALL ON FUNCTION bench.start_ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval, text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.start_ibench(bigint, text[], integer, integer, integer, integer, interval, jsonb, text, text, interval, text) FROM PUBLIC;
