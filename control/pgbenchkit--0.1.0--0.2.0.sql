@@ -658,7 +658,7 @@ LANGUAGE c STRICT VOLATILE PARALLEL RESTRICTED
 AS 'MODULE_PATHNAME', 'bench_run_alive';
 
 COMMENT ON FUNCTION bench._run_alive(bigint) IS
-    'Internal: whether the run''s coordinator is alive (it holds the run''s lock)';
+    'Internal: false only for a run left running by a coordinator that is gone: no one holds the run''s lock and its newest row (read with a snapshot taken then) still says running';
 
 -- the latency histogram of a run's measured intervals, from its progress rows
 CREATE FUNCTION bench._progress_histogram(run_id bigint)
@@ -2346,7 +2346,7 @@ LANGUAGE c STRICT VOLATILE PARALLEL RESTRICTED
 AS 'MODULE_PATHNAME', 'bench_suite_alive';
 
 COMMENT ON FUNCTION bench._suite_alive(bigint) IS
-    'Internal: whether the suite''s worker is alive (it holds the suite''s lock)';
+    'Internal: false only for a suite left running by a worker that is gone: no one holds the suite''s lock and its newest row (read with a snapshot taken then) still says running';
 
 CREATE FUNCTION bench._suite_state(s bench.suites)
 RETURNS bench.suites

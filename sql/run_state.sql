@@ -63,9 +63,10 @@ SELECT dataset_id > :dataset AS reloaded FROM bench.init('tpcb', scale => 1, for
 RESET client_min_messages;
 SELECT status FROM bench.datasets WHERE id = :dataset;
 
--- a finished run is not alive; every progress row keeps its interval's
--- histogram, and the measured ones add up to the run's
-SELECT bench._run_alive(:busy) AS finished_alive;
+-- a finished run is not a dead one (its final row is there, though no one
+-- holds its lock); every progress row keeps its interval's histogram, and
+-- the measured ones add up to the run's
+SELECT bench._run_alive(:busy) AS finished_not_dead;
 SELECT count(*) > 0 AS intervals,
        bool_and(cardinality(histogram_count) = cardinality(histogram_lower_ms)
                 AND cardinality(histogram_count) = cardinality(histogram_upper_ms)) AS aligned,

@@ -40,6 +40,7 @@
 #include "utils/builtins.h"
 #include "utils/memutils.h"
 #include "utils/resowner.h"
+#include "utils/snapmgr.h"
 
 #include "catalog.h"
 #include "pgbenchkit.h"
@@ -163,17 +164,59 @@ bk_run_alive(int64 run_id)
 }
 
 /*
+ * stored_running
+ *		Whether the newest committed row of ID in TABLE (bench._runs or
+ *		bench._suites, or their 0.1.0 names) says 'running', read with a
+ *		snapshot taken now rather than the statement's.  A reader that found
+ *		a row 'running' and its lock free may hold a snapshot older than the
+ *		final row: the process commits that row, then lets go of its lock,
+ *		so once the lock is free the final row, if there is one, is seen
+ *		here.
+ */
+static bool
+stored_running(const char *table, int64 id)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(id)};
+	SPIPlanPtr	plan;
+	bool		running = false;
+
+	bk_spi_connect();
+	plan = SPI_prepare(psprintf("SELECT status OPERATOR(pg_catalog.=) 'running' FROM %s WHERE id = $1",
+								table), 1, types);
+	if (plan == NULL ||
+		SPI_execute_snapshot(plan, values, NULL, GetLatestSnapshot(), InvalidSnapshot,
+							 true, false, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the row of %lld in %s", (long long) id, table);
+	if (SPI_processed == 1)
+	{
+		bool		isnull;
+		Datum		d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull);
+
+		running = !isnull && DatumGetBool(d);
+	}
+	bk_spi_finish();
+	return running;
+}
+
+/*
  * bench_run_alive
  *		SQL function bench._run_alive(run_id bigint): whether the run's
- *		coordinator is alive (bk_run_alive).
+ *		coordinator is alive (bk_run_alive), or has ended it since the
+ *		caller's snapshot (its final row committed): false only for a run
+ *		whose coordinator is gone without a final row, which its readers
+ *		show as aborted.
  */
 Datum
 bench_run_alive(PG_FUNCTION_ARGS)
 {
+	int64		id;
+
 	bk_check_call(fcinfo, 1, "bench._run_alive");
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	PG_RETURN_BOOL(bk_run_alive(PG_GETARG_INT64(0)));
+	id = PG_GETARG_INT64(0);
+	PG_RETURN_BOOL(bk_run_alive(id) || !stored_running(bk_runs_table(), id));
 }
 
 /* the worker of suite SUITE_ID holds its lock until it exits */
@@ -200,15 +243,19 @@ bk_suite_alive(int64 suite_id)
 /*
  * bench_suite_alive
  *		SQL function bench._suite_alive(suite_id bigint): whether the
- *		suite's worker is alive (bk_suite_alive).
+ *		suite's worker is alive (bk_suite_alive), or has ended it since the
+ *		caller's snapshot (see bench_run_alive).
  */
 Datum
 bench_suite_alive(PG_FUNCTION_ARGS)
 {
+	int64		id;
+
 	bk_check_call(fcinfo, 1, "bench._suite_alive");
 	if (PG_ARGISNULL(0))
 		PG_RETURN_NULL();
-	PG_RETURN_BOOL(bk_suite_alive(PG_GETARG_INT64(0)));
+	id = PG_GETARG_INT64(0);
+	PG_RETURN_BOOL(bk_suite_alive(id) || !stored_running(bk_suites_table(), id));
 }
 
 /*

@@ -261,7 +261,7 @@ LANGUAGE c STRICT VOLATILE PARALLEL RESTRICTED
 AS 'MODULE_PATHNAME', 'bench_run_alive';
 
 COMMENT ON FUNCTION bench._run_alive(bigint) IS
-    'Internal: whether the run''s coordinator is alive (it holds the run''s lock)';
+    'Internal: false only for a run left running by a coordinator that is gone: no one holds the run''s lock and its newest row (read with a snapshot taken then) still says running';
 
 -- bench._rate_schedule: the starts a rate limit schedules, for tests
 CREATE FUNCTION bench._rate_schedule(random_seed bigint, rate double precision, clients integer,

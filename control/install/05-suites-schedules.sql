@@ -58,7 +58,7 @@ LANGUAGE c STRICT VOLATILE PARALLEL RESTRICTED
 AS 'MODULE_PATHNAME', 'bench_suite_alive';
 
 COMMENT ON FUNCTION bench._suite_alive(bigint) IS
-    'Internal: whether the suite''s worker is alive (it holds the suite''s lock)';
+    'Internal: false only for a suite left running by a worker that is gone: no one holds the suite''s lock and its newest row (read with a snapshot taken then) still says running';
 
 --
 -- bench.suites: the suites as they are.  A row of bench._suites that says
