@@ -175,11 +175,11 @@ end)
 	;;
 # ---------------------------------------------------------------- cleanup
 cleanup)
-	remove_ours
-	exit
+	remove_ours || exit 1
+	exit 0
 	;;
 *)
 	die "usage: test/system.sh begin|end|cleanup"
 	;;
 esac
-tap_plan
+tap_plan || exit 1
