@@ -495,12 +495,17 @@ want_any=0
 for suite in "${VERSION_SUITES[@]}"; do
 	if want_suite "$suite"; then want_any=1; fi
 done
+PG15_TREE_OK=1
 if ((want_any)) && [[ " ${VERSIONS[*]} " == *" 15 "* ]]; then
 	phase "[15] a private copy of PostgreSQL 15's server tree"
-	pg15_private_tree "$PG15_ROOT" ||
-		die "could not make the private copy of PostgreSQL 15 in $PG15_ROOT (see above)"
-	PGBK_PG15_HOME=$PG15_ROOT$PGBK_PG15_SYSTEM_HOME
-	log "[15] the suites build, install and run in $PG15_ROOT"
+	if pg15_private_tree "$PG15_ROOT"; then
+		PGBK_PG15_HOME=$PG15_ROOT$PGBK_PG15_SYSTEM_HOME
+		log "[15] the suites build, install and run in $PG15_ROOT"
+	else
+		# never the system's folders instead: 15's suites do not run
+		PG15_TREE_OK=0
+		log "[15] could not make the private copy of PostgreSQL 15 in $PG15_ROOT (see above)"
+	fi
 fi
 
 if want_suite setup; then
@@ -514,6 +519,11 @@ for ver in "${VERSIONS[@]}"; do
 		if want_suite "$suite"; then want_any=1; fi
 	done
 	((want_any)) || continue
+	if [[ $ver == 15 ]] && ((!PG15_TREE_OK)); then
+		log "[15] FAILED: no private copy of PostgreSQL 15 to install into: the suites of 15 do not run"
+		record 15 build 0 1 "no private copy of PostgreSQL 15 (counts as one failed test)"
+		continue
+	fi
 	vwork="$WORK/test-$ver"
 	src="$vwork/src"
 	# leftovers of an earlier run (a cluster left running by a killed run
