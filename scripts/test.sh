@@ -14,7 +14,11 @@
 #                 evaluator under the sanitizers (make fuzz-regress)
 # Then, for each PostgreSQL version (default: 15 and 18):
 #   1. copies the work tree to .work/test-<ver>/src and builds it there from
-#      clean with WERROR=1, then installs it into that version,
+#      clean with WERROR=1, then installs it into that version's private
+#      tree, whose binaries the suites run: for 15 a copy of the system's
+#      server tree made anew in .work/pg15-root (pg15_private_tree in
+#      scripts/lib.sh; pg_cron, pgTAP and contrib come with it), for 18
+#      .deps/pg18; the system's folders are never written,
 #   2. runs the suites:
 #        regress  make installcheck: pg_regress over the Makefile's REGRESS
 #                 (sql/*.sql) on a temporary instance
@@ -25,10 +29,18 @@
 #                 version's binaries first in PATH (node settings:
 #                 test/tap-<ver>.conf)
 # Last, with PostgreSQL 15 (the only one Debian packages here):
-#        packages test/deb.sh: make deb, the package installed, CREATE
-#                 EXTENSION and a short run from the installed files, the
-#                 package removed; test/dist.sh: META.json against PGXN's
-#                 META spec, make dist, the zip unpacked and built
+#        packages test/deb.sh: make deb, the package installed with dpkg
+#                 --root into a private root (a copy of 15's server tree
+#                 and of dpkg's database), CREATE EXTENSION and a short run
+#                 from its files there, the package purged from it;
+#                 test/dist.sh: META.json against PGXN's META spec, make
+#                 dist, the zip unpacked and built
+# and around everything, when the packages suite runs:
+#        system   test/system.sh: every pgbenchkit file under /usr and the
+#                 package's dpkg status are at the end what they were at
+#                 the start (a machine without pgbenchkit first gets this
+#                 tree with make install, as a user's installation, which
+#                 is removed at the end)
 # and ends with a summary whose last line is "N passed, N failed".
 # Counted: pg_regress tests (one per REGRESS entry), pgTAP assertions, TAP
 # assertions (those of test/*.sh too); a failed build counts as one failed
@@ -41,7 +53,8 @@
 # Server-side steps run as the postgres OS user when run as root.
 # PGBENCHKIT_TEST_VERBOSE=1 makes prove and pg_prove print every assertion.
 # PGBENCHKIT_TAP_ONLY="t/008_schedule.pl ..." runs only those TAP files.
-# PGBENCHKIT_TEST_PORT_SHIFT=N adds N to the suites' fixed ports.
+# PGBENCHKIT_TEST_PORT_SHIFT=N adds N to the suites' fixed ports (test/deb.sh's
+# too).
 set -euo pipefail
 
 # shellcheck source=scripts/lib.sh
@@ -86,6 +99,8 @@ PORT_SHIFT=${PGBENCHKIT_TEST_PORT_SHIFT:-0}
 [[ $PORT_SHIFT =~ ^[0-9]{1,4}$ ]] || die "PGBENCHKIT_TEST_PORT_SHIFT must be a number from 0 to 9999, not '$PORT_SHIFT'"
 regress_port() { echo $((55400 + PORT_SHIFT + $1)); } # 55415, 55418
 pgtap_port() { echo $((55500 + PORT_SHIFT + $1)); }   # 55515, 55518
+# test/deb.sh's cluster
+export PGBENCHKIT_DEB_TEST_PORT=${PGBENCHKIT_DEB_TEST_PORT:-$((55615 + PORT_SHIFT))}
 
 WORK="$PGBK_REPO/.work"
 
@@ -138,7 +153,17 @@ stop_started_clusters() {
 	((${#TEMP_DIRS[@]} == 0)) || rm -rf "${TEMP_DIRS[@]}"
 	TEMP_DIRS=()
 }
-trap stop_started_clusters EXIT
+# test/system.sh begin may install a user's pgbenchkit into the system
+# (when there is none) and its end step removes it: if the command stops
+# in between, the exit removes it.
+SYSTEM_BEGUN=0
+on_exit() {
+	stop_started_clusters
+	if ((SYSTEM_BEGUN)); then
+		bash "$PGBK_REPO/test/system.sh" cleanup || warn "could not remove the pgbenchkit test/system.sh installed"
+	fi
+}
+trap on_exit EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -414,20 +439,30 @@ suite_tap() {
 }
 
 # Suites of shell scripts printing TAP (test/*.sh), run by prove as the
-# calling user (they install and remove things, and start their own
-# clusters as postgres where they need one).
-# suite_scripts NAME VERSION-LABEL SCRIPT...
+# calling user (they use root rights where they need them, and start their
+# own clusters as postgres).
+# suite_scripts NAME VERSION-LABEL SCRIPT... [:: ARGUMENT...]
 suite_scripts() {
 	local name=$1 label=$2
 	shift 2
 	local out="$WORK/$name.out" rc=0 counts
+	# arguments after "::" go to the scripts (prove's syntax)
+	local files=("$@") script_args="" a
+	for ((a = 0; a < ${#files[@]}; a++)); do
+		if [[ ${files[a]} == :: ]]; then
+			script_args=${files[*]:a+1}
+			out="$WORK/$name-${script_args// /-}.out"
+			files=("${files[@]:0:a}")
+			break
+		fi
+	done
 	# --failures --comments: a failed check prints with its diagnostics
 	run_logged "$out" env -C "$PGBK_REPO" prove --exec bash --failures --comments \
 		${PGBENCHKIT_TEST_VERBOSE:+--verbose} "$@" || rc=$?
 	counts=$(count_harness "$out" "$rc")
 	((rc == 0)) || log "$name FAILED (exit $rc): the failed checks and their output are above"
 	# shellcheck disable=SC2086
-	record "$label" "$name" $counts "TAP assertions in $*"
+	record "$label" "$name" $counts "TAP assertions in ${files[*]}${script_args:+ $script_args}"
 }
 
 # ---------------------------------------------------------------- main
@@ -438,8 +473,40 @@ log "versions: ${VERSIONS[*]}; suites: ${SUITES[*]}"
 phase "dependencies"
 deps_ensure all "${VERSIONS[@]}"
 ensure_pg_can_reach_repo
+# the private copy of PostgreSQL 15 (below) is made anew: the last run's
+# goes before the work folder is given to postgres
+PG15_ROOT=$WORK/pg15-root
+rm -rf "$PG15_ROOT"
 mkdir -p "$WORK"
 give_to_pg "$WORK"
+
+# Every pgbenchkit file of the system and the package's status, before
+# anything runs (and, on a machine without pgbenchkit, a user's
+# installation made by make install of this tree); checked at the end.
+if want_suite packages; then
+	phase "the system's pgbenchkit, as found"
+	SYSTEM_BEGUN=1
+	suite_scripts system - test/system.sh :: begin
+fi
+
+# PostgreSQL 15's suites build, install and run in a private copy of its
+# server tree, never in the system's folders.
+want_any=0
+for suite in "${VERSION_SUITES[@]}"; do
+	if want_suite "$suite"; then want_any=1; fi
+done
+PG15_TREE_OK=1
+if ((want_any)) && [[ " ${VERSIONS[*]} " == *" 15 "* ]]; then
+	phase "[15] a private copy of PostgreSQL 15's server tree"
+	if pg15_private_tree "$PG15_ROOT"; then
+		PGBK_PG15_HOME=$PG15_ROOT$PGBK_PG15_SYSTEM_HOME
+		log "[15] the suites build, install and run in $PG15_ROOT"
+	else
+		# never the system's folders instead: 15's suites do not run
+		PG15_TREE_OK=0
+		log "[15] could not make the private copy of PostgreSQL 15 in $PG15_ROOT (see above)"
+	fi
+fi
 
 if want_suite setup; then
 	phase "setup"
@@ -452,6 +519,11 @@ for ver in "${VERSIONS[@]}"; do
 		if want_suite "$suite"; then want_any=1; fi
 	done
 	((want_any)) || continue
+	if [[ $ver == 15 ]] && ((!PG15_TREE_OK)); then
+		log "[15] FAILED: no private copy of PostgreSQL 15 to install into: the suites of 15 do not run"
+		record 15 build 0 1 "no private copy of PostgreSQL 15 (counts as one failed test)"
+		continue
+	fi
 	vwork="$WORK/test-$ver"
 	src="$vwork/src"
 	# leftovers of an earlier run (a cluster left running by a killed run
@@ -491,6 +563,10 @@ if want_suite packages; then
 	else
 		log "packages: not run (they are built for PostgreSQL 15, which --versions leaves out)"
 	fi
+	phase "the system's pgbenchkit, as found?"
+	suite_scripts system - test/system.sh :: end
+	SYSTEM_BEGUN=0
+	phase_done
 fi
 
 echo
