@@ -126,6 +126,9 @@ for my $case ([1000, 4], [1100, 1])
 # many), and the run returns with nothing of it left on the target.
 sql(q{ALTER SYSTEM SET log_min_messages = debug1});
 $node->reload;
+# the workers are forked by the postmaster: once a new session has the
+# setting, so have they
+ok(poll($node, 'SHOW log_min_messages', 'debug1', 60), 'the driver logs debug lines');
 my $offset = -s $node->logfile;
 my $row = sql(q{
 	SELECT id, status, transactions
@@ -185,7 +188,8 @@ ok(kill('KILL', $pid), "a dying driver: kill -9 of client worker $pid");
 $node->wait_for_log(qr/all server processes terminated; reinitializing/, $offset);
 ok(poll($node, 'SELECT 1', '1', 120), 'a dying driver: the server is back');
 ok(poll($remote, qq{SELECT count(*) FROM pg_stat_activity
-                     WHERE application_name LIKE 'pgbenchkit run $id worker _'}, '0', 60),
+                     WHERE application_name = 'pgbenchkit run $id'
+                        OR application_name LIKE 'pgbenchkit run $id worker _'}, '0', 60),
 	'a dying driver: the run\'s own sessions ended on the target (they check for their client)');
 is(sessions_of($id), '1', 'a dying driver: only the session without a checking client is left');
 
