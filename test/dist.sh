@@ -237,7 +237,7 @@ else
 	check_diag "make PG_CONFIG=$PG_CONFIG in the unpacked zip builds pgbenchkit.so ($("$PG_CONFIG" --version))" \
 		"exit status $rc; $(tail_of "$TMP/build.log" 40)" test "$rc" -eq 0 -a -f "$SRC/pgbenchkit.so"
 	check_diag "... and the install script control/build/pgbenchkit--$VERSION.sql, from the pieces of control/install/" \
-		"$(ls -R "$SRC/control" 2>&1)" grep -q '^CREATE TABLE bench.runs ' "$SRC/control/build/pgbenchkit--$VERSION.sql"
+		"$(ls -R "$SRC/control" 2>&1)" grep -q '^CREATE TABLE bench._runs ' "$SRC/control/build/pgbenchkit--$VERSION.sql"
 fi
 
 rc=0
