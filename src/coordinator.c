@@ -993,7 +993,8 @@ coord_read_target(Coord *co)
 		 * that has the check): this connection tries.
 		 */
 		{
-			PGresult   *r = bk_target_exec(conn, "SET client_connection_check_interval = '1s'");
+			PGresult   *r = bk_target_exec(conn, "SET client_connection_check_interval = '"
+												 BK_TARGET_CHECK_EVERY "'");
 
 			sh->target_checks_client = r != NULL && PQresultStatus(r) == PGRES_COMMAND_OK;
 			PQclear(r);

@@ -18,7 +18,8 @@
  * client is still there while a query runs (PostgreSQL 14+), so that the
  * queries of a run whose driver died end within about that long.
  */
-#define BK_TARGET_CHECK_INTERVAL	"client_connection_check_interval=1s"
+#define BK_TARGET_CHECK_EVERY		"1s"
+#define BK_TARGET_CHECK_INTERVAL	"client_connection_check_interval=" BK_TARGET_CHECK_EVERY
 
 /* the name of the foreign-data wrapper the extension creates */
 #define BK_TARGET_FDW "bench_target"
