@@ -26,6 +26,7 @@ use warnings;
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+use Time::HiRes qw(time sleep);
 
 my $password = 'Sb7-s3cr3t-pw';
 my ($TABLES, $SIZE) = (2, 5000);
@@ -335,6 +336,15 @@ like($row, qr/^ +\d+\.\d{4} +\d+\.\d{4} +\d+  SELECT c FROM sbtest\d WHERE id = 
 	'track_planning on: the point select, its planning and execution per call') or diag $report;
 $remote->safe_psql('postgres', 'ALTER SYSTEM SET pg_stat_statements.track_planning = off');
 $remote->reload;
+# a reload is a signal: the run's sessions, forked by the target's
+# postmaster, have the setting once a new session has it (a loaded machine
+# ran the next run's sessions before the postmaster had reloaded)
+{
+	my $deadline = time + 60;
+	sleep 0.1 while $remote->safe_psql('sbgen', 'SHOW pg_stat_statements.track_planning') ne 'off' && time < $deadline;
+}
+is($remote->safe_psql('sbgen', 'SHOW pg_stat_statements.track_planning'), 'off',
+	'track_planning off: the target\'s new sessions have it');
 ($head, $cols, $row, $report) = $phases->('track_planning off');
 like($head, qr/: execution only \(planning is measured with pg_stat_statements.track_planning on there;/, 'track_planning off: execution only, and why');
 like($row, qr/^ +- +\d+\.\d{4} +\d+  SELECT c FROM sbtest\d WHERE id = \$1$/, 'track_planning off: no planning time') or diag $report;
