@@ -13,9 +13,12 @@
 
 EXTVERSION   = 0.2.0
 MODULE_big   = pgbenchkit
-OBJS         = $(patsubst %.c,%.o,$(wildcard src/*.c))
+# src/ is one folder per part of the architecture (docs/design.md, and each
+# folder's README.md: what it owns, what it may include); a source includes
+# another part's header by its folder, "runner/runner.h"
+OBJS         = $(patsubst %.c,%.o,$(sort $(wildcard src/*/*.c)))
 PG_CPPFLAGS  = -I$(srcdir)/src -DBK_VERSION='"$(EXTVERSION)"'
-# targets (src/target.c) use libpq, as contrib/postgres_fdw does: with PGXS,
+# targets (src/target/target.c) use libpq, as contrib/postgres_fdw does: with PGXS,
 # libpq_srcdir is the include directory and $(libpq) links -lpq from libdir
 PG_CPPFLAGS += -I$(libpq_srcdir)
 SHLIB_LINK_INTERNAL += $(libpq)
@@ -72,7 +75,7 @@ $(INSTALL_SQL): $(SQL_PIECES) Makefile
 
 # PGXS does not track header dependencies: every object depends on every
 # header of src/ (a changed shared-memory struct must rebuild all its users)
-$(OBJS): $(wildcard src/*.h)
+$(OBJS): $(wildcard src/*/*.h)
 
 # Packages people install from (see docs/install.md):
 #   make deb    the Debian package postgresql-NN-pgbenchkit, built with

@@ -18,7 +18,7 @@ ALTER TABLE bench.datasets ALTER COLUMN tables TYPE pg_catalog.regclass[]
 -- of 0.1.0 before it makes the new ones.)
 
 --
--- The run arguments: one table of them, in the library (src/runargs.c),
+-- The run arguments: one table of them, in the library (src/api/runargs.c),
 -- which every function that starts runs takes them from.
 --
 CREATE FUNCTION bench._arguments_of(function text)
@@ -209,7 +209,7 @@ SELECT bench._create_run_function('bench.schedule', 'bench.schedules', 'bench_sc
 REVOKE ALL ON FUNCTION bench._schedule(text, text, jsonb, integer, double precision) FROM PUBLIC;
 
 --
--- Targets: remote PostgreSQL servers, stored the PostgreSQL way (src/target.c).
+-- Targets: remote PostgreSQL servers, stored the PostgreSQL way (src/target/target.c).
 -- A target is a foreign server of the wrapper bench_target; each role's
 -- credentials are in its user mapping, which ordinary roles cannot read.
 -- Creating targets needs USAGE on the wrapper, which a superuser grants
@@ -566,7 +566,7 @@ ALTER TABLE bench.runs
 -- the run's role's statements from pg_stat_statements, which keeps CREATE
 -- USER MAPPING ... OPTIONS (password '...') and the like as they were
 -- written, and every role may read bench.samples.  The texts are redacted
--- before they are stored now (bench._redact_statement, src/redact.c), and
+-- before they are stored now (bench._redact_statement, src/observe/redact.c), and
 -- those stored before are redacted here: the one change this update makes
 -- to stored rows.
 --

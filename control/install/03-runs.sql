@@ -542,7 +542,7 @@ COMMENT ON VIEW bench.runs_in_progress IS
 GRANT SELECT ON bench.runs_in_progress TO PUBLIC;
 
 --
--- The run arguments: one table of them, in the library (src/runargs.c),
+-- The run arguments: one table of them, in the library (src/api/runargs.c),
 -- which every function that starts runs takes them from.
 --
 CREATE FUNCTION bench._arguments_of(function text)

@@ -67,7 +67,7 @@ GRANT SELECT ON bench.prewarms, bench.samples, bench.relation_sizes TO PUBLIC;
 
 --
 -- bench._redact_statement: the text of a statement as samples keep it,
--- with what could be a secret redacted (src/redact.c).  Every role may read
+-- with what could be a secret redacted (src/observe/redact.c).  Every role may read
 -- bench.samples, and pg_stat_statements keeps the text of CREATE USER
 -- MAPPING ... OPTIONS (password '...') and the like as it was written.
 --
@@ -81,7 +81,7 @@ COMMENT ON FUNCTION bench._redact_statement(text) IS
 
 --
 -- bench._host_cpu_sample: the host CPU figures a sample keeps, from the text
--- of /proc/stat and the sample before (src/observe.c): each counter held at
+-- of /proc/stat and the sample before (src/observe/observe.c): each counter held at
 -- the highest value the run's samples showed, so that busy time never grows
 -- by more than total time between two samples of a run.
 --

@@ -1,5 +1,5 @@
 --
--- Targets: remote PostgreSQL servers, stored the PostgreSQL way (src/target.c).
+-- Targets: remote PostgreSQL servers, stored the PostgreSQL way (src/target/target.c).
 -- A target is a foreign server of the wrapper bench_target; each role's
 -- credentials are in its user mapping, which ordinary roles cannot read.
 -- Creating targets needs USAGE on the wrapper, which a superuser grants

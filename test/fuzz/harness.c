@@ -24,7 +24,7 @@
 
 #include "lib/stringinfo.h"
 
-#include "script.h"
+#include "script/script.h"
 #include "harness.h"
 #include "pgstub.h"
 

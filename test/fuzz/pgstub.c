@@ -2,7 +2,7 @@
  *
  * pgstub.c
  *		The few backend services the script parser and the expression
- *		evaluator (src/script.c, src/expr.c, src/random.c) call, for running
+ *		evaluator (src/script/*.c, src/core/random.c) call, for running
  *		them outside a server: under libFuzzer, and in the replay of the
  *		saved inputs (test/fuzz/replay.c).
  *

@@ -1,0 +1,979 @@
+/*-------------------------------------------------------------------------
+ *
+ * runargs.c
+ *		The run arguments: their table (name, type, default, check), the
+ *		reading of a call's arguments by name, and the checks every run
+ *		gets before anything starts.
+ *
+ * The table is the one place a run argument is defined.  The SQL
+ * functions that start runs are made from it (bench._create_run_function
+ * reads it through bench._arguments_of), suites keep the arguments of
+ * their runs as jsonb keyed by its names (suite.c), and bk_call_args reads
+ * a call's arguments by their names, filling in the table's defaults, so
+ * that SQL of an older version, whose functions lack the newest arguments,
+ * still works with this library; a call with an argument the library does
+ * not know is refused with 55000, naming the update to run.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include <math.h>
+
+#include "access/htup_details.h"
+#include "catalog/pg_proc.h"
+#include "catalog/pg_type.h"
+#include "executor/spi.h"
+#include "funcapi.h"
+#include "utils/builtins.h"
+#include "utils/lsyscache.h"
+#include "utils/memutils.h"
+#include "utils/syscache.h"
+
+#include "meta/catalog.h"
+#include "core/compat.h"
+#include "runner/run.h"
+#include "api/runargs.h"
+#include "script/script.h"
+#include "target/target.h"
+#include "core/pgbenchkit.h"
+
+PG_FUNCTION_INFO_V1(bench_arguments_of);
+
+/* the longest run accepted: a year */
+#define RUN_MAX_NS		(INT64CONST(366) * 24 * 3600 * 1000000000)
+
+/*
+ * bk_interval_ns
+ *		An interval in nanoseconds (a month is 30 days, a day 24 hours), or
+ *		-1 when it is beyond RUN_MAX_NS either way.
+ */
+int64
+bk_interval_ns(const Interval *iv, bool *too_big)
+{
+	double		us = (double) iv->time +
+		((double) iv->day + (double) iv->month * DAYS_PER_MONTH) * USECS_PER_DAY;
+
+	*too_big = fabs(us) * 1000.0 > (double) RUN_MAX_NS;
+	if (*too_big)
+		return us < 0 ? -1 : RUN_MAX_NS;
+	return (int64) (us * 1000.0);
+}
+
+char *
+bk_interval_text(const Interval *iv)
+{
+	return DatumGetCString(DirectFunctionCall1(interval_out, IntervalPGetDatum(iv)));
+}
+
+/* ------------------------------------------------------------------------
+ * The checks of each argument, in the table's order
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * read_groups
+ *		groups => '[{"name": ..., "workload": ... | "script": ...,
+ *		"clients": n, "rate": tps}, ...]': each group's clients run its own
+ *		workload or script at its own rate.  Their workloads are looked up
+ *		with the run's (run.c); here each group's shape is checked.
+ */
+static void
+read_groups(Datum json, RunArgs *a)
+{
+	Oid			types[1] = {JSONBOID};
+	Datum		values[1] = {json};
+	MemoryContext cxt = CurrentMemoryContext;
+	char	   *type;
+	int64		total = 0;
+
+	bk_spi_connect();
+	if (SPI_execute_with_args("SELECT pg_catalog.jsonb_typeof($1),"
+							  " CASE pg_catalog.jsonb_typeof($1) WHEN 'array'"
+							  " THEN pg_catalog.jsonb_array_length($1) END",
+							  1, types, values, NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read groups");
+	type = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	if (strcmp(type, "array") != 0 ||
+		atoi(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2)) < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg(strcmp(type, "array") != 0 ? "groups must be a JSON array, not %s" :
+						"groups must list at least one group", type),
+				 errhint("For example groups => '[{\"name\": \"writers\", \"workload\": \"tpcb\", \"clients\": 2, \"rate\": 50},"
+						 " {\"name\": \"readers\", \"workload\": \"select-only\", \"clients\": 4}]'.")));
+	if (SPI_execute_with_args("SELECT g.i, pg_catalog.jsonb_typeof(g.e),"
+							  " (SELECT pg_catalog.string_agg(k, ', ' ORDER BY k)"
+							  "    FROM pg_catalog.jsonb_object_keys(CASE pg_catalog.jsonb_typeof(g.e)"
+							  "      WHEN 'object' THEN g.e ELSE '{}' END) k"
+							  "   WHERE k <> ALL ('{name,workload,script,clients,rate}')),"
+							  " pg_catalog.jsonb_typeof(g.e->'name'), g.e->>'name',"
+							  " pg_catalog.jsonb_typeof(g.e->'workload'), g.e->>'workload',"
+							  " pg_catalog.jsonb_typeof(g.e->'script'), g.e->>'script',"
+							  " pg_catalog.jsonb_typeof(g.e->'clients'), g.e->>'clients',"
+							  " pg_catalog.jsonb_typeof(g.e->'rate'), g.e->>'rate'"
+							  " FROM pg_catalog.jsonb_array_elements($1) WITH ORDINALITY AS g (e, i)"
+							  " ORDER BY g.i",
+							  1, types, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read groups");
+	if (SPI_processed > RUN_MAX_GROUPS)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many groups: %llu, at most %d",
+						(unsigned long long) SPI_processed, RUN_MAX_GROUPS),
+				 errhint("Put clients that run the same scripts at the same rate in one group.")));
+	a->ngroups = (int) SPI_processed;
+	a->groups = MemoryContextAllocZero(cxt, sizeof(RunGroupArg) * a->ngroups);
+	for (int i = 0; i < a->ngroups; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		RunGroupArg *g = &a->groups[i];
+		char	   *t;
+		char	   *unknown;
+		char	   *name_type = SPI_getvalue(tup, desc, 4);
+		char	   *wl_type = SPI_getvalue(tup, desc, 6);
+		char	   *script_type = SPI_getvalue(tup, desc, 8);
+		char	   *clients_type = SPI_getvalue(tup, desc, 10);
+		char	   *rate_type = SPI_getvalue(tup, desc, 12);
+
+		t = SPI_getvalue(tup, desc, 2);
+		if (strcmp(t, "object") != 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("group %d must be a JSON object, not %s", i + 1, t),
+					 errhint("A group is an object with %s.",
+							 "clients, a workload or a script, and optionally a name and a rate")));
+		unknown = SPI_getvalue(tup, desc, 3);
+		if (unknown != NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("group %d has unknown keys: %s", i + 1, bk_shown(unknown)),
+					 errhint("A group's keys are name, workload, script, clients and rate.")));
+		if ((wl_type == NULL) == (script_type == NULL))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg(wl_type == NULL ? "group %d needs a workload or a script" :
+							"group %d takes a workload or a script, not both", i + 1),
+					 errhint("Name a workload of bench.workloads as \"workload\", or give a script's text as \"script\".")));
+		if ((wl_type && strcmp(wl_type, "string") != 0) ||
+			(script_type && strcmp(script_type, "string") != 0) ||
+			(name_type && strcmp(name_type, "string") != 0))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("group %d: %s must be a string", i + 1,
+							name_type && strcmp(name_type, "string") != 0 ? "name" :
+							wl_type ? "workload" : "script"),
+					 errhint("A group's name, workload and script are JSON strings.")));
+		if (wl_type)
+			g->workload = MemoryContextStrdup(cxt, SPI_getvalue(tup, desc, 7));
+		else
+		{
+			g->script = MemoryContextStrdup(cxt, SPI_getvalue(tup, desc, 9));
+			bk_check_bytes("script", g->script, BK_MAX_SCRIPT_BYTES,
+						   "A script is at most 1 MB (1048576 bytes).");
+		}
+		/* without a name, the workload's (if it can be one), or its number */
+		if (name_type)
+			g->name = MemoryContextStrdup(cxt, SPI_getvalue(tup, desc, 5));
+		else if (g->workload && g->workload[0] != '\0' && strlen(g->workload) < NAMEDATALEN)
+			g->name = g->workload;
+		else
+			g->name = MemoryContextStrdup(cxt, psprintf("group %d", i + 1));
+		if (g->name[0] == '\0' || strlen(g->name) >= NAMEDATALEN)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("group %d: name must be 1 to %d bytes long", i + 1, NAMEDATALEN - 1),
+					 errhint("A group's name labels its results.")));
+		for (int j = 0; j < i; j++)
+			if (strcmp(a->groups[j].name, g->name) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("groups %d and %d are both named \"%s\"", j + 1, i + 1,
+								bk_shown(g->name)),
+						 errhint("Give each group a name of its own: \"name\": \"...\".")));
+
+		t = SPI_getvalue(tup, desc, 11);
+		if (clients_type == NULL || strcmp(clients_type, "number") != 0 ||
+			strspn(t, "0123456789") != strlen(t) || strlen(t) > 5 ||
+			atoi(t) < 1 || atoi(t) > RUN_MAX_CLIENTS)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 clients_type == NULL ? errmsg("group %d needs clients", i + 1) :
+					 errmsg("group %d: clients must be a whole number between 1 and %d, not %s",
+							i + 1, RUN_MAX_CLIENTS, bk_shown(t)),
+					 errhint("clients is the number of the group's concurrent sessions.")));
+		g->clients = atoi(t);
+		total += g->clients;
+
+		if (rate_type != NULL)
+		{
+			t = SPI_getvalue(tup, desc, 13);
+			g->rate = strcmp(rate_type, "number") == 0 ? strtod(t, NULL) : -1;
+			if (!(g->rate > 0) || isinf(g->rate) || g->rate > 1e6 * g->clients)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("group %d: rate must be a positive number, at most 1000000 transactions per second per client, not %s",
+								i + 1, bk_shown(t)),
+						 errhint("A group's rate is the target throughput of its clients together, as pgbench -R; leave it out for no limit.")));
+		}
+	}
+	if (total > RUN_MAX_CLIENTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("the groups have %lld clients, at most %d", (long long) total, RUN_MAX_CLIENTS),
+				 errhint("clients of all groups together are at most %d.", RUN_MAX_CLIENTS)));
+	a->clients = (int) total;
+	bk_spi_finish();
+}
+
+static void
+check_workload(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	/* groups => names each group's workload; it comes last in the table */
+	if (!n[RA_GROUPS])
+	{
+		if (!n[RA_WORKLOAD] || !n[RA_SCRIPT])
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s takes groups or a %s, not both", fn,
+							n[RA_WORKLOAD] ? "script" : "workload"),
+					 errhint("Each group names its own workload or script.")));
+		read_groups(v[RA_GROUPS], a);
+		return;
+	}
+	/* a workload or a script: script comes later in the table, both now */
+	if (n[RA_WORKLOAD] == n[RA_SCRIPT])
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg(n[RA_WORKLOAD] ? "%s needs a workload or a script" :
+						"%s takes a workload or a script, not both", fn),
+				 errhint("Name a workload of bench.workloads, or pass the text of a script in pgbench's script language as script => $$...$$.")));
+	if (!n[RA_WORKLOAD])
+		a->workload = text_to_cstring(DatumGetTextPP(v[RA_WORKLOAD]));
+	else
+	{
+		a->script = text_to_cstring(DatumGetTextPP(v[RA_SCRIPT]));
+		bk_check_bytes("script", a->script, BK_MAX_SCRIPT_BYTES,
+					   "A script is at most 1 MB (1048576 bytes).");
+	}
+}
+
+static void
+check_clients(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	int			clients = DatumGetInt32(v[RA_CLIENTS]);
+
+	/* with groups, theirs: clients may only repeat their sum */
+	if (a->ngroups > 0)
+	{
+		if (clients != 1 && clients != a->clients)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("clients is %d, and the groups have %d", clients, a->clients),
+					 errhint("With groups, each group gives its clients; leave clients out.")));
+		return;
+	}
+	a->clients = clients;
+	if (a->clients < 1 || a->clients > RUN_MAX_CLIENTS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("clients must be between 1 and %d, not %d", RUN_MAX_CLIENTS, a->clients),
+				 errhint("clients is the number of concurrent sessions, as pgbench -c.")));
+}
+
+/* duration or transactions: the one given, or 60 s */
+static void
+check_duration(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	bool		too_big;
+
+	if (!n[RA_DURATION] && !n[RA_TRANSACTIONS])
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("duration and transactions cannot both be given"),
+				 errhint("A run lasts either a duration (pgbench -T) or a number of transactions per client (pgbench -t).")));
+	if (!n[RA_TRANSACTIONS])
+		return;
+	if (n[RA_DURATION])
+		a->duration = *DatumGetIntervalP(DirectFunctionCall3(interval_in,
+															 CStringGetDatum("60 s"),
+															 ObjectIdGetDatum(InvalidOid),
+															 Int32GetDatum(-1)));
+	else
+		a->duration = *DatumGetIntervalP(v[RA_DURATION]);
+	a->duration_set = true;
+	a->duration_ns = bk_interval_ns(&a->duration, &too_big);
+	if (a->duration_ns <= 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("duration must be positive, not %s", bk_interval_text(&a->duration)),
+				 errhint("For example duration => '60 s'.")));
+	if (too_big)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("duration must be at most a year, not %s", bk_interval_text(&a->duration)),
+				 errhint("Schedule repeated runs instead of one endless run.")));
+}
+
+static void
+check_transactions(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	if (n[RA_TRANSACTIONS])
+		return;
+	a->transactions = DatumGetInt64(v[RA_TRANSACTIONS]);
+	if (a->transactions < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("transactions must be at least 1, not %lld", (long long) a->transactions),
+				 errhint("transactions is the number of transactions each client runs, as pgbench -t.")));
+}
+
+static void
+check_protocol(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	a->protocol_name = text_to_cstring(DatumGetTextPP(v[RA_PROTOCOL]));
+	if (strcmp(a->protocol_name, "simple") == 0)
+		a->protocol = RUN_PROTO_SIMPLE;
+	else if (strcmp(a->protocol_name, "extended") == 0)
+		a->protocol = RUN_PROTO_EXTENDED;
+	else if (strcmp(a->protocol_name, "prepared") == 0)
+		a->protocol = RUN_PROTO_PREPARED;
+	else
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown protocol \"%s\"", a->protocol_name),
+				 errhint("Use \"simple\", \"extended\" or \"prepared\", as pgbench -M.")));
+}
+
+static void
+check_warmup(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	bool		too_big;
+
+	a->warmup = *DatumGetIntervalP(v[RA_WARMUP]);
+	a->warmup_ns = bk_interval_ns(&a->warmup, &too_big);
+	if (a->warmup_ns < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("warmup must not be negative, not %s", bk_interval_text(&a->warmup)),
+				 errhint("warmup is the time at the start of the run left out of the summary; '0' for none.")));
+	if (a->duration_set && a->warmup_ns >= a->duration_ns)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("warmup (%s) must be shorter than duration (%s)",
+						bk_interval_text(&a->warmup), bk_interval_text(&a->duration)),
+				 errhint("The warm-up is part of the duration; what remains of it is measured.")));
+	if (too_big)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("warmup must be at most a year, not %s", bk_interval_text(&a->warmup))));
+}
+
+static void
+check_progress(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	bool		too_big;
+
+	a->progress = *DatumGetIntervalP(v[RA_PROGRESS]);
+	a->progress_ns = bk_interval_ns(&a->progress, &too_big);
+	if (a->progress_ns < 0 || (a->progress_ns > 0 && a->progress_ns < 100 * INT64CONST(1000000)))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("progress must be 0 or at least 100 ms, not %s", bk_interval_text(&a->progress)),
+				 errhint("progress is how often a progress line is printed and a progress row kept; '0' prints none (rows are kept every 5 s).")));
+}
+
+static void
+check_max_tries(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	a->max_tries = DatumGetInt32(v[RA_MAX_TRIES]);
+	if (a->max_tries < 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("max_tries must not be negative, not %d", a->max_tries),
+				 errhint("max_tries is how often a transaction that hit a serialization failure or deadlock is tried, as pgbench --max-tries; 0 means no limit.")));
+}
+
+static void
+check_tag(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	a->tag = n[RA_TAG] ? NULL : text_to_cstring(DatumGetTextPP(v[RA_TAG]));
+	if (a->tag)
+		bk_check_chars("tag", a->tag, BK_MAX_TAG_CHARS,
+					   "A tag is a label of at most 256 characters, kept with the run.");
+}
+
+static void
+check_prewarm(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	a->prewarm = DatumGetBool(v[RA_PREWARM]);
+}
+
+static void
+check_sample_interval(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	bool		too_big;
+
+	a->sample_interval = *DatumGetIntervalP(v[RA_SAMPLE_INTERVAL]);
+	a->sample_ns = bk_interval_ns(&a->sample_interval, &too_big);
+	if (a->sample_ns < 0 || (a->sample_ns > 0 && a->sample_ns < 100 * INT64CONST(1000000)) || too_big)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("sample_interval must be 0 or between 100 ms and a year, not %s",
+						bk_interval_text(&a->sample_interval)),
+				 errhint("sample_interval is how often the server's counters are sampled while the run goes; '0' samples only before and after.")));
+}
+
+/* rate => tps, as pgbench -R: all clients together */
+static void
+check_rate(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	if (n[RA_RATE])
+		return;
+	if (a->ngroups > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s takes groups or a rate, not both", fn),
+				 errhint("Give each group its own rate: \"rate\": tps.")));
+	a->rate = DatumGetFloat8(v[RA_RATE]);
+	if (!(a->rate > 0) || isinf(a->rate) || a->rate > 1e6 * a->clients)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("rate must be positive and at most 1000000 transactions per second per client, not %.15g",
+						a->rate),
+				 a->rate > 0 ? errdetail("%d client%s can be asked for at most %.0f.", a->clients,
+										 a->clients == 1 ? "" : "s", 1e6 * a->clients) : 0,
+				 errhint("rate is the target throughput of all clients together, as pgbench -R, whose schedule counts in microseconds; leave it null for no limit.")));
+}
+
+/* latency_limit => interval, as pgbench -L */
+static void
+check_latency_limit(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	bool		too_big;
+
+	if (!n[RA_LATENCY_LIMIT])
+	{
+		a->latency_limit = *DatumGetIntervalP(v[RA_LATENCY_LIMIT]);
+		a->latency_limit_ns = bk_interval_ns(&a->latency_limit, &too_big);
+		if (a->latency_limit_ns <= 0 || too_big)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("latency_limit must be positive and at most a year, not %s",
+							bk_interval_text(&a->latency_limit)),
+					 errhint("latency_limit counts the transactions that take longer (and, with rate, skips those already that late), as pgbench -L; for example latency_limit => '10 ms'.")));
+	}
+	/* max_tries, read before, may need the limit */
+	if (a->max_tries == 0 && !a->duration_set && a->latency_limit_ns == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("max_tries => 0 (no limit) needs a duration or a latency_limit"),
+				 errhint("Without a limit on tries, only the run's duration or the latency limit ends a transaction that keeps failing.")));
+}
+
+/* random_seed => n, as pgbench --random-seed=n */
+static void
+check_random_seed(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	if (n[RA_RANDOM_SEED])
+		return;
+	a->seed_given = true;
+	a->seed = (uint64) DatumGetInt64(v[RA_RANDOM_SEED]);
+}
+
+/*
+ * read_variables
+ *		The run's variables, a jsonb object of scalars: each becomes a
+ *		variable of every client, as pgbench -D name=value sets one (a
+ *		string, read as a number or a boolean where an expression needs one;
+ *		JSON null is NULL).
+ */
+static void
+read_variables(Datum json, RunArgs *a)
+{
+	Oid			types[1] = {JSONBOID};
+	Datum		values[1] = {json};
+	MemoryContext cxt = CurrentMemoryContext;
+
+	bk_spi_connect();
+	if (SPI_execute_with_args("SELECT pg_catalog.jsonb_typeof($1), $1::text", 1, types, values,
+							  NULL, true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read variables");
+	if (strcmp(SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1), "object") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("variables must be a JSON object, not %s",
+						SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1)),
+				 errhint("For example variables => '{\"nrows\": 1000, \"label\": \"a\"}', as pgbench -D nrows=1000 -D label=a.")));
+	a->variables_json = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[0],
+															  SPI_tuptable->tupdesc, 2));
+	bk_check_bytes("variables", a->variables_json, BK_MAX_VARIABLES_BYTES,
+				   "The variables of a run are at most 1 MB (1048576 bytes) as JSON text.");
+	if (SPI_execute_with_args("SELECT key, pg_catalog.jsonb_typeof(value), value #>> '{}'"
+							  " FROM pg_catalog.jsonb_each($1) ORDER BY key",
+							  1, types, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read variables");
+	if (SPI_processed > BK_MAX_VARIABLES)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("too many variables: %llu, at most %d",
+						(unsigned long long) SPI_processed, BK_MAX_VARIABLES),
+				 errhint("A run starts with at most %d variables; a script can set more with \\set.",
+						 BK_MAX_VARIABLES)));
+	a->nvariables = (int) SPI_processed;
+	a->var_names = MemoryContextAlloc(cxt, sizeof(char *) * Max(a->nvariables, 1));
+	a->var_values = MemoryContextAlloc(cxt, sizeof(char *) * Max(a->nvariables, 1));
+	for (int i = 0; i < a->nvariables; i++)
+	{
+		HeapTuple	tup = SPI_tuptable->vals[i];
+		TupleDesc	desc = SPI_tuptable->tupdesc;
+		char	   *name = SPI_getvalue(tup, desc, 1);
+		char	   *type = SPI_getvalue(tup, desc, 2);
+
+		if (!bk_valid_var_name(name))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("invalid variable name \"%s\" in variables", bk_shown(name)),
+					 errhint("A variable name is made of letters, digits and underscores, and does not start with a digit.")));
+		if (strcmp(type, "object") == 0 || strcmp(type, "array") == 0)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("variable \"%s\" must be a string, a number, a boolean or null, not an %s",
+							name, type),
+					 errhint("A script variable holds one value, as pgbench -D name=value.")));
+		a->var_names[i] = MemoryContextStrdup(cxt, name);
+		a->var_values[i] = strcmp(type, "null") == 0 ? NULL :
+			MemoryContextStrdup(cxt, SPI_getvalue(tup, desc, 3));
+	}
+	bk_spi_finish();
+}
+
+/* variables => '{"name": value, ...}', as pgbench -D name=value */
+static void
+check_variables(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	if (!n[RA_VARIABLES])
+		read_variables(v[RA_VARIABLES], a);
+}
+
+static void
+check_target(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	if (n[RA_TARGET])
+		return;
+	a->target = text_to_cstring(DatumGetTextPP(v[RA_TARGET]));
+	/* it exists, the caller may use it, and has a user mapping that may connect */
+	(void) bk_target_open(a->target, GetUserId(), NULL);
+}
+
+static void
+check_jobs(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	if (n[RA_JOBS])
+	{
+		/* pgbench's default, -j 1, against a target; in the server, one per client */
+		a->jobs = a->target ? 1 : a->clients;
+		return;
+	}
+	a->jobs = DatumGetInt32(v[RA_JOBS]);
+	if (a->jobs < 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jobs must be at least 1, not %d", a->jobs),
+				 errhint("jobs is the number of client workers, each playing its share of the clients, as pgbench -j.")));
+	if (a->target == NULL && a->jobs != a->clients)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("jobs needs a target"),
+				 errdetail("In-server clients are one background worker each."),
+				 errhint("Leave jobs out, or run against a target: target => 'name'.")));
+	/* no more workers than clients, as pgbench has no more threads */
+	if (a->jobs > a->clients)
+		a->jobs = a->clients;
+}
+
+static void
+check_connect(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	char	   *connect = text_to_cstring(DatumGetTextPP(v[RA_CONNECT]));
+
+	if (strcmp(connect, "per_transaction") == 0)
+		a->connect_per_transaction = true;
+	else if (strcmp(connect, "per_run") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown connect \"%s\"", connect),
+				 errhint("Use \"per_run\" (one connection per client for the run) or \"per_transaction\" (a new one for every transaction, as pgbench -C).")));
+	if (a->connect_per_transaction && a->target == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("connect => 'per_transaction' needs a target"),
+				 errdetail("In-server clients are sessions of this server, not connections."),
+				 errhint("Run against a target (target => 'name'), which may be this server itself.")));
+}
+
+static void
+check_on_disconnect(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	char	   *what = text_to_cstring(DatumGetTextPP(v[RA_ON_DISCONNECT]));
+
+	if (strcmp(what, "continue") == 0)
+		a->on_disconnect_continue = true;
+	else if (strcmp(what, "fail") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown on_disconnect \"%s\"", what),
+				 errhint("Use \"fail\" (a client's lost connection fails the run) or \"continue\" (the client ends, the others go on).")));
+	if (a->on_disconnect_continue && a->target == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("on_disconnect => 'continue' needs a target"),
+				 errdetail("In-server clients have no connection to lose."),
+				 errhint("Leave on_disconnect out, or run against a target: target => 'name'.")));
+}
+
+/* ------------------------------------------------------------------------
+ * The table
+ * ------------------------------------------------------------------------
+ */
+
+/*
+ * Every run argument, in the order of bench.run's signature.  A new one
+ * goes at the end (positional calls keep working), with its check, and a
+ * field of RunArgs; an upgrade script recreates the functions with
+ * bench._create_run_function.
+ */
+const BkArgDef bk_run_args[RUN_NARGS] = {
+	[RA_WORKLOAD] = {"workload", TEXTOID, NULL, false, check_workload,
+	"a workload of bench.workloads (or script)"},
+	[RA_CLIENTS] = {"clients", INT4OID, "1", true, check_clients,
+	"concurrent sessions (pgbench -c)"},
+	[RA_DURATION] = {"duration", INTERVALOID, NULL, false, check_duration,
+	"how long the run lasts (pgbench -T); 60 s when neither it nor transactions is given"},
+	[RA_TRANSACTIONS] = {"transactions", INT8OID, NULL, false, check_transactions,
+	"transactions per client instead of a duration (pgbench -t)"},
+	[RA_PROTOCOL] = {"protocol", TEXTOID, "prepared", true, check_protocol,
+	"simple, extended or prepared (pgbench -M)"},
+	[RA_WARMUP] = {"warmup", INTERVALOID, "0", true, check_warmup,
+	"time at the start left out of the summary"},
+	[RA_PROGRESS] = {"progress", INTERVALOID, "5 s", true, check_progress,
+	"interval of the progress lines and rows (pgbench -P); 0 prints none"},
+	[RA_MAX_TRIES] = {"max_tries", INT4OID, "1", true, check_max_tries,
+	"tries of a transaction that hit a serialization failure or deadlock (pgbench --max-tries); 0: no limit"},
+	[RA_TAG] = {"tag", TEXTOID, NULL, false, check_tag,
+	"a label kept with the run"},
+	[RA_PREWARM] = {"prewarm", BOOLOID, "true", true, check_prewarm,
+	"load the dataset's relations into shared buffers first (pg_prewarm)"},
+	[RA_SAMPLE_INTERVAL] = {"sample_interval", INTERVALOID, "1 s", true, check_sample_interval,
+	"how often the server's counters are sampled; 0: before and after only"},
+	[RA_SCRIPT] = {"script", TEXTOID, NULL, false, NULL,
+	"a script in pgbench's script language, instead of a workload (pgbench -f)"},
+	[RA_RATE] = {"rate", FLOAT8OID, NULL, false, check_rate,
+	"target transactions per second of all clients (pgbench -R)"},
+	[RA_LATENCY_LIMIT] = {"latency_limit", INTERVALOID, NULL, false, check_latency_limit,
+	"transactions slower than this are counted late, or skipped with rate (pgbench -L)"},
+	[RA_RANDOM_SEED] = {"random_seed", INT8OID, NULL, false, check_random_seed,
+	"seed of the clients' random generators (pgbench --random-seed)"},
+	[RA_VARIABLES] = {"variables", JSONBOID, NULL, false, check_variables,
+	"variables every client starts with, as a jsonb object (pgbench -D)"},
+	[RA_TARGET] = {"target", TEXTOID, NULL, false, check_target,
+	"a target of bench.targets to run against over libpq; none: in-server clients"},
+	[RA_JOBS] = {"jobs", INT4OID, NULL, false, check_jobs,
+	"client workers against a target, each playing its share of the clients (pgbench -j; no more than clients); 1 when not given"},
+	[RA_CONNECT] = {"connect", TEXTOID, "per_run", true, check_connect,
+	"per_run, or per_transaction: a new connection for every transaction (pgbench -C)"},
+	[RA_ON_DISCONNECT] = {"on_disconnect", TEXTOID, "fail", true, check_on_disconnect,
+	"fail: a client whose connection to the target breaks fails the run; continue: it ends, the others go on"},
+	[RA_GROUPS] = {"groups", JSONBOID, NULL, false, NULL,
+	"groups of clients, each with its own workload or script and rate, as a jsonb array of {name, workload | script, clients, rate}; instead of workload, script, clients and rate"},
+};
+
+/*
+ * bk_run_args_read
+ *		The run arguments V and N (in the table's order), each checked, into
+ *		A: the nulls refused first, then each argument's check in turn.
+ */
+void
+bk_run_args_read(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	memset(a, 0, sizeof(*a));
+	for (int i = 0; i < RUN_NARGS; i++)
+		if (bk_run_args[i].not_null)
+			bk_arg_not_null(n[i], fn, bk_run_args[i].name);
+	for (int i = 0; i < RUN_NARGS; i++)
+		if (bk_run_args[i].check != NULL)
+			bk_run_args[i].check(fn, v, n, a);
+}
+
+/*
+ * The functions that take the run arguments, and their own arguments.  A
+ * suite's runs all take its run arguments; clients is its list of client
+ * counts instead.  A schedule's runs are tagged with its name.
+ */
+static const char *const run_order[] = {"*"};
+
+static const BkArgDef sweep_own[] = {
+	[SWEEP_CLIENTS] = {"clients", INT4ARRAYOID, "{1}", true, NULL,
+	"client counts, each a run of its own"},
+	[SWEEP_REPEAT] = {"repeat", INT4OID, "3", true, NULL,
+	"runs of each client count (the summary takes their median)"},
+	[SWEEP_RUN_ORDER] = {"run_order", TEXTOID, "interleaved", true, NULL,
+	"interleaved (every client count, then again) or blocks (all repeats of one, then the next)"},
+};
+/*
+ * The run arguments of 0.1.0 keep their positions, and the own arguments
+ * after them theirs; run arguments added since come last ("*").
+ */
+static const char *const sweep_order[] = {"workload", "clients", "repeat", "duration",
+	"transactions", "protocol", "warmup", "progress", "max_tries", "tag", "prewarm",
+"sample_interval", "run_order", "*"};
+
+static const BkArgDef schedule_own[] = {
+	[SWEEP_CLIENTS] = {"clients", INT4ARRAYOID, "{1}", true, NULL,
+	"client counts, each a run of its own"},
+	[SWEEP_REPEAT] = {"repeat", INT4OID, "1", true, NULL,
+	"runs of each client count (the summary takes their median)"},
+	[SWEEP_RUN_ORDER] = {"run_order", TEXTOID, "interleaved", true, NULL,
+	"interleaved (every client count, then again) or blocks (all repeats of one, then the next)"},
+	[SCHEDULE_NAME] = {"name", TEXTOID, NULL, true, NULL,
+	"the schedule's name, which tags its runs"},
+	[SCHEDULE_SCHEDULE] = {"schedule", TEXTOID, NULL, true, NULL,
+	"when, as a cron expression pg_cron takes"},
+	[SCHEDULE_BASELINE_RUNS] = {"baseline_runs", INT4OID, "5", false, NULL,
+	"previous executions the median baseline is taken over"},
+	[SCHEDULE_THRESHOLD] = {"threshold", FLOAT8OID, "0.05", false, NULL,
+	"the fall in tps below the baseline that counts as a regression"},
+	{"tag", InvalidOid, NULL, false, NULL, NULL},
+};
+static const char *const schedule_order[] = {"name", "schedule", "workload", "clients", "repeat",
+	"duration", "transactions", "protocol", "warmup", "progress", "max_tries", "prewarm",
+"sample_interval", "run_order", "baseline_runs", "threshold", "*"};
+
+const BkArgFunction bk_fn_run = {"bench.run", NULL, 0, run_order, lengthof(run_order)};
+const BkArgFunction bk_fn_start = {"bench.start", NULL, 0, run_order, lengthof(run_order)};
+const BkArgFunction bk_fn_sweep = {"bench.sweep", sweep_own, lengthof(sweep_own),
+sweep_order, lengthof(sweep_order)};
+const BkArgFunction bk_fn_start_sweep = {"bench.start_sweep", sweep_own, lengthof(sweep_own),
+sweep_order, lengthof(sweep_order)};
+const BkArgFunction bk_fn_sweep_spec = {"bench._sweep_spec", sweep_own, lengthof(sweep_own),
+sweep_order, lengthof(sweep_order)};
+const BkArgFunction bk_fn_schedule = {"bench.schedule", schedule_own, lengthof(schedule_own),
+schedule_order, lengthof(schedule_order)};
+
+static const BkArgFunction *const arg_functions[] = {
+	&bk_fn_run, &bk_fn_start, &bk_fn_sweep, &bk_fn_start_sweep, &bk_fn_sweep_spec, &bk_fn_schedule,
+};
+
+/* ------------------------------------------------------------------------
+ * Reading a call's arguments by name
+ * ------------------------------------------------------------------------
+ */
+
+/* where each argument of a function goes: cached in its FmgrInfo */
+typedef struct CallMap
+{
+	int			nargs;
+	int			slot[FLEXIBLE_ARRAY_MEMBER];
+} CallMap;
+
+static const BkArgDef *
+arg_def(const BkArgFunction *f, int slot)
+{
+	return slot < f->nown ? &f->own[slot] : &bk_run_args[slot - f->nown];
+}
+
+/* the slot of the argument NAME: F's own first, then the run arguments' */
+static int
+arg_slot(const BkArgFunction *f, const char *name)
+{
+	for (int s = 0; s < BK_ARG_SLOTS(f); s++)
+		if (strcmp(arg_def(f, s)->name, name) == 0)
+			return s;
+	return -1;
+}
+
+/* whether slot S is an argument of F's signature */
+static bool
+arg_taken(const BkArgFunction *f, int s)
+{
+	return OidIsValid(arg_def(f, s)->type) && arg_slot(f, arg_def(f, s)->name) == s;
+}
+
+/*
+ * arg_signature
+ *		F's arguments in the order of its signature, as slots, into SLOTS
+ *		(BK_MAX_ARG_SLOTS of them); returns their number.
+ */
+static int
+arg_signature(const BkArgFunction *f, int *slots)
+{
+	int			n = 0;
+	bool		placed[BK_MAX_ARG_SLOTS] = {false};
+
+	Assert(BK_ARG_SLOTS(f) <= BK_MAX_ARG_SLOTS);
+	for (int i = 0; i < f->norder; i++)
+		if (strcmp(f->order[i], "*") != 0)
+			placed[arg_slot(f, f->order[i])] = true;
+	for (int i = 0; i < f->norder; i++)
+	{
+		if (strcmp(f->order[i], "*") != 0)
+			slots[n++] = arg_slot(f, f->order[i]);
+		else
+			for (int s = f->nown; s < BK_ARG_SLOTS(f); s++)
+				if (arg_taken(f, s) && !placed[s])
+					slots[n++] = s;
+	}
+	return n;
+}
+
+static int
+sql_arity(const BkArgFunction *f)
+{
+	int			slots[BK_MAX_ARG_SLOTS];
+
+	return arg_signature(f, slots);
+}
+
+/*
+ * call_map
+ *		Map each argument of the called function to its slot by its name,
+ *		checking its type; refuse a function that is not of this library's
+ *		version.
+ */
+static CallMap *
+call_map(FunctionCallInfo fcinfo, const BkArgFunction *f)
+{
+	HeapTuple	tup;
+	Oid		   *types;
+	char	  **names;
+	char	   *modes;
+	int			nargs;
+	CallMap    *map;
+	bool		taken[BK_MAX_ARG_SLOTS] = {false};
+
+	tup = SearchSysCache1(PROCOID, ObjectIdGetDatum(fcinfo->flinfo->fn_oid));
+	if (!HeapTupleIsValid(tup))
+		elog(ERROR, "cache lookup failed for function %u", fcinfo->flinfo->fn_oid);
+	nargs = get_func_arg_info(tup, &types, &names, &modes);
+	ReleaseSysCache(tup);
+
+	/* the SQL of every version names its arguments: unnamed ones are not ours */
+	if (nargs == 0 || names == NULL || nargs != PG_NARGS())
+		bk_refuse_call_count(fcinfo, sql_arity(f), f->name);
+
+	map = MemoryContextAlloc(fcinfo->flinfo->fn_mcxt,
+							 offsetof(CallMap, slot) + sizeof(int) * nargs);
+	map->nargs = nargs;
+	for (int k = 0; k < nargs; k++)
+	{
+		int			s;
+
+		if (names[k] == NULL || names[k][0] == '\0')
+			bk_refuse_call_count(fcinfo, sql_arity(f), f->name);
+		s = arg_slot(f, names[k]);
+		if (s < 0 || taken[s] || arg_def(f, s)->type != types[k] ||
+			(modes != NULL && modes[k] != PROARGMODE_IN))
+			bk_refuse_call(f->name, psprintf("%s was called with an argument \"%s\" of type %s that the pgbenchkit library of version %s does not take",
+											 f->name, names[k], format_type_be(types[k]), BK_VERSION));
+		taken[s] = true;
+		map->slot[k] = s;
+	}
+	return map;
+}
+
+/*
+ * bk_call_args
+ *		The arguments of the call FCINFO of F, by name, into the slots V and
+ *		N: F's own, then the run arguments, each with its table's default
+ *		when the called function does not have it.
+ */
+void
+bk_call_args(FunctionCallInfo fcinfo, const BkArgFunction *f, Datum *v, bool *n)
+{
+	CallMap    *map = (CallMap *) fcinfo->flinfo->fn_extra;
+
+	if (map == NULL)
+	{
+		map = call_map(fcinfo, f);
+		fcinfo->flinfo->fn_extra = map;
+	}
+	for (int s = 0; s < BK_ARG_SLOTS(f); s++)
+	{
+		const BkArgDef *d = arg_def(f, s);
+
+		n[s] = d->default_value == NULL || !OidIsValid(d->type);
+		if (!n[s])
+		{
+			Oid			typinput;
+			Oid			typioparam;
+
+			getTypeInputInfo(d->type, &typinput, &typioparam);
+			v[s] = OidInputFunctionCall(typinput, unconstify(char *, d->default_value),
+										typioparam, -1);
+		}
+		else
+			v[s] = (Datum) 0;
+	}
+	for (int k = 0; k < map->nargs; k++)
+	{
+		int			s = map->slot[k];
+
+		n[s] = PG_ARGISNULL(k);
+		v[s] = n[s] ? (Datum) 0 : PG_GETARG_DATUM(k);
+	}
+}
+
+/*
+ * bench_arguments_of
+ *		SQL function bench._arguments_of(function text): the arguments of
+ *		bench.run (or bench.start, bench.sweep, bench.start_sweep,
+ *		bench._sweep_spec, bench.schedule) in the order of its signature,
+ *		with their types, defaults (required: none) and descriptions;
+ *		bench._create_run_function makes the functions from it.
+ */
+Datum
+bench_arguments_of(PG_FUNCTION_ARGS)
+{
+	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
+	const BkArgFunction *f = NULL;
+	char	   *name;
+	int			slots[BK_MAX_ARG_SLOTS];
+	int			nslots;
+
+	bk_check_call(fcinfo, 1, "bench._arguments_of");
+	if (PG_ARGISNULL(0))
+		ereport(ERROR,
+				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+				 errmsg("argument \"function\" of bench._arguments_of must not be null"),
+				 errhint("Name a function that takes the run arguments, for example 'bench.sweep'.")));
+	name = text_to_cstring(PG_GETARG_TEXT_PP(0));
+	for (int i = 0; i < lengthof(arg_functions); i++)
+		if (strcmp(arg_functions[i]->name, name) == 0)
+			f = arg_functions[i];
+	if (f == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_UNDEFINED_FUNCTION),
+				 errmsg("%s does not take the run arguments", name),
+				 errhint("Those that do are bench.run, bench.start, bench.sweep, bench.start_sweep, bench._sweep_spec and bench.schedule.")));
+
+	bk_init_materialized_srf(fcinfo);
+	nslots = arg_signature(f, slots);
+	for (int i = 0; i < nslots; i++)
+	{
+		const BkArgDef *d = arg_def(f, slots[i]);
+		Datum		values[6];
+		bool		nulls[6] = {false, false, false, false, false, false};
+
+		values[0] = Int32GetDatum(i + 1);
+		values[1] = CStringGetTextDatum(d->name);
+		values[2] = ObjectIdGetDatum(d->type);
+		nulls[3] = d->default_value == NULL;
+		values[3] = nulls[3] ? (Datum) 0 : CStringGetTextDatum(d->default_value);
+		/* no default at all: the first arguments of bench.schedule */
+		values[4] = BoolGetDatum(d->not_null && d->default_value == NULL);
+		values[5] = CStringGetTextDatum(d->description);
+		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, values, nulls);
+	}
+	return (Datum) 0;
+}

@@ -1,0 +1,154 @@
+/*-------------------------------------------------------------------------
+ *
+ * pgbenchkit.c
+ *		Module entry point of pgbenchkit: the benchmark lab inside PostgreSQL.
+ *
+ * The extension needs no shared_preload_libraries entry: everything it
+ * runs in the background is a dynamic background worker that talks to its
+ * caller through a dynamic shared memory segment.
+ *
+ *-------------------------------------------------------------------------
+ */
+#include "postgres.h"
+
+#include "access/genam.h"
+#include "access/htup_details.h"
+#include "access/table.h"
+#include "catalog/pg_extension.h"
+#include "fmgr.h"
+#include "utils/builtins.h"
+#include "utils/fmgroids.h"
+#include "utils/guc.h"
+#include "utils/rel.h"
+
+#include "meta/catalog.h"
+#include "core/compat.h"
+#include "dataset/pagewriter.h"
+#include "core/pgbenchkit.h"
+
+PG_MODULE_MAGIC;
+
+/* pgbenchkit.test_pause: the moments a run's coordinator waits at (tests) */
+char	   *bk_test_pause = NULL;
+
+/* pgbenchkit.time_phases: in-server clients time their statements' phases */
+bool		bk_time_phases = true;
+
+/*
+ * _PG_init
+ *		Library load hook: the extension's settings.
+ */
+void
+_PG_init(void)
+{
+	DefineCustomEnumVariable("pgbenchkit.init_direct_writes",
+							 "Lets bench.init write the tables and indexes it loads around the kernel's page cache.",
+							 "With on, most pages are written with O_DIRECT where the file system allows that; "
+							 "with off, all go through the page cache, as other writes of the server do; "
+							 "with auto, around it when the dataset is larger than a quarter of the memory.",
+							 &bk_init_direct_writes,
+							 BK_DIRECT_WRITES_AUTO,
+							 bk_direct_writes_options,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+	DefineCustomIntVariable("pgbenchkit.max_workers_per_role",
+							"Caps the background workers of pgbenchkit one role may hold at once.",
+							"A call that would take the role over it is refused before it starts; "
+							"-1 is no cap.  Superusers are not capped.",
+							&bk_max_workers_per_role,
+							-1, -1, 262143,	/* MAX_BACKENDS */
+							PGC_SUSET,
+							0,
+							NULL, NULL, NULL);
+	DefineCustomBoolVariable("pgbenchkit.time_phases",
+							 "Lets a run's in-server clients time the parse, rewrite, plan and execute phases of their statements.",
+							 "Read when a run starts; the phases go to bench.command_latencies.  Off saves a few "
+							 "clock readings per statement.",
+							 &bk_time_phases,
+							 true,
+							 PGC_USERSET,
+							 0,
+							 NULL, NULL, NULL);
+	DefineCustomStringVariable("pgbenchkit.test_pause",
+							   "For tests: moments at which a run's coordinator waits, so that a test can hit it there.",
+							   "A comma-separated list of prewarm and final_write; empty in normal use.",
+							   &bk_test_pause,
+							   "",
+							   PGC_SUSET,
+							   GUC_NOT_IN_SAMPLE,
+							   NULL, NULL, NULL);
+	MarkGUCPrefixReserved("pgbenchkit");
+}
+
+/* the version of pgbenchkit's SQL objects in this database */
+static char *
+installed_version(void)
+{
+	Relation	rel = table_open(ExtensionRelationId, AccessShareLock);
+	ScanKeyData key;
+	SysScanDesc scan;
+	HeapTuple	tup;
+	char	   *version = "unknown";
+
+	ScanKeyInit(&key, Anum_pg_extension_extname, BTEqualStrategyNumber, F_NAMEEQ,
+				CStringGetDatum("pgbenchkit"));
+	scan = systable_beginscan(rel, ExtensionNameIndexId, true, NULL, 1, &key);
+	tup = systable_getnext(scan);
+	if (HeapTupleIsValid(tup))
+	{
+		bool		isnull;
+		Datum		d = heap_getattr(tup, Anum_pg_extension_extversion,
+									 RelationGetDescr(rel), &isnull);
+
+		if (!isnull)
+			version = TextDatumGetCString(d);
+	}
+	systable_endscan(scan);
+	table_close(rel, AccessShareLock);
+	return version;
+}
+
+/*
+ * bk_refuse_call
+ *		Refuse a call of FN from SQL of another version with MESSAGE: 55000,
+ *		the version of the database's SQL objects, the update to run.
+ */
+void
+bk_refuse_call(const char *fn, const char *message)
+{
+	ereport(ERROR,
+			(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
+			 errmsg_internal("%s", message),
+			 errdetail("The SQL objects of pgbenchkit in this database are of version %s.",
+					   installed_version()),
+			 errhint("Run ALTER EXTENSION pgbenchkit UPDATE to bring them to the library's version.")));
+}
+
+/* refuse a call of FN with the wrong number of arguments: it takes NARGS */
+void
+bk_refuse_call_count(FunctionCallInfo fcinfo, int nargs, const char *fn)
+{
+	bk_refuse_call(fn, psprintf("%s was called with %d arguments, but the pgbenchkit library of version %s takes %d",
+								fn, PG_NARGS(), BK_VERSION, nargs));
+}
+
+/*
+ * bk_check_call
+ *		First step of every SQL-callable function that reads its arguments
+ *		by position: refuse a call whose argument count is not the one this
+ *		library was built for.  (The functions that start runs read theirs
+ *		by name instead: bk_call_args, in runargs.c.)
+ *
+ * Between the install of a new library and ALTER EXTENSION ... UPDATE, the
+ * database's functions are still the old version's and call into the new
+ * library: an argument count that differs is such a call, and it gets a
+ * clear error naming the update to run rather than arguments read where
+ * there are none.
+ */
+void
+bk_check_call(FunctionCallInfo fcinfo, int nargs, const char *fn)
+{
+	if (PG_NARGS() != nargs)
+		bk_refuse_call_count(fcinfo, nargs, fn);
+}

@@ -1,0 +1,394 @@
+/*-------------------------------------------------------------------------
+ *
+ * run.h
+ *		The shared memory of one benchmark run, as the caller (run.c), the
+ *		coordinator (coordinator.c) and the clients (client.c, runner.c)
+ *		see it.
+ *
+ * One dynamic shared memory segment per run holds, in this order:
+ *
+ *		RunShared			parameters, control flags, the run's error and
+ *							the progress lines the caller prints
+ *		text				the workload's scripts, the tag, the search_path,
+ *							the run's variables
+ *		RunClient[clients]	each client's counters, written by it alone
+ *		BkSharedHist[2][nshards]	latency histograms: warm-up, measured
+ *		RunScriptStat[clients][nscripts]	per client and script
+ *		RunCommandStat[clients][ncommands]	per client and command (of all
+ *							scripts, script by script)
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHKIT_RUN_H
+#define PGBENCHKIT_RUN_H
+
+#include "datatype/timestamp.h"
+#include "port/atomics.h"
+
+#include "core/histogram.h"
+#include "core/worker.h"
+
+#define RUN_MAGIC				BK_SEGMENT_MAGIC('R')
+
+/* bgw_type of the workers, as pg_stat_activity.backend_type shows them */
+#define RUN_COORDINATOR_TYPE	"pgbenchkit run"
+#define RUN_CLIENT_TYPE			"pgbenchkit client"
+
+#define RUN_MAX_CLIENTS			10000
+/* pgbench's limit on the scripts of one run (-f, -b) */
+#define RUN_MAX_SCRIPTS			128
+
+#define RUN_MAX_SHARDS			64	/* histograms shared by clients beyond */
+
+/* groups => : at most so many groups of clients in one run */
+#define RUN_MAX_GROUPS			16
+
+/* protocol => */
+#define RUN_PROTO_SIMPLE		0
+#define RUN_PROTO_EXTENDED		1
+#define RUN_PROTO_PREPARED		2
+
+/* driver: who plays the clients */
+#define RUN_DRIVER_SERVER		0	/* in-server sessions (SPI), one worker each */
+#define RUN_DRIVER_LIBPQ		1	/* libpq connections to a target */
+
+/* RunShared.state, set by the coordinator */
+#define RUN_STARTING			0	/* reserving and starting clients */
+#define RUN_RUNNING				1	/* the row is committed, clients go */
+#define RUN_ENDED				2	/* the final row is committed */
+#define RUN_NOT_STARTED			3	/* failed before there was a row: error */
+
+/* RunClient.state */
+#define CLIENT_STARTING			0
+#define CLIENT_READY			1	/* connected, statements prepared */
+#define CLIENT_DONE				2	/* finished, counters final */
+
+/* failure kinds */
+#define FAIL_SERIALIZATION		0
+#define FAIL_DEADLOCK			1
+#define FAIL_OTHER				2
+#define FAIL_KINDS				3
+
+/* phases of a run */
+#define PHASE_WARMUP			0
+#define PHASE_MEASURED			1
+
+/* counters of one client in one phase; only that client writes them */
+typedef struct RunCounters
+{
+	pg_atomic_uint64 xacts;		/* transactions that committed */
+	pg_atomic_uint64 lat_sum_ns;
+	pg_atomic_uint64 failures[FAIL_KINDS];
+	pg_atomic_uint64 retried;	/* transactions that needed a retry */
+	pg_atomic_uint64 retries;	/* retries in all */
+	pg_atomic_uint64 ignored;	/* errors of a script's \\ignore_errors: restarts */
+	pg_atomic_uint64 skipped;	/* rate and latency_limit: never started */
+	pg_atomic_uint64 late;		/* latency_limit: took longer */
+	pg_atomic_uint64 lag_sum_ns;	/* rate: start behind schedule */
+	int64		lag_max_ns;
+	double		lat_sumsq;		/* sum of squared latencies, ms^2 */
+} RunCounters;
+
+/*
+ * What one client measured of one command, or of one script, in the
+ * measured phase: written by that client alone, read when it is done.
+ */
+typedef struct RunCommandStat
+{
+	uint64		count;
+	uint64		sum_ns;
+	uint64		failures;		/* transactions that failed for good in it */
+	uint64		retries;		/* tries that failed in it and were retried */
+	uint64		phase_ns[4];	/* in-server: parse, rewrite, plan, execute
+								 * (BK_PHASE_*), summed over count */
+} RunCommandStat;
+
+typedef struct RunScriptStat
+{
+	uint64		xacts;
+	uint64		lat_sum_ns;
+	uint64		failures;
+	uint64		skipped;
+} RunScriptStat;
+
+typedef struct RunClient
+{
+	pg_atomic_uint32 state;
+	int			pid;
+	RunCounters phase[2];
+	int64		min_ns;			/* measured phase */
+	int64		max_ns;
+	int64		end_ns;			/* when the client finished its last try */
+	int64		conn_ns;		/* time spent connecting (and, per
+								 * transaction, disconnecting) */
+	int64		connections;	/* connections made during the run */
+} RunClient;
+
+/*
+ * A group of a run's clients (groups =>): clients FIRST_CLIENT on, with
+ * their own scripts (FIRST_SCRIPT on, of the run's scripts), their own rate
+ * and their own histogram shards.  A run without groups has one, of every
+ * client and script, and RunShared.grouped false.
+ */
+typedef struct RunGroup
+{
+	char		name[NAMEDATALEN];
+	char		workload[NAMEDATALEN];	/* BK_UNNAMED_WORKLOAD for a script */
+	int			first_client;
+	int			nclients;
+	int			first_script;
+	int			nscripts;
+	int64		total_weight;
+	double		rate;			/* transactions per second of the group; 0: none */
+	int			first_shard;
+	int			nshards;
+} RunGroup;
+
+/* progress lines kept for the caller to print */
+#define RUN_PROGRESS_RING		16
+#define RUN_PROGRESS_LEN		256
+
+typedef struct RunShared
+{
+	uint32		magic;
+
+	/* set by the caller */
+	Oid			dboid;
+	Oid			roleid;
+	int			caller_pid;
+	char		workload[NAMEDATALEN];
+	int64		dataset_id;		/* 0: the workload needs no dataset, or runs
+								 * against a target */
+	bool		needs_dataset;	/* the workload's scripts need pgbench's tables */
+	int			target_tables;	/* against a target: the dataset's tables there
+								 * (sysbench's, ibench's), if any */
+	char		target_prefix[8];	/* their names' prefix: "sbtest", "pi" */
+	int			scale;
+	int			clients;
+	int			nworkers;		/* client workers: jobs, or one per client */
+	int			driver;			/* RUN_DRIVER_* */
+	char		target[NAMEDATALEN];	/* RUN_DRIVER_LIBPQ: the target's name */
+	bool		target_checks_client;	/* its sessions may set
+										 * client_connection_check_interval */
+	bool		connect_per_transaction;	/* pgbench -C */
+	bool		on_disconnect_continue; /* a lost connection ends its client only */
+	int			nshards;
+	int			protocol;
+	char		protocol_name[16];
+	bool		time_phases;	/* in-server clients time their statements' phases */
+	int64		duration_ns;	/* 0 with transactions */
+	int64		transactions;	/* per client; 0 with duration */
+	int64		warmup_ns;
+	int64		progress_ns;	/* 0: no progress lines */
+	int64		tick_ns;		/* interval of the progress rows */
+	Interval	duration;		/* as recorded in bench.runs */
+	bool		duration_set;
+	Interval	warmup;
+	Interval	progress;
+	int			max_tries;		/* 0: no limit */
+	bool		prewarm;		/* pg_prewarm the relations before the start */
+	int64		sample_ns;		/* 0: samples only before and after */
+	Interval	sample_interval;
+	uint64		seed;			/* every client's generators come from it */
+	bool		seed_given;		/* random_seed => was given */
+	double		rate;			/* transactions per second in all; 0: none */
+	int64		latency_limit_ns;	/* 0: none */
+	Interval	latency_limit;
+	int64		suite_id;		/* 0: not part of a suite */
+	char		step[NAMEDATALEN];	/* the suite's name for it (bench.ibench's
+									 * steps); "" for none */
+	int			nscripts;
+	int			weights[RUN_MAX_SCRIPTS];
+	int			ncommands;		/* of all scripts */
+	bool		grouped;		/* groups => was given */
+	int			ngroups;		/* 1 without groups */
+	RunGroup	groups[RUN_MAX_GROUPS];
+	Size		scripts_off;	/* nscripts texts, each ended by a NUL */
+	int			nvariables;
+	Size		variables_off;	/* name NUL, then 's' value NUL or 'n' NUL */
+	Size		variables_json_off; /* 0: none; as given, for bench.runs */
+	Size		script_stats_off;
+	Size		command_stats_off;
+	Size		tag_off;		/* 0: no tag */
+	Size		search_path_off;
+	Size		clients_off;
+	Size		hists_off;
+
+	/* set by the coordinator */
+	int			coordinator_pid;
+	pg_atomic_uint32 state;
+	pg_atomic_uint32 go;		/* clients may start */
+	pg_atomic_uint32 stop;		/* clients end after their transaction */
+	pg_atomic_uint32 cancel;	/* the caller asks the run to stop */
+	int64		run_id;
+	int64		start_ns;		/* monotonic clock, see bk_now_ns */
+	int64		measure_ns;		/* start_ns + warm-up */
+	char		final_status[16];
+	BkError		error;			/* why the run failed, or did not start */
+
+	/* clients whose connection broke, with on_disconnect 'continue' */
+	pg_atomic_uint32 clients_lost;
+	pg_atomic_uint32 lost_error_claimed;
+	BkError		lost_error;		/* the first of them */
+
+	/* the first client error wins this slot */
+	pg_atomic_uint32 client_error_claimed;
+	int			client_error_index;
+	BkError		client_error;
+
+	/* progress lines: the coordinator writes, the caller prints */
+	pg_atomic_uint32 progress_seq;
+	char		progress_lines[RUN_PROGRESS_RING][RUN_PROGRESS_LEN];
+} RunShared;
+
+#define RUN_TEXT(sh, off)		((char *) (sh) + (off))
+#define RUN_CLIENTS(sh)			((RunClient *) ((char *) (sh) + (sh)->clients_off))
+#define RUN_SCRIPT_STATS(sh, client) \
+	((RunScriptStat *) ((char *) (sh) + (sh)->script_stats_off) + (client) * (sh)->nscripts)
+#define RUN_COMMAND_STATS(sh, client) \
+	((RunCommandStat *) ((char *) (sh) + (sh)->command_stats_off) + (client) * (sh)->ncommands)
+#define RUN_HIST(sh, phase, shard) \
+	((BkSharedHist *) ((char *) (sh) + (sh)->hists_off) + (phase) * (sh)->nshards + (shard))
+
+extern int64 bk_now_ns(void);
+
+/* the group of script I (of the run's scripts) */
+static inline int
+bk_run_script_group(const RunShared *sh, int i)
+{
+	int			g = sh->ngroups - 1;
+
+	while (g > 0 && i < sh->groups[g].first_script)
+		g--;
+	return g;
+}
+
+/* the group of client INDEX */
+static inline int
+bk_run_client_group(const RunShared *sh, int index)
+{
+	int			g = sh->ngroups - 1;
+
+	while (g > 0 && index < sh->groups[g].first_client)
+		g--;
+	return g;
+}
+
+/*
+ * bk_run_worker_clients
+ *		The clients worker W (from 0) of SH plays: *N of them from *FIRST,
+ *		dealt as pgbench deals clients to its threads.
+ */
+static inline void
+bk_run_worker_clients(const RunShared *sh, int w, int *first, int *n)
+{
+	int			dealt = 0;
+
+	for (int i = 0;; i++)
+	{
+		int			k = (sh->clients - dealt + sh->nworkers - i - 1) / (sh->nworkers - i);
+
+		if (i == w)
+		{
+			*first = dealt;
+			*n = k;
+			return;
+		}
+		dealt += k;
+	}
+}
+
+/* results.c: rows of bench.runs, bench.progress and bench.histograms */
+typedef struct RunSummary
+{
+	double		measured_s;
+	int64		transactions;
+	double		tps;
+	double		lat_avg_ms;
+	double		lat_stddev_ms;
+	double		lat_min_ms;
+	double		lat_p50_ms;
+	double		lat_p90_ms;
+	double		lat_p95_ms;
+	double		lat_p99_ms;
+	double		lat_p999_ms;
+	double		lat_max_ms;
+	int64		failures[FAIL_KINDS];
+	int64		retried;
+	int64		retries;
+	int64		ignored_errors; /* measured phase */
+	int64		warmup_transactions;
+	int64		skipped;
+	int64		late;
+	double		lag_avg_ms;		/* < 0: no rate limit */
+	double		lag_max_ms;
+	double		connection_time_ms; /* pgbench's: initial, or average per
+									 * connection with per_transaction;
+									 * < 0: none (in-server) */
+	int			clients_lost;	/* on_disconnect 'continue'; < 0: in-server */
+} RunSummary;
+
+typedef struct RunInterval
+{
+	TimestampTz start;
+	TimestampTz end;
+	double		elapsed_s;
+	int64		transactions;
+	double		tps;
+	double		lat_avg_ms;		/* < 0: no transaction */
+	double		lat_stddev_ms;
+	double		lat_p99_ms;
+	double		lat_max_ms;
+	int64		failures;
+	int64		retries;
+	int64		ignored_errors;
+	bool		in_warmup;
+} RunInterval;
+
+extern int64 bk_run_next_id(void);
+extern void bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at);
+extern void bk_run_set_started(int64 run_id, TimestampTz started_at);
+extern void bk_run_progress(int64 run_id, const RunInterval *iv, const BkHist *hist);
+extern void bk_run_group_progress(int64 run_id, int group_no, const RunInterval *iv);
+extern void bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
+						  const BkHist *hist, const RunSummary *gsum, BkHist *const *ghist,
+						  int sqlerrcode, const char *error);
+
+/* runstate.c: whether a run is alive, a run's hold on its dataset */
+extern void bk_run_hold(int64 run_id);
+extern void bk_run_release(int64 run_id);
+extern bool bk_run_alive(int64 run_id);
+extern void bk_suite_hold(int64 suite_id);
+extern void bk_suite_release(int64 suite_id);
+extern bool bk_suite_alive(int64 suite_id);
+extern int64 bk_dataset_busy_run(int64 dataset_id);
+extern void bk_refuse_busy_dataset(int64 dataset_id);
+extern void bk_take_dataset(int64 dataset_id, bool session);
+extern void bk_release_dataset(int64 dataset_id);
+extern void bk_refuse_busy_tables(const Oid *relids, int nrels);
+extern void bk_take_tables(const Oid *relids, int nrels);
+extern void bk_recover_runs(void);
+
+/* run.c: the datasets of workloads */
+extern int64 bk_find_dataset(const char *workload, const char *dataset, int *scale);
+extern int64 bk_find_dataset_sizes(const char *workload, const char *dataset, int *scale,
+								   int *tables, int *table_size);
+
+/* run.c: what suites (suite.c) share with single runs: checks, waiting */
+extern int64 bk_run_suite_id;
+extern const char *bk_run_suite_step;
+extern bool bk_run_check_skip_dataset;
+extern void bk_run_check_argv(const char *fn, const Datum *v, const bool *n,
+							  int extra_workers);
+extern void bk_run_check_caller(const char *fn);
+extern void bk_release_xmin(void);
+extern void bk_select_latest(const char *sql, int nargs, Oid *types, Datum *values,
+							 long tcount);
+extern void bk_print_progress(int64 run_id, double *printed_elapsed);
+struct BkWorkload;
+extern struct BkWorkload *bk_run_shared_workload(const RunShared *sh);
+
+/* suite.c: bgw_type of a suite's worker */
+#define SUITE_WORKER_TYPE		"pgbenchkit suite"
+
+#endif							/* PGBENCHKIT_RUN_H */
