@@ -32,7 +32,7 @@
 
 #include "meta/catalog.h"
 #include "core/compat.h"
-#include "runner/run.h"
+#include "runner/segment.h"
 #include "api/runargs.h"
 #include "script/script.h"
 #include "target/target.h"

@@ -61,11 +61,17 @@
 
 #include "meta/catalog.h"
 #include "core/compat.h"
-#include "runner/run.h"
+#include "runner/segment.h"
+#include "api/run.h"
+#include "meta/runstate.h"
 #include "api/runargs.h"
 #include "core/worker.h"
 #include "meta/workload.h"
 #include "core/pgbenchkit.h"
+#include "meta/privilege.h"
+
+/* bgw_type of a suite's worker */
+#define SUITE_WORKER_TYPE		"pgbenchkit suite"
 
 PG_FUNCTION_INFO_V1(bench_sweep);
 PG_FUNCTION_INFO_V1(bench_start_sweep);

@@ -16,14 +16,13 @@
 #include "access/table.h"
 #include "catalog/pg_extension.h"
 #include "fmgr.h"
+#include "mb/pg_wchar.h"
 #include "utils/builtins.h"
 #include "utils/fmgroids.h"
 #include "utils/guc.h"
 #include "utils/rel.h"
 
-#include "meta/catalog.h"
 #include "core/compat.h"
-#include "dataset/pagewriter.h"
 #include "core/pgbenchkit.h"
 
 PG_MODULE_MAGIC;
@@ -33,6 +32,29 @@ char	   *bk_test_pause = NULL;
 
 /* pgbenchkit.time_phases: in-server clients time their statements' phases */
 bool		bk_time_phases = true;
+
+/* pgbenchkit.max_workers_per_role: -1, no cap (meta/privilege.c) */
+int			bk_max_workers_per_role = -1;
+
+/*
+ * GUC pgbenchkit.init_direct_writes: on, off, or auto (bench.init chooses
+ * for each load and sets on or off in its workers); booleans' spellings
+ * too, as for PostgreSQL's own on/off/auto settings.
+ */
+int			bk_init_direct_writes = BK_DIRECT_WRITES_AUTO;
+
+static const struct config_enum_entry bk_direct_writes_options[] = {
+	{"auto", BK_DIRECT_WRITES_AUTO, false},
+	{"on", BK_DIRECT_WRITES_ON, false},
+	{"off", BK_DIRECT_WRITES_OFF, false},
+	{"true", BK_DIRECT_WRITES_ON, true},
+	{"false", BK_DIRECT_WRITES_OFF, true},
+	{"yes", BK_DIRECT_WRITES_ON, true},
+	{"no", BK_DIRECT_WRITES_OFF, true},
+	{"1", BK_DIRECT_WRITES_ON, true},
+	{"0", BK_DIRECT_WRITES_OFF, true},
+	{NULL, 0, false}
+};
 
 /*
  * _PG_init
@@ -151,4 +173,25 @@ bk_check_call(FunctionCallInfo fcinfo, int nargs, const char *fn)
 {
 	if (PG_NARGS() != nargs)
 		bk_refuse_call_count(fcinfo, nargs, fn);
+}
+
+/*
+ * bk_shown
+ *		VALUE as an error message quotes a value it refuses: whole when
+ *		short, else its first BK_MAX_SHOWN_CHARS characters and "...", so
+ *		that a megabyte of bad input does not become a megabyte of log.
+ */
+const char *
+bk_shown(const char *value)
+{
+	size_t		bytes = strlen(value);
+	int			cut;
+
+	if (bytes <= BK_MAX_SHOWN_CHARS)
+		return value;
+	cut = pg_mbcharcliplen(value, (int) Min(bytes, (size_t) BK_MAX_SHOWN_CHARS * MAX_MULTIBYTE_CHAR_LEN),
+						   BK_MAX_SHOWN_CHARS);
+	if ((size_t) cut >= bytes)
+		return value;
+	return psprintf("%.*s...", cut, value);
 }

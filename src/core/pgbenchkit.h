@@ -24,4 +24,21 @@ extern void bk_refuse_call_count(FunctionCallInfo fcinfo, int nargs, const char 
 extern PGDLLIMPORT char *bk_test_pause;
 extern PGDLLIMPORT bool bk_time_phases;
 
+/* pgbenchkit.max_workers_per_role: -1, no cap (meta/privilege.c) */
+extern PGDLLIMPORT int bk_max_workers_per_role;
+
+/* pgbenchkit.init_direct_writes: whether a load writes around the page cache */
+typedef enum BkDirectWrites
+{
+	BK_DIRECT_WRITES_OFF,
+	BK_DIRECT_WRITES_ON,
+	BK_DIRECT_WRITES_AUTO		/* when the dataset is large (bench.init decides) */
+} BkDirectWrites;
+
+extern PGDLLIMPORT int bk_init_direct_writes;
+
+/* how an error message quotes a value it refuses */
+#define BK_MAX_SHOWN_CHARS		64		/* of a bad value echoed in an error */
+extern const char *bk_shown(const char *value);
+
 #endif							/* PGBENCHKIT_H */

@@ -134,12 +134,4 @@ typedef struct BkDatasetKind
 	List	   *(*foreign_keys_sql) (const void *opts, const char *nspname);
 } BkDatasetKind;
 
-/* tpcb.c */
-extern const BkDatasetKind bk_dataset_tpcb;
-
-/* sysbench.c */
-extern const BkDatasetKind bk_dataset_sysbench;
-
-extern const BkDatasetKind bk_dataset_ibench;
-
 #endif							/* PGBENCHKIT_DATASET_H */

@@ -30,7 +30,7 @@
 #include "utils/lsyscache.h"
 
 #include "meta/catalog.h"
-#include "dataset/dataset.h"
+#include "dataset/ibench.h"
 
 #define IB_DEFAULT_TABLES		1
 #define IB_MAX_TABLES			10000

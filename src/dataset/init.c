@@ -85,11 +85,15 @@
 #include "meta/catalog.h"
 #include "core/compat.h"
 #include "dataset/pagewriter.h"
-#include "runner/run.h"
+#include "meta/runstate.h"
 #include "dataset/dataset.h"
+#include "dataset/ibench.h"
+#include "dataset/sysbench.h"
+#include "dataset/tpcb.h"
 #include "dataset/init_remote.h"
 #include "core/worker.h"
 #include "core/pgbenchkit.h"
+#include "meta/privilege.h"
 
 PG_FUNCTION_INFO_V1(bench_init);
 PGDLLEXPORT void bench_init_coordinator_main(Datum main_arg);

@@ -45,31 +45,12 @@
 
 #include "core/compat.h"
 #include "dataset/pagewriter.h"
+#include "core/pgbenchkit.h"
 
 /* the visibility map's layout (private to visibilitymap.c) */
 #define VM_MAPSIZE				(BLCKSZ - MAXALIGN(SizeOfPageHeaderData))
 #define VM_HEAPBLOCKS_PER_BYTE	(BITS_PER_BYTE / BITS_PER_HEAPBLOCK)
 #define VM_HEAPBLOCKS_PER_PAGE	(VM_MAPSIZE * VM_HEAPBLOCKS_PER_BYTE)
-
-/*
- * GUC pgbenchkit.init_direct_writes: on, off, or auto (bench.init chooses
- * for each load and sets on or off in its workers); booleans' spellings
- * too, as for PostgreSQL's own on/off/auto settings.
- */
-int			bk_init_direct_writes = BK_DIRECT_WRITES_AUTO;
-
-const struct config_enum_entry bk_direct_writes_options[] = {
-	{"auto", BK_DIRECT_WRITES_AUTO, false},
-	{"on", BK_DIRECT_WRITES_ON, false},
-	{"off", BK_DIRECT_WRITES_OFF, false},
-	{"true", BK_DIRECT_WRITES_ON, true},
-	{"false", BK_DIRECT_WRITES_OFF, true},
-	{"yes", BK_DIRECT_WRITES_ON, true},
-	{"no", BK_DIRECT_WRITES_OFF, true},
-	{"1", BK_DIRECT_WRITES_ON, true},
-	{"0", BK_DIRECT_WRITES_OFF, true},
-	{NULL, 0, false}
-};
 
 /*
  * bk_pw_begin

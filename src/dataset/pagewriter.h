@@ -40,17 +40,6 @@ typedef struct BkPageWriter
 	char	   *dpath;			/* the fork's file (segment 0) */
 } BkPageWriter;
 
-/* pgbenchkit.init_direct_writes: whether a load writes around the page cache */
-typedef enum BkDirectWrites
-{
-	BK_DIRECT_WRITES_OFF,
-	BK_DIRECT_WRITES_ON,
-	BK_DIRECT_WRITES_AUTO		/* when the dataset is large (bench.init decides) */
-} BkDirectWrites;
-
-extern int	bk_init_direct_writes;
-extern const struct config_enum_entry bk_direct_writes_options[];
-
 extern void bk_pw_begin(BkPageWriter *pw, Relation rel, ForkNumber fork,
 						bool page_std, int capacity);
 extern Page bk_pw_page(BkPageWriter *pw, BlockNumber blkno);

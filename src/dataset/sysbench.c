@@ -40,7 +40,7 @@
 
 #include "dataset/bulkload.h"
 #include "meta/catalog.h"
-#include "dataset/dataset.h"
+#include "dataset/sysbench.h"
 #include "core/random.h"
 
 /* sysbench's defaults (--tables, --table-size) and our bounds */

@@ -87,4 +87,7 @@ extern void tpcb_build_account_keys(const TpcbOptions *opts, const Oid *leaves,
 extern void tpcb_set_account_stats(const TpcbOptions *opts, const Oid *leaves,
 								   const int64 *hash_rows);
 
+/* the kind "tpcb" (init.c's list of kinds) */
+extern const BkDatasetKind bk_dataset_tpcb;
+
 #endif							/* PGBENCHKIT_TPCB_H */

@@ -213,27 +213,6 @@ bk_check_bytes(const char *what, const char *value, int max_bytes, const char *h
 }
 
 /*
- * bk_shown
- *		VALUE as an error message quotes a value it refuses: whole when
- *		short, else its first BK_MAX_SHOWN_CHARS characters and "...", so
- *		that a megabyte of bad input does not become a megabyte of log.
- */
-const char *
-bk_shown(const char *value)
-{
-	size_t		bytes = strlen(value);
-	int			cut;
-
-	if (bytes <= BK_MAX_SHOWN_CHARS)
-		return value;
-	cut = pg_mbcharcliplen(value, (int) Min(bytes, (size_t) BK_MAX_SHOWN_CHARS * MAX_MULTIBYTE_CHAR_LEN),
-						   BK_MAX_SHOWN_CHARS);
-	if ((size_t) cut >= bytes)
-		return value;
-	return psprintf("%.*s...", cut, value);
-}
-
-/*
  * bk_runs_table, bk_suites_table
  *		The tables that keep runs and suites, which pgbenchkit's own code
  *		writes: bench._runs and bench._suites, under the views bench.runs and

@@ -39,13 +39,11 @@ extern void bk_arg_not_null(bool isnull, const char *fn, const char *name);
 #define BK_MAX_SCRIPT_BYTES		(1024 * 1024)	/* one script */
 #define BK_MAX_VARIABLES_BYTES	(1024 * 1024)	/* a run's variables, as JSON */
 #define BK_MAX_VARIABLES		1000	/* variables of a run */
-#define BK_MAX_SHOWN_CHARS		64		/* of a bad value echoed in an error */
 
 extern void bk_check_chars(const char *what, const char *value, int max_chars,
 						   const char *hint);
 extern void bk_check_bytes(const char *what, const char *value, int max_bytes,
 						   const char *hint);
-extern const char *bk_shown(const char *value);
 
 extern const char *bk_runs_table(void);
 extern const char *bk_suites_table(void);
@@ -68,11 +66,5 @@ extern void bk_dataset_mark_replaced(const Oid *relids, int n);
 extern bool bk_dataset_owns_table(Oid relid);
 extern Oid *bk_dataset_other_tables(const Oid *relids, int n, int *nout);
 extern void bk_recover_orphans(void);
-
-/* privilege.c: who sees and steers whose work; workers per role */
-#define BK_ADMIN_ROLE "pgbenchkit_admin"
-extern int	bk_max_workers_per_role;
-extern bool bk_may_steer(const char *owner);
-extern void bk_check_role_workers(const char *fn, int64 needed, bool at_once);
 
 #endif							/* PGBENCHKIT_CATALOG_H */

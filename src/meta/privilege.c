@@ -33,12 +33,10 @@
 
 #include "meta/catalog.h"
 #include "core/pgbenchkit.h"
+#include "meta/privilege.h"
 
 PG_FUNCTION_INFO_V1(bench_visible);
 PG_FUNCTION_INFO_V1(bench_import);
-
-/* pgbenchkit.max_workers_per_role: -1, no cap */
-int			bk_max_workers_per_role = -1;
 
 /*
  * bk_admin_role

@@ -44,7 +44,7 @@
 
 #include "meta/catalog.h"
 #include "core/pgbenchkit.h"
-#include "runner/run.h"
+#include "meta/runstate.h"
 #include "target/target.h"
 
 PG_FUNCTION_INFO_V1(bench_run_alive);

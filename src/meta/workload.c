@@ -30,6 +30,7 @@
 #include "meta/catalog.h"
 #include "meta/workload.h"
 #include "core/pgbenchkit.h"
+#include "meta/privilege.h"
 
 PG_FUNCTION_INFO_V1(bench_define_workload);
 PG_FUNCTION_INFO_V1(bench_drop_workload);

@@ -66,7 +66,8 @@
 #include "core/compat.h"
 #include "observe/observe.h"
 #include "target/target.h"
-#include "runner/run.h"
+#include "dataset/lookup.h"
+#include "core/clock.h"
 #include "meta/workload.h"
 #include "core/pgbenchkit.h"
 

@@ -51,9 +51,11 @@
 
 #include "target/cancel.h"
 #include "core/compat.h"
-#include "runner/executor.h"
+#include "runner/exec_pq.h"
+#include "runner/exec_spi.h"
 #include "target/target.h"
-#include "runner/run.h"
+#include "core/clock.h"
+#include "runner/segment.h"
 #include "runner/runner.h"
 #include "core/worker.h"
 
@@ -118,19 +120,6 @@ client_end_wake(void)
 {
 	client_time_over = true;
 	SetLatch(MyLatch);
-}
-
-/*
- * bk_now_ns
- *		The monotonic clock, in nanoseconds, the same in every process.
- */
-int64
-bk_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64) ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
 /* whether the session's errors stay out of the log: it is stopping */

@@ -53,7 +53,10 @@
 #include "observe/observe.h"
 #include "core/pgbenchkit.h"
 #include "target/target.h"
-#include "runner/run.h"
+#include "core/clock.h"
+#include "runner/segment.h"
+#include "runner/results.h"
+#include "meta/runstate.h"
 #include "core/worker.h"
 
 PGDLLEXPORT void bench_run_coordinator_main(Datum main_arg);

@@ -52,8 +52,8 @@
 
 #include "target/cancel.h"
 #include "core/compat.h"
-#include "runner/executor.h"
-#include "runner/run.h"
+#include "runner/exec_pq.h"
+#include "runner/segment.h"
 #include "target/target.h"
 
 /* a pipelined command whose results are still to come, or a sync */

@@ -47,8 +47,9 @@
 #include "utils/snapmgr.h"
 
 #include "core/compat.h"
-#include "runner/executor.h"
-#include "runner/run.h"
+#include "runner/exec_spi.h"
+#include "core/clock.h"
+#include "runner/segment.h"
 
 /* how a bind value is made from a variable, per parameter type */
 typedef struct SpiParam

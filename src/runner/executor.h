@@ -145,13 +145,4 @@ struct BkExecutor
 	void		(*close) (BkExecSession *xs);
 };
 
-/* exec_spi.c */
-extern BkExecSession *bk_exec_spi_create(int protocol, bool time_phases, bool (*quiet) (void *arg),
-										 void *quiet_arg, MemoryContext cxt);
-
-/* exec_pq.c */
-struct BkTarget;
-extern BkExecSession *bk_exec_pq_create(int protocol, bool per_transaction,
-										struct BkTarget *target, MemoryContext cxt);
-
 #endif							/* PGBENCHKIT_EXECUTOR_H */

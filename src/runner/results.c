@@ -26,7 +26,7 @@
 #include "utils/timestamp.h"
 
 #include "meta/catalog.h"
-#include "runner/run.h"
+#include "runner/results.h"
 #include "meta/workload.h"
 
 /* SPI argument helpers: a double that may be missing (< 0 or NaN) */

@@ -43,6 +43,7 @@
 
 #include "utils/memutils.h"
 
+#include "core/clock.h"
 #include "runner/runner.h"
 #include "meta/workload.h"
 

@@ -21,7 +21,7 @@
 #include <signal.h>
 
 #include "runner/executor.h"
-#include "runner/run.h"
+#include "runner/segment.h"
 #include "script/script.h"
 
 /* where a session is (pgbench's CSTATE_*) */

@@ -61,7 +61,6 @@
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 
-#include "meta/catalog.h"
 #include "core/compat.h"
 #include "core/pgbenchkit.h"
 #include "target/target.h"

@@ -1,9 +1,9 @@
 /*-------------------------------------------------------------------------
  *
- * run.h
- *		The shared memory of one benchmark run, as the caller (run.c), the
- *		coordinator (coordinator.c) and the clients (client.c, runner.c)
- *		see it.
+ * segment.h
+ *		The shared memory of one benchmark run, as the caller (api/run.c),
+ *		the coordinator (coordinator.c), the clients (client.c, runner.c)
+ *		and the rows of its results (results.c) see it.
  *
  * One dynamic shared memory segment per run holds, in this order:
  *
@@ -19,8 +19,8 @@
  *
  *-------------------------------------------------------------------------
  */
-#ifndef PGBENCHKIT_RUN_H
-#define PGBENCHKIT_RUN_H
+#ifndef PGBENCHKIT_SEGMENT_H
+#define PGBENCHKIT_SEGMENT_H
 
 #include "datatype/timestamp.h"
 #include "port/atomics.h"
@@ -250,7 +250,6 @@ typedef struct RunShared
 #define RUN_HIST(sh, phase, shard) \
 	((BkSharedHist *) ((char *) (sh) + (sh)->hists_off) + (phase) * (sh)->nshards + (shard))
 
-extern int64 bk_now_ns(void);
 
 /* the group of script I (of the run's scripts) */
 static inline int
@@ -298,97 +297,11 @@ bk_run_worker_clients(const RunShared *sh, int w, int *first, int *n)
 	}
 }
 
-/* results.c: rows of bench.runs, bench.progress and bench.histograms */
-typedef struct RunSummary
-{
-	double		measured_s;
-	int64		transactions;
-	double		tps;
-	double		lat_avg_ms;
-	double		lat_stddev_ms;
-	double		lat_min_ms;
-	double		lat_p50_ms;
-	double		lat_p90_ms;
-	double		lat_p95_ms;
-	double		lat_p99_ms;
-	double		lat_p999_ms;
-	double		lat_max_ms;
-	int64		failures[FAIL_KINDS];
-	int64		retried;
-	int64		retries;
-	int64		ignored_errors; /* measured phase */
-	int64		warmup_transactions;
-	int64		skipped;
-	int64		late;
-	double		lag_avg_ms;		/* < 0: no rate limit */
-	double		lag_max_ms;
-	double		connection_time_ms; /* pgbench's: initial, or average per
-									 * connection with per_transaction;
-									 * < 0: none (in-server) */
-	int			clients_lost;	/* on_disconnect 'continue'; < 0: in-server */
-} RunSummary;
-
-typedef struct RunInterval
-{
-	TimestampTz start;
-	TimestampTz end;
-	double		elapsed_s;
-	int64		transactions;
-	double		tps;
-	double		lat_avg_ms;		/* < 0: no transaction */
-	double		lat_stddev_ms;
-	double		lat_p99_ms;
-	double		lat_max_ms;
-	int64		failures;
-	int64		retries;
-	int64		ignored_errors;
-	bool		in_warmup;
-} RunInterval;
-
-extern int64 bk_run_next_id(void);
-extern void bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at);
-extern void bk_run_set_started(int64 run_id, TimestampTz started_at);
-extern void bk_run_progress(int64 run_id, const RunInterval *iv, const BkHist *hist);
-extern void bk_run_group_progress(int64 run_id, int group_no, const RunInterval *iv);
-extern void bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
-						  const BkHist *hist, const RunSummary *gsum, BkHist *const *ghist,
-						  int sqlerrcode, const char *error);
-
-/* runstate.c: whether a run is alive, a run's hold on its dataset */
-extern void bk_run_hold(int64 run_id);
-extern void bk_run_release(int64 run_id);
-extern bool bk_run_alive(int64 run_id);
-extern void bk_suite_hold(int64 suite_id);
-extern void bk_suite_release(int64 suite_id);
-extern bool bk_suite_alive(int64 suite_id);
-extern int64 bk_dataset_busy_run(int64 dataset_id);
-extern void bk_refuse_busy_dataset(int64 dataset_id);
-extern void bk_take_dataset(int64 dataset_id, bool session);
-extern void bk_release_dataset(int64 dataset_id);
-extern void bk_refuse_busy_tables(const Oid *relids, int nrels);
-extern void bk_take_tables(const Oid *relids, int nrels);
-extern void bk_recover_runs(void);
-
-/* run.c: the datasets of workloads */
-extern int64 bk_find_dataset(const char *workload, const char *dataset, int *scale);
-extern int64 bk_find_dataset_sizes(const char *workload, const char *dataset, int *scale,
-								   int *tables, int *table_size);
-
-/* run.c: what suites (suite.c) share with single runs: checks, waiting */
-extern int64 bk_run_suite_id;
-extern const char *bk_run_suite_step;
-extern bool bk_run_check_skip_dataset;
-extern void bk_run_check_argv(const char *fn, const Datum *v, const bool *n,
-							  int extra_workers);
-extern void bk_run_check_caller(const char *fn);
-extern void bk_release_xmin(void);
-extern void bk_select_latest(const char *sql, int nargs, Oid *types, Datum *values,
-							 long tcount);
-extern void bk_print_progress(int64 run_id, double *printed_elapsed);
+/*
+ * bk_run_shared_workload (segment.c): the run's workload as the segment
+ * holds it (its scripts' texts and weights), to parse again
+ */
 struct BkWorkload;
 extern struct BkWorkload *bk_run_shared_workload(const RunShared *sh);
 
-/* suite.c: bgw_type of a suite's worker */
-#define SUITE_WORKER_TYPE		"pgbenchkit suite"
-
-#endif							/* PGBENCHKIT_RUN_H */
+#endif							/* PGBENCHKIT_SEGMENT_H */

@@ -1,0 +1,70 @@
+/*-------------------------------------------------------------------------
+ *
+ * results.h
+ *		The rows a run leaves in bench.runs, bench.progress and
+ *		bench.histograms (results.c), written by its coordinator.
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHKIT_RESULTS_H
+#define PGBENCHKIT_RESULTS_H
+
+#include "core/histogram.h"
+#include "runner/segment.h"
+
+typedef struct RunSummary
+{
+	double		measured_s;
+	int64		transactions;
+	double		tps;
+	double		lat_avg_ms;
+	double		lat_stddev_ms;
+	double		lat_min_ms;
+	double		lat_p50_ms;
+	double		lat_p90_ms;
+	double		lat_p95_ms;
+	double		lat_p99_ms;
+	double		lat_p999_ms;
+	double		lat_max_ms;
+	int64		failures[FAIL_KINDS];
+	int64		retried;
+	int64		retries;
+	int64		ignored_errors; /* measured phase */
+	int64		warmup_transactions;
+	int64		skipped;
+	int64		late;
+	double		lag_avg_ms;		/* < 0: no rate limit */
+	double		lag_max_ms;
+	double		connection_time_ms; /* pgbench's: initial, or average per
+									 * connection with per_transaction;
+									 * < 0: none (in-server) */
+	int			clients_lost;	/* on_disconnect 'continue'; < 0: in-server */
+} RunSummary;
+
+typedef struct RunInterval
+{
+	TimestampTz start;
+	TimestampTz end;
+	double		elapsed_s;
+	int64		transactions;
+	double		tps;
+	double		lat_avg_ms;		/* < 0: no transaction */
+	double		lat_stddev_ms;
+	double		lat_p99_ms;
+	double		lat_max_ms;
+	int64		failures;
+	int64		retries;
+	int64		ignored_errors;
+	bool		in_warmup;
+} RunInterval;
+
+extern int64 bk_run_next_id(void);
+extern void bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at);
+extern void bk_run_set_started(int64 run_id, TimestampTz started_at);
+extern void bk_run_progress(int64 run_id, const RunInterval *iv, const BkHist *hist);
+extern void bk_run_group_progress(int64 run_id, int group_no, const RunInterval *iv);
+extern void bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
+						  const BkHist *hist, const RunSummary *gsum, BkHist *const *ghist,
+						  int sqlerrcode, const char *error);
+
+#endif							/* PGBENCHKIT_RESULTS_H */
