@@ -6,6 +6,7 @@
 #   make fuzz            fuzz the script parser and the expression evaluator
 #                        for FUZZ_SECONDS (600) seconds (docs/reliability.md)
 #   make fuzz-regress    replay the saved fuzzing inputs (also in scripts/test.sh)
+#   make check-tree      the source tree's shape (scripts/check_tree.pl)
 #   make sanitize        the tests in a PostgreSQL 15 built with
 #                        AddressSanitizer and UndefinedBehaviorSanitizer
 #
@@ -72,6 +73,13 @@ $(INSTALL_SQL): $(SQL_PIECES) Makefile
 	    '\echo Use "CREATE EXTENSION pgbenchkit CASCADE" to load this file. \quit' ''; \
 	  cat $(SQL_PIECES); } > $@.tmp
 	mv $@.tmp $@
+
+# The shape of src/ (docs/design.md): every part in its folder, no C file
+# over 1,500 lines, dependencies only downwards, no circle between units,
+# each unit exporting through its own header (test/tree.sh in the suite)
+.PHONY: check-tree
+check-tree: $(OBJS)
+	perl $(srcdir)/scripts/check_tree.pl $(srcdir)/src
 
 # PGXS does not track header dependencies: every object depends on every
 # header of src/ (a changed shared-memory struct must rebuild all its users)

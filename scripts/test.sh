@@ -12,6 +12,8 @@
 #                 shell script; test/fuzz.sh: the saved fuzzing inputs
 #                 replayed through the script parser and the expression
 #                 evaluator under the sanitizers (make fuzz-regress)
+#                 test/tree.sh: the source tree's shape (make check-tree:
+#                 parts in folders, short files, no circle between units)
 # Then, for each PostgreSQL version (default: 15 and 18):
 #   1. copies the work tree to .work/test-<ver>/src and builds it there from
 #      clean with WERROR=1, then installs it into that version's private
@@ -510,7 +512,7 @@ fi
 
 if want_suite setup; then
 	phase "setup"
-	suite_scripts setup - test/setup.sh test/fuzz.sh
+	suite_scripts setup - test/setup.sh test/fuzz.sh test/tree.sh
 fi
 
 for ver in "${VERSIONS[@]}"; do

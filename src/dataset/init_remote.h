@@ -2,7 +2,7 @@
  *
  * init_remote.h
  *		bench.init into a target: a dataset kind's tables made on another
- *		server over libpq, as pgbench -i makes them (src/init_remote.c).
+ *		server over libpq, as pgbench -i makes them (init_remote.c).
  *
  *-------------------------------------------------------------------------
  */

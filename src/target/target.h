@@ -3,7 +3,7 @@
  * target.h
  *		Targets: remote PostgreSQL servers stored as foreign servers of the
  *		wrapper bench_target, with the credentials of each role in its user
- *		mapping (src/target.c).
+ *		mapping (target.c).
  *
  *-------------------------------------------------------------------------
  */
