@@ -4,19 +4,24 @@
 #
 #   bench/build_vs_build.sh [--before REV] [--after REV] [--version 18]
 #                           [--scale 10] [--rounds 5] [--clients 8]
-#                           [--duration 10] [--port 5521] [--keep]
+#                           [--duration 10] [--port 5521] [--control] [--keep]
 #
 # Builds git revisions --before (default main) and --after (default HEAD)
 # of this repository, each from `git archive` in a folder of its own, with
 # warnings as errors, for PostgreSQL --version (15 or 18: the setup's
-# pg_config of that version, never the one on PATH).  The two must carry
-# the same extension version, since the library refuses the SQL of another
-# version; the SQL of --before is installed.  Creates a throwaway cluster
+# pg_config of that version, never the one on PATH).  With --control, a
+# third build, "control", is --before built again in a folder of its own:
+# the same code measured as if it were another, whose ratio to --before
+# shows the noise of the run.  The SQL of --after is installed; a library
+# checks the version of the SQL it is called from, so when --before is of
+# another extension version it is built with --after's (EXTVERSION; what is
+# compared is the library).  Creates a throwaway cluster
 # of that version (initdb as the postgres OS user when run as root) in a
 # temporary folder, port --port, unix socket only, max_worker_processes =
 # 300 and shared_buffers = 256MB, everything else default, and loads
 # bench.init('tpcb', scale => --scale) into database `bench`.  Then, for
-# each round, for each build (in turn first and second, round by round):
+# each round, for each build (the first of the round rotating from round
+# to round):
 # copies its library over the installed one, restarts the cluster, reads
 # the dataset into shared buffers (pg_prewarm) and runs, each after a
 # CHECKPOINT,
@@ -25,7 +30,7 @@
 # and prints every measurement (tps, and the server's CPU time per
 # transaction from bench.run_counters: on a machine not idle, the steadier
 # figure); then the medians of each build per workload and the ratios
-# after / before of the medians.  The library that
+# after / before of the medians (and control / before).  The library that
 # was installed before is put back at the end.  The cluster is stopped and
 # removed at the end; --keep leaves it running.  Run it on an otherwise idle
 # machine; the ratios are what to compare.
@@ -34,7 +39,7 @@ set -euo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
-BEFORE=main AFTER=HEAD VERSION=18 SCALE=10 ROUNDS=5 CLIENTS=8 DURATION=10 PORT=5521 KEEP=0
+BEFORE=main AFTER=HEAD VERSION=18 SCALE=10 ROUNDS=5 CLIENTS=8 DURATION=10 PORT=5521 KEEP=0 CONTROL=0
 while (($#)); do
 	case $1 in
 	--before) BEFORE=$2; shift 2 ;;
@@ -46,7 +51,8 @@ while (($#)); do
 	--duration) DURATION=$2; shift 2 ;;
 	--port) PORT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
-	*) echo "usage: $0 [--before REV] [--after REV] [--version 15|18] [--scale N] [--rounds N] [--clients N] [--duration SECONDS] [--port N] [--keep]" >&2; exit 2 ;;
+	--control) CONTROL=1; shift ;;
+	*) echo "usage: $0 [--before REV] [--after REV] [--version 15|18] [--scale N] [--rounds N] [--clients N] [--duration SECONDS] [--port N] [--control] [--keep]" >&2; exit 2 ;;
 	esac
 done
 for v in "$SCALE" "$ROUNDS" "$CLIENTS" "$DURATION" "$PORT"; do
@@ -61,7 +67,9 @@ CC_ARG=()
 [[ -n $(pg_cc "$VERSION") ]] && CC_ARG=(CC="$(pg_cc "$VERSION")")
 declare -A REV=([before]=$(git -C "$PGBK_REPO" rev-parse --short "$BEFORE^{commit}")
 	[after]=$(git -C "$PGBK_REPO" rev-parse --short "$AFTER^{commit}"))
+REV[control]=${REV[before]}
 BUILDS=(before after)
+((CONTROL)) && BUILDS+=(control)
 WORKLOADS=(select-only tpcb)
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -84,17 +92,18 @@ trap cleanup EXIT
 for b in "${BUILDS[@]}"; do
 	mkdir -p "$BUILD_DIR/$b"
 	git -C "$PGBK_REPO" archive "${REV[$b]}" | tar -C "$BUILD_DIR/$b" -xf -
-	make -C "$BUILD_DIR/$b" -s PG_CONFIG="$PGC" "${CC_ARG[@]}" WERROR=1 -j"$(nproc)" >"$BUILD_DIR/$b.log" 2>&1 ||
+done
+EXTVERSION=$(makefile_version "$BUILD_DIR/after/Makefile")
+for b in "${BUILDS[@]}"; do
+	make -C "$BUILD_DIR/$b" -s PG_CONFIG="$PGC" "${CC_ARG[@]}" WERROR=1 EXTVERSION="$EXTVERSION" -j"$(nproc)" >"$BUILD_DIR/$b.log" 2>&1 ||
 		{ show_file "$BUILD_DIR/$b.log"; die "the build of $b (${REV[$b]}) failed"; }
 done
-[[ $(makefile_version "$BUILD_DIR/before/Makefile") == $(makefile_version "$BUILD_DIR/after/Makefile") ]] ||
-	die "${REV[before]} and ${REV[after]} are different versions of the extension: the library of one refuses the SQL of the other"
 if [[ -f $PKGLIB/pgbenchkit.so ]]; then
 	SAVED_LIB=$BUILD_DIR/installed.so
 	cp "$PKGLIB/pgbenchkit.so" "$SAVED_LIB"
 fi
-make -C "$BUILD_DIR/before" -s PG_CONFIG="$PGC" "${CC_ARG[@]}" install >"$BUILD_DIR/install.log" 2>&1 ||
-	{ show_file "$BUILD_DIR/install.log"; die "make install of ${REV[before]} failed"; }
+make -C "$BUILD_DIR/after" -s PG_CONFIG="$PGC" "${CC_ARG[@]}" install >"$BUILD_DIR/install.log" 2>&1 ||
+	{ show_file "$BUILD_DIR/install.log"; die "make install of ${REV[after]} failed"; }
 
 # ---------------------------------------------------------------- cluster
 bench_cluster_create build_vs_build "$PORT" <<EOF
@@ -111,7 +120,7 @@ PSQL=("$BIN/psql" -X -q -v ON_ERROR_STOP=1)
 SERVER_VERSION=$("${PSQL[@]}" -Atc 'show server_version')
 CPU_MODEL=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
-echo "before ${REV[before]} ($BEFORE), after ${REV[after]} ($AFTER); scale $SCALE, $CLIENTS clients," \
+echo "before ${REV[before]} ($BEFORE), after ${REV[after]} ($AFTER)$( ((CONTROL)) && echo ", control ${REV[control]} (a second build of before)"); scale $SCALE, $CLIENTS clients," \
 	"$DURATION s per measurement, $ROUNDS rounds, $(nproc) cores ($CPU_MODEL), server $SERVER_VERSION, load average $LOAD_START"
 
 # use BUILD: its library in place, the cluster restarted, the dataset in
@@ -135,13 +144,16 @@ measure() {
 	cpu=$("${PSQL[@]}" -Atc "SELECT server_cpu_ms_per_tx FROM bench.run_counters WHERE run_id = $id")
 	vals["$w $b"]+="$tps "
 	vals["$w $b cpu"]+="$cpu "
-	printf '%-11s round %d  %-6s %s  %9.1f tps  lat %6.3f ms  %8d tx  server CPU %.4f ms/tx  (run %d)\n' \
+	printf '%-11s round %d  %-7s %s  %9.1f tps  lat %6.3f ms  %8d tx  server CPU %.4f ms/tx  (run %d)\n' \
 		"$w" "$r" "$b" "${REV[$b]}" "$tps" "$lat" "$tx" "$cpu" "$id"
 }
 
 for ((r = 1; r <= ROUNDS; r++)); do
-	order=("${BUILDS[@]}")
-	((r % 2)) || order=(after before)
+	# the builds in turn, the first of the round rotating
+	order=()
+	for ((i = 0; i < ${#BUILDS[@]}; i++)); do
+		order+=("${BUILDS[(r - 1 + i) % ${#BUILDS[@]}]}")
+	done
 	for b in "${order[@]}"; do
 		use "$b"
 		for w in "${WORKLOADS[@]}"; do
@@ -161,4 +173,9 @@ for w in "${WORKLOADS[@]}"; do
 	printf '  %-11s median server CPU ms/tx: before %.4f, after %.4f; before / after %.3f (above 1: after is cheaper)\n' \
 		"" "$(med "$w before cpu")" "$(med "$w after cpu")" \
 		"$(calc "$(med "$w before cpu") / $(med "$w after cpu")")"
+	if ((CONTROL)); then
+		printf '  %-11s the noise: control / before %.3f tps, before / control %.3f server CPU ms/tx (the same code)\n' \
+			"" "$(calc "$(med "$w control") / $(med "$w before")")" \
+			"$(calc "$(med "$w before cpu") / $(med "$w control cpu")")"
+	fi
 done
