@@ -55,6 +55,7 @@
 #include "runner/executor.h"
 #include "runner/run.h"
 #include "target/target.h"
+#include "script/value.h"
 
 /* a pipelined command whose results are still to come, or a sync */
 typedef struct PqItem

@@ -49,6 +49,7 @@
 #include "core/compat.h"
 #include "runner/executor.h"
 #include "runner/run.h"
+#include "script/value.h"
 
 /* how a bind value is made from a variable, per parameter type */
 typedef struct SpiParam

@@ -45,6 +45,7 @@
 
 #include "runner/runner.h"
 #include "meta/workload.h"
+#include "script/expr_eval.h"
 
 /* counter updates: only this client writes its counters */
 static inline void

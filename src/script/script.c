@@ -54,7 +54,9 @@
 #include "miscadmin.h"
 #include "utils/memutils.h"
 
+#include "script/expr_parse.h"
 #include "script/script.h"
+#include "script/value.h"
 
 /* first size of BkVarTable.names, which doubles whenever it is full */
 #define BK_VARNAMES_INIT		8

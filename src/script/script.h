@@ -2,9 +2,9 @@
  *
  * script.h
  *		Workload scripts in pgbench's script language: splitting a script
- *		into commands (script.c), parsing and evaluating expressions
- *		(expr.c), substituting variables.  The random generator behind
- *		expressions is random.h's.
+ *		into commands (script.c), substituting variables; the types the
+ *		expression files (expr.h) share with it.  The random generator
+ *		behind expressions is random.h's.
  *
  * A workload is one or more scripts with weights, as pgbench -f a@5 -f b@1.
  * Its scripts share one table of variable names (BkVarTable), since a
@@ -80,7 +80,7 @@ typedef struct BkVarTable
 #define BK_VAR_RANDOM_SEED	2	/* :random_seed */
 #define BK_VAR_DEFAULT_SEED	3	/* :default_seed */
 
-typedef struct BkExpr BkExpr;	/* a parsed expression (expr.c) */
+typedef struct BkExpr BkExpr;	/* a parsed expression (expr.h) */
 typedef struct BkSqlSubst BkSqlSubst;	/* a statement's :names (script.c) */
 
 typedef enum BkCommandKind
@@ -237,15 +237,6 @@ extern BkVariant *bk_variant_add(BkVariants *vs, const char *sql, MemoryContext 
 extern void bk_var_assign(BkValue *var, const BkValue *value, MemoryContext cxt);
 extern void bk_var_set_string(BkValue *var, const char *text, MemoryContext cxt);
 
-/* expr.c: expressions */
-extern BkExpr *bk_expr_parse(BkScript *script, const char *text, int line,
-							 int column, const char *command);
-extern void bk_expr_eval(const BkScript *script, int cmdno, const BkExpr *expr,
-						 BkValue *vars, BkPrng *prng, BkValue *result);
-extern bool bk_value_truth(const BkScript *script, int cmdno, const BkValue *value);
-extern int	bk_value_format(const BkValue *v, char *out);
-extern char *bk_value_text(const BkValue *value, char *buf, size_t len);
-
 /* the characters of a variable name, as pgbench's */
 static inline bool
 bk_is_name_start(unsigned char c)
@@ -258,6 +249,20 @@ static inline bool
 bk_is_name_char(unsigned char c)
 {
 	return bk_is_name_start(c) || (c >= '0' && c <= '9');
+}
+
+/* pgbench's spaces between tokens: [ \t\r\f\v] */
+static inline bool
+bk_is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* a decimal digit, in any locale */
+static inline bool
+bk_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
 }
 
 #endif							/* PGBENCHKIT_SCRIPT_H */

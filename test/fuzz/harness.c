@@ -25,6 +25,9 @@
 #include "lib/stringinfo.h"
 
 #include "script/script.h"
+#include "script/expr_eval.h"
+#include "script/expr_parse.h"
+#include "script/value.h"
 #include "harness.h"
 #include "pgstub.h"
 
