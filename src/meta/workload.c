@@ -30,6 +30,8 @@
 #include "meta/catalog.h"
 #include "meta/workload.h"
 #include "core/pgbenchkit.h"
+#include "script/parse.h"
+#include "script/vars.h"
 
 PG_FUNCTION_INFO_V1(bench_define_workload);
 PG_FUNCTION_INFO_V1(bench_drop_workload);

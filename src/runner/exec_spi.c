@@ -49,7 +49,10 @@
 #include "core/compat.h"
 #include "runner/executor.h"
 #include "runner/run.h"
+#include "script/meta.h"
+#include "script/subst.h"
 #include "script/value.h"
+#include "script/variant.h"
 
 /* how a bind value is made from a variable, per parameter type */
 typedef struct SpiParam

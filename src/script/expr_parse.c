@@ -18,6 +18,7 @@
 #include "script/expr.h"
 #include "script/expr_parse.h"
 #include "script/expr_scan.h"
+#include "script/vars.h"
 
 /* argument counts that are not a plain number (exprparse.y's) */
 #define BK_NARGS_ANY		(-1)	/* one or more: least, greatest */

@@ -1,10 +1,13 @@
 /*-------------------------------------------------------------------------
  *
  * script.h
- *		Workload scripts in pgbench's script language: splitting a script
- *		into commands (script.c), substituting variables; the types the
- *		expression files (expr.h) share with it.  The random generator
- *		behind expressions is random.h's.
+ *		Workload scripts in pgbench's script language: the types the files
+ *		of src/script/ share with each other and with their users (values,
+ *		variables, commands, scripts).  What each file does is declared in
+ *		its own header (README.md lists them): a script is split into
+ *		commands by parse.c, its expressions parsed by expr_parse.c and
+ *		evaluated by expr_eval.c, its variables substituted by subst.c.
+ *		The random generator behind expressions is random.h's.
  *
  * A workload is one or more scripts with weights, as pgbench -f a@5 -f b@1.
  * Its scripts share one table of variable names (BkVarTable), since a
@@ -81,7 +84,7 @@ typedef struct BkVarTable
 #define BK_VAR_DEFAULT_SEED	3	/* :default_seed */
 
 typedef struct BkExpr BkExpr;	/* a parsed expression (expr.h) */
-typedef struct BkSqlSubst BkSqlSubst;	/* a statement's :names (script.c) */
+typedef struct BkSqlSubst BkSqlSubst;	/* a statement's :names (subst.c) */
 
 typedef enum BkCommandKind
 {
@@ -221,21 +224,6 @@ typedef struct BkScript
 	 */
 	char		dataset[16];
 } BkScript;
-
-/* script.c */
-extern BkVarTable *bk_vartable_create(void);
-extern int	bk_var_lookup(BkVarTable *vt, const char *name, bool create);
-extern bool bk_valid_var_name(const char *name);
-extern BkScript *bk_script_parse(const char *text, const char *name, BkVarTable *vt);
-extern bool bk_script_ignores(const BkScript *script, int sqlerrcode);
-extern int64 bk_sleep_usec(const BkScript *script, const BkCommand *cmd,
-						   const BkValue *vars);
-extern char *bk_sql_substitute(const BkStatement *stmt, const BkValue *vars);
-extern const char *bk_sql_with_idents(const BkStatement *stmt, const BkValue *vars);
-extern BkVariant *bk_variant_find(BkVariants *vs, const char *sql);
-extern BkVariant *bk_variant_add(BkVariants *vs, const char *sql, MemoryContext cxt);
-extern void bk_var_assign(BkValue *var, const BkValue *value, MemoryContext cxt);
-extern void bk_var_set_string(BkValue *var, const char *text, MemoryContext cxt);
 
 /* the characters of a variable name, as pgbench's */
 static inline bool
