@@ -57,6 +57,7 @@
 #include "runner/runner.h"
 #include "api/runargs.h"
 #include "script/script.h"
+#include "script/vars.h"
 #include "target/target.h"
 #include "core/worker.h"
 #include "meta/workload.h"

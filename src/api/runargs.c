@@ -35,6 +35,7 @@
 #include "runner/segment.h"
 #include "api/runargs.h"
 #include "script/script.h"
+#include "script/vars.h"
 #include "target/target.h"
 #include "core/pgbenchkit.h"
 

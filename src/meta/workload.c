@@ -31,6 +31,8 @@
 #include "meta/workload.h"
 #include "core/pgbenchkit.h"
 #include "meta/privilege.h"
+#include "script/parse.h"
+#include "script/vars.h"
 
 PG_FUNCTION_INFO_V1(bench_define_workload);
 PG_FUNCTION_INFO_V1(bench_drop_workload);

@@ -55,6 +55,9 @@
 #include "runner/exec_pq.h"
 #include "runner/segment.h"
 #include "target/target.h"
+#include "script/subst.h"
+#include "script/value.h"
+#include "script/variant.h"
 
 /* a pipelined command whose results are still to come, or a sync */
 typedef struct PqItem

@@ -50,6 +50,10 @@
 #include "runner/exec_spi.h"
 #include "core/clock.h"
 #include "runner/segment.h"
+#include "script/meta.h"
+#include "script/subst.h"
+#include "script/value.h"
+#include "script/variant.h"
 
 /* how a bind value is made from a variable, per parameter type */
 typedef struct SpiParam

@@ -28,6 +28,7 @@
 #include "meta/catalog.h"
 #include "runner/results.h"
 #include "meta/workload.h"
+#include "script/vars.h"
 
 /* SPI argument helpers: a double that may be missing (< 0 or NaN) */
 static void

@@ -46,6 +46,10 @@
 #include "core/clock.h"
 #include "runner/runner.h"
 #include "meta/workload.h"
+#include "script/expr_eval.h"
+#include "script/meta.h"
+#include "script/sleep.h"
+#include "script/vars.h"
 
 /* counter updates: only this client writes its counters */
 static inline void

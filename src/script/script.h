@@ -1,10 +1,13 @@
 /*-------------------------------------------------------------------------
  *
  * script.h
- *		Workload scripts in pgbench's script language: splitting a script
- *		into commands (script.c), parsing and evaluating expressions
- *		(expr.c), substituting variables.  The random generator behind
- *		expressions is random.h's.
+ *		Workload scripts in pgbench's script language: the types the files
+ *		of src/script/ share with each other and with their users (values,
+ *		variables, commands, scripts).  What each file does is declared in
+ *		its own header (README.md lists them): a script is split into
+ *		commands by parse.c, its expressions parsed by expr_parse.c and
+ *		evaluated by expr_eval.c, its variables substituted by subst.c.
+ *		The random generator behind expressions is random.h's.
  *
  * A workload is one or more scripts with weights, as pgbench -f a@5 -f b@1.
  * Its scripts share one table of variable names (BkVarTable), since a
@@ -80,8 +83,8 @@ typedef struct BkVarTable
 #define BK_VAR_RANDOM_SEED	2	/* :random_seed */
 #define BK_VAR_DEFAULT_SEED	3	/* :default_seed */
 
-typedef struct BkExpr BkExpr;	/* a parsed expression (expr.c) */
-typedef struct BkSqlSubst BkSqlSubst;	/* a statement's :names (script.c) */
+typedef struct BkExpr BkExpr;	/* a parsed expression (expr.h) */
+typedef struct BkSqlSubst BkSqlSubst;	/* a statement's :names (subst.c) */
 
 typedef enum BkCommandKind
 {
@@ -222,30 +225,6 @@ typedef struct BkScript
 	char		dataset[16];
 } BkScript;
 
-/* script.c */
-extern BkVarTable *bk_vartable_create(void);
-extern int	bk_var_lookup(BkVarTable *vt, const char *name, bool create);
-extern bool bk_valid_var_name(const char *name);
-extern BkScript *bk_script_parse(const char *text, const char *name, BkVarTable *vt);
-extern bool bk_script_ignores(const BkScript *script, int sqlerrcode);
-extern int64 bk_sleep_usec(const BkScript *script, const BkCommand *cmd,
-						   const BkValue *vars);
-extern char *bk_sql_substitute(const BkStatement *stmt, const BkValue *vars);
-extern const char *bk_sql_with_idents(const BkStatement *stmt, const BkValue *vars);
-extern BkVariant *bk_variant_find(BkVariants *vs, const char *sql);
-extern BkVariant *bk_variant_add(BkVariants *vs, const char *sql, MemoryContext cxt);
-extern void bk_var_assign(BkValue *var, const BkValue *value, MemoryContext cxt);
-extern void bk_var_set_string(BkValue *var, const char *text, MemoryContext cxt);
-
-/* expr.c: expressions */
-extern BkExpr *bk_expr_parse(BkScript *script, const char *text, int line,
-							 int column, const char *command);
-extern void bk_expr_eval(const BkScript *script, int cmdno, const BkExpr *expr,
-						 BkValue *vars, BkPrng *prng, BkValue *result);
-extern bool bk_value_truth(const BkScript *script, int cmdno, const BkValue *value);
-extern int	bk_value_format(const BkValue *v, char *out);
-extern char *bk_value_text(const BkValue *value, char *buf, size_t len);
-
 /* the characters of a variable name, as pgbench's */
 static inline bool
 bk_is_name_start(unsigned char c)
@@ -258,6 +237,20 @@ static inline bool
 bk_is_name_char(unsigned char c)
 {
 	return bk_is_name_start(c) || (c >= '0' && c <= '9');
+}
+
+/* pgbench's spaces between tokens: [ \t\r\f\v] */
+static inline bool
+bk_is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/* a decimal digit, in any locale */
+static inline bool
+bk_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
 }
 
 #endif							/* PGBENCHKIT_SCRIPT_H */

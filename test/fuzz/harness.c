@@ -25,6 +25,13 @@
 #include "lib/stringinfo.h"
 
 #include "script/script.h"
+#include "script/expr_eval.h"
+#include "script/expr_parse.h"
+#include "script/parse.h"
+#include "script/sleep.h"
+#include "script/subst.h"
+#include "script/value.h"
+#include "script/vars.h"
 #include "harness.h"
 #include "pgstub.h"
 

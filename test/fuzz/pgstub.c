@@ -2,9 +2,9 @@
  *
  * pgstub.c
  *		The few backend services the script parser and the expression
- *		evaluator (src/script/*.c, src/core/random.c) call, for running
- *		them outside a server: under libFuzzer, and in the replay of the
- *		saved inputs (test/fuzz/replay.c).
+ *		evaluator (the .c files of src/script/, src/core/random.c) call, for
+ *		running them outside a server: under libFuzzer, and in the replay of
+ *		the saved inputs (test/fuzz/replay.c).
  *
  * The parser and the evaluator are linked unmodified; only what they call
  * of the server is replaced, and each replacement keeps the server's

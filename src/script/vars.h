@@ -1,0 +1,20 @@
+/*-------------------------------------------------------------------------
+ *
+ * vars.h
+ *		The variables of pgbench's script language: the table of variable
+ *		names, setting a variable (vars.c).
+ *
+ *-------------------------------------------------------------------------
+ */
+#ifndef PGBENCHKIT_SCRIPT_VARS_H
+#define PGBENCHKIT_SCRIPT_VARS_H
+
+#include "script/script.h"
+
+extern BkVarTable *bk_vartable_create(void);
+extern int	bk_var_lookup(BkVarTable *vt, const char *name, bool create);
+extern bool bk_valid_var_name(const char *name);
+extern void bk_var_assign(BkValue *var, const BkValue *value, MemoryContext cxt);
+extern void bk_var_set_string(BkValue *var, const char *text, MemoryContext cxt);
+
+#endif							/* PGBENCHKIT_SCRIPT_VARS_H */
