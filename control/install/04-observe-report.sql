@@ -81,7 +81,7 @@ COMMENT ON FUNCTION bench._redact_statement(text) IS
 
 --
 -- bench._host_cpu_sample: the host CPU figures a sample keeps, from the text
--- of /proc/stat and the sample before (src/observe/observe.c): each counter held at
+-- of /proc/stat and the sample before (src/observe/cpu.c): each counter held at
 -- the highest value the run's samples showed, so that busy time never grows
 -- by more than total time between two samples of a run.
 --

@@ -1,7 +1,7 @@
 /*-------------------------------------------------------------------------
  *
  * run.h
- *		What the suites (suite.c) share with single runs (run.c): the
+ *		What the suites (suite*.c) share with single runs (run.c): the
  *		checks of a run's arguments and caller, waiting, progress lines.
  *
  *-------------------------------------------------------------------------

@@ -8,8 +8,8 @@
  * The table is the one place a run argument is defined.  The SQL
  * functions that start runs are made from it (bench._create_run_function
  * reads it through bench._arguments_of), suites keep the arguments of
- * their runs as jsonb keyed by its names (suite.c), and bk_call_args reads
- * a call's arguments by their names, filling in the table's defaults, so
+ * their runs as jsonb keyed by its names (suite_spec.c), and bk_call_args
+ * reads a call's arguments by their names, filling in the table's defaults, so
  * that SQL of an older version, whose functions lack the newest arguments,
  * still works with this library; a call with an argument the library does
  * not know is refused with 55000, naming the update to run.

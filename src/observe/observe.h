@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * observe.h
- *		What the server did during a run: prewarm, samples of its counters,
- *		relation sizes, settings and host facts (observe.c).
+ *		What the server did during a run (observe.c): the observer of a run,
+ *		and what its parts (prewarm.c, sample.c, cpu.c, record.c) share.
  *
  *-------------------------------------------------------------------------
  */
@@ -41,15 +41,16 @@ typedef struct BkObserver
 	char	   *remote_sample_sql[2];
 } BkObserver;
 
-/* in a transaction, as the run's role */
-extern void bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid);
-extern void bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *conn,
-							   const char *name, const char *table_names);
-extern void bk_obs_prewarm(BkObserver *o);
-extern void bk_obs_begin(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts);
-extern void bk_obs_sample(BkObserver *o, const char *phase, TimestampTz at,
-						  double elapsed_s, int64 xacts);
-extern void bk_obs_end(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts);
-extern char *bk_obs_settings_sql(void);
+/* the workload's leaf tables: a dataset's tables and their partitions */
+extern const char *const leaf_tables_cte;
+
+extern Datum obs_oid_array(const Oid *oids, int n);
+extern char *obs_query_text(const char *sql, int nargs, Oid *types, Datum *values);
+extern char *obs_remote_text(BkObserver *o, const char *sql, int nparams, const Oid *types,
+							 const char *const *values);
+extern char *obs_text(BkObserver *o, const char *sql, int nargs, Oid *types, Datum *values);
+extern char *obs_extension_schema(BkObserver *o, const char *extname);
+extern void obs_unavailable(BkObserver *o, const char *source, const char *why);
+extern ErrorData *obs_try(void (*fn) (void *), void *arg);
 
 #endif							/* PGBENCHKIT_OBSERVE_H */

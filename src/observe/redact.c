@@ -4,7 +4,7 @@
  *		Statement texts without the secrets they may hold.
  *
  * The samples before and after a run keep the texts of the run's role's
- * busiest statements from pg_stat_statements (observe.c), and every role
+ * busiest statements from pg_stat_statements (sample.c), and every role
  * may read bench.samples.  pg_stat_statements writes the constants of
  * SELECT, INSERT, UPDATE, DELETE and MERGE as $1, $2 ..., but it keeps
  * utility statements as they were written (CREATE USER MAPPING ... OPTIONS

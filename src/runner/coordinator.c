@@ -51,6 +51,9 @@
 
 #include "meta/catalog.h"
 #include "observe/observe.h"
+#include "observe/prewarm.h"
+#include "observe/record.h"
+#include "observe/sample.h"
 #include "core/pgbenchkit.h"
 #include "target/target.h"
 #include "core/clock.h"
