@@ -12,7 +12,8 @@
  * draws their seeds.  Every random number comes from the BkPrng handed in,
  * so that a client restoring a saved copy of its generator replays the
  * same values.  The range checks of the arguments are the evaluator's
- * (expr.c), which calls these only with arguments pgbench would accept.
+ * (script/expr_func.c), which calls these only with arguments pgbench
+ * would accept.
  *
  * What is still not quite pgbench: where pgbench's C is undefined we give
  * the results of pgbench on x86-64: a double result of

@@ -87,12 +87,12 @@ static const struct
 static BkExpr *bk_parse_expr(BkExprParser *ep, int minprec);
 
 /*
- * bk_syntax_error
+ * expr_syntax_error
  *		Report the current token as one that cannot be there: bison's
  *		"syntax error", with HINT saying what could.
  */
 static BK_NORETURN void
-bk_syntax_error(BkExprParser *ep, const char *hint)
+expr_syntax_error(BkExprParser *ep, const char *hint)
 {
 	bk_expr_error(ep, &ep->tok, hint, "syntax error", NULL);
 }
@@ -281,7 +281,7 @@ static void
 bk_expect(BkExprParser *ep, BkTokenKind kind, const char *what)
 {
 	if (ep->tok.kind != kind)
-		bk_syntax_error(ep, psprintf("The expression needs %s at this point.", what));
+		expr_syntax_error(ep, psprintf("The expression needs %s at this point.", what));
 	bk_lex(ep);
 }
 
@@ -311,7 +311,7 @@ bk_parse_is(BkExprParser *ep, BkTokenKind kind, BkExpr *left)
 		else if (ep->tok.kind == TOK_TRUE || ep->tok.kind == TOK_FALSE)
 			right = bk_make_special(BK_VAL_BOOL, ep->tok.kind == TOK_TRUE);
 		else
-			bk_syntax_error(ep, "IS and IS NOT are followed by NULL, TRUE or FALSE.");
+			expr_syntax_error(ep, "IS and IS NOT are followed by NULL, TRUE or FALSE.");
 		bk_lex(ep);
 	}
 	result = bk_make_op(BK_F_IS, left, right);
@@ -353,7 +353,7 @@ bk_parse_random_string(BkExprParser *ep, const BkToken *name)
 					  "random_string() makes text: it is the whole expression of a \\set, as in \\set c random_string('###-@@@').",
 					  "random_string() must be the whole expression of a \\set", NULL);
 	if (lit.kind != TOK_STRING)
-		bk_syntax_error(ep, "random_string() takes a pattern in quotes: '#' is a random digit, '@' a random lower-case letter.");
+		expr_syntax_error(ep, "random_string() takes a pattern in quotes: '#' is a random digit, '@' a random lower-case letter.");
 	initStringInfo(&buf);
 	for (int i = 1; i < lit.len - 1; i++)
 	{
@@ -422,7 +422,7 @@ bk_parse_call(BkExprParser *ep)
 		args[nargs++] = bk_parse_expr(ep, 0);
 	}
 	if (ep->tok.kind != TOK_RPAREN)
-		bk_syntax_error(ep, "The expression needs \",\" or \")\" at this point.");
+		expr_syntax_error(ep, "The expression needs \",\" or \")\" at this point.");
 
 	want = bk_functions[f].nargs;
 	switch (want)
@@ -503,7 +503,7 @@ bk_parse_case(BkExprParser *ep)
 
 	bk_lex(ep);
 	if (ep->tok.kind != TOK_WHEN)
-		bk_syntax_error(ep, "CASE is followed by one or more WHEN condition THEN value.");
+		expr_syntax_error(ep, "CASE is followed by one or more WHEN condition THEN value.");
 	while (ep->tok.kind == TOK_WHEN)
 	{
 		if (nargs + 3 > maxargs)
@@ -599,13 +599,13 @@ bk_parse_prefix(BkExprParser *ep)
 		case TOK_CASE:
 			return bk_parse_case(ep);
 		case TOK_STRING:
-			bk_syntax_error(ep, "A quoted string is only the pattern of random_string(); expressions compute numbers and booleans.");
+			expr_syntax_error(ep, "A quoted string is only the pattern of random_string(); expressions compute numbers and booleans.");
 		case TOK_MAXINT:
-			bk_syntax_error(ep, "9223372036854775808 is a bigint only as -9223372036854775808; write 9223372036854775808.0 for a double.");
+			expr_syntax_error(ep, "9223372036854775808 is a bigint only as -9223372036854775808; write 9223372036854775808.0 for a double.");
 		case TOK_END:
-			bk_syntax_error(ep, "The expression is missing or ends too early.");
+			expr_syntax_error(ep, "The expression is missing or ends too early.");
 		default:
-			bk_syntax_error(ep, "An operand is needed at this point: a number, a :variable, a function call, CASE or an expression in parentheses.");
+			expr_syntax_error(ep, "An operand is needed at this point: a number, a :variable, a function call, CASE or an expression in parentheses.");
 	}
 }
 
@@ -633,7 +633,7 @@ bk_parse_expr(BkExprParser *ep, int minprec)
 		if (!bk_infix(op.kind, &prec, &func, &swap) || prec < minprec)
 			break;
 		if (prec == BK_PREC_CMP && after_cmp)
-			bk_syntax_error(ep, "Comparisons do not chain: write a < b AND b < c, or use parentheses.");
+			expr_syntax_error(ep, "Comparisons do not chain: write a < b AND b < c, or use parentheses.");
 		bk_lex(ep);
 
 		if (prec == BK_PREC_IS)
@@ -671,6 +671,6 @@ bk_expr_parse(BkScript *script, const char *text, int line, int column,
 	ep.first_offset = (int) (ep.tok.start - text);
 	e = bk_parse_expr(&ep, 0);
 	if (ep.tok.kind != TOK_END)
-		bk_syntax_error(&ep, "An operator may be missing before this point.");
+		expr_syntax_error(&ep, "An operator may be missing before this point.");
 	return e;
 }
