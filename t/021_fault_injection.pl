@@ -83,8 +83,17 @@ sub poll
 my $dynshmem = $node->data_dir . '/pg_dynshmem';
 sub segments { my @s = glob("$dynshmem/mmap.*"); return scalar @s; }
 
-# the segments of an idle server (the control segment of the mmap kind)
+# the segments of an idle server (the control segment of the mmap kind):
+# once bench.init's workers are gone (the last may still be exiting, its
+# segment still there, on a loaded machine), the fewest of a few counts
+poll(q{SELECT count(*) FROM pg_stat_activity WHERE backend_type LIKE 'pgbenchkit%'}, '0', 60);
 my $idle_segments = segments();
+for (1 .. 10)
+{
+	usleep(100_000);
+	my $n = segments();
+	$idle_segments = $n if $n < $idle_segments;
+}
 
 my $workers = q{SELECT count(*) FROM pg_stat_activity
                  WHERE backend_type IN ('pgbenchkit run', 'pgbenchkit client', 'pgbenchkit suite')};
