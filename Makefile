@@ -24,14 +24,18 @@ PG_CPPFLAGS += -I$(libpq_srcdir)
 SHLIB_LINK_INTERNAL += $(libpq)
 
 # The control file and install scripts live in control/.  The install
-# script of this version is built: a header, then the pieces of
-# control/install/ in the order of their names, one concern each (datasets,
-# workloads, runs, observability and report, suites and schedules, charts,
-# compare and export).  Upgrade scripts (control/pgbenchkit--A--B.sql) and
-# the frozen install scripts of released versions are installed as they are.
+# script of this version is built by scripts/build-sql.pl: a header, then
+# the pieces of control/install/ in the order of their names, one concern
+# each (datasets, workloads, runs, observability and report, suites and
+# schedules, charts, compare and export, ...), where each line
+# `#include "functions/NAME.sql"` or `#include "views/NAME.sql"` is that
+# file of control/sql/: every function's and view's text lives there, once
+# (docs/design.md).  Upgrade scripts (control/pgbenchkit--A--B.sql) and the
+# frozen install scripts of released versions are installed as they are.
 MODULEDIR    = extension
 INSTALL_SQL  = control/build/pgbenchkit--$(EXTVERSION).sql
-SQL_PIECES   = $(sort $(wildcard $(srcdir)/control/install/*.sql))
+SQL_SOURCES  = $(wildcard $(srcdir)/control/install/*.sql $(srcdir)/control/sql/*/*.sql)
+BUILD_SQL    = $(srcdir)/scripts/build-sql.pl
 DATA         = control/pgbenchkit.control $(wildcard control/pgbenchkit--*.sql)
 DATA_built   = $(INSTALL_SQL)
 EXTRA_CLEAN  = control/build
@@ -66,11 +70,9 @@ PG_CONFIG   ?= pg_config
 PGXS        := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-$(INSTALL_SQL): $(SQL_PIECES) Makefile
+$(INSTALL_SQL): $(SQL_SOURCES) $(BUILD_SQL) Makefile
 	@mkdir -p $(dir $@)
-	{ printf '%s\n' '-- pgbenchkit $(EXTVERSION): the benchmark lab inside PostgreSQL' \
-	    '\echo Use "CREATE EXTENSION pgbenchkit CASCADE" to load this file. \quit' ''; \
-	  cat $(SQL_PIECES); } > $@.tmp
+	perl $(BUILD_SQL) install $(EXTVERSION) $(srcdir)/control > $@.tmp
 	mv $@.tmp $@
 
 # PGXS does not track header dependencies: every object depends on every
