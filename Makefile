@@ -11,7 +11,10 @@
 #
 # The whole suite, on every supported server version, is scripts/test.sh.
 
-EXTVERSION   = 0.2.0
+EXTVERSION   = 0.3.0
+# the last released version: its install script is frozen in control/, and
+# the upgrade from it to EXTVERSION is built (control/upgrade/)
+UPGRADE_FROM = 0.2.0
 MODULE_big   = pgbenchkit
 # src/ is one folder per part of the architecture (docs/design.md, and each
 # folder's README.md: what it owns, what it may include); a source includes
@@ -30,14 +33,20 @@ SHLIB_LINK_INTERNAL += $(libpq)
 # schedules, charts, compare and export, ...), where each line
 # `#include "functions/NAME.sql"` or `#include "views/NAME.sql"` is that
 # file of control/sql/: every function's and view's text lives there, once
-# (docs/design.md).  Upgrade scripts (control/pgbenchkit--A--B.sql) and the
-# frozen install scripts of released versions are installed as they are.
+# (docs/design.md).  The upgrade script from UPGRADE_FROM is built by it
+# too: control/upgrade/$(UPGRADE_FROM)--$(EXTVERSION)/before.sql, every
+# file of control/sql/ in install order, then after.sql.  The frozen
+# install scripts of released versions and the upgrade scripts between
+# them (control/pgbenchkit--*.sql) are installed as they are; the texts of
+# control/sql/ and control/upgrade/ are not installed themselves.
 MODULEDIR    = extension
 INSTALL_SQL  = control/build/pgbenchkit--$(EXTVERSION).sql
+UPGRADE_DIR  = $(srcdir)/control/upgrade/$(UPGRADE_FROM)--$(EXTVERSION)
+UPGRADE_SQL  = control/build/pgbenchkit--$(UPGRADE_FROM)--$(EXTVERSION).sql
 SQL_SOURCES  = $(wildcard $(srcdir)/control/install/*.sql $(srcdir)/control/sql/*/*.sql)
 BUILD_SQL    = $(srcdir)/scripts/build-sql.pl
 DATA         = control/pgbenchkit.control $(wildcard control/pgbenchkit--*.sql)
-DATA_built   = $(INSTALL_SQL)
+DATA_built   = $(INSTALL_SQL) $(UPGRADE_SQL)
 EXTRA_CLEAN  = control/build
 
 REGRESS      = init init_options init_errors run run_state run_errors observe observe_errors suite schedule charts compare relative export workloads scripts sysbench_scripts library_calls targets secrets init_target_errors roles hostile search_path ident_vars init_sysbench ibench groups ibench_suite
@@ -73,6 +82,11 @@ include $(PGXS)
 $(INSTALL_SQL): $(SQL_SOURCES) $(BUILD_SQL) Makefile
 	@mkdir -p $(dir $@)
 	perl $(BUILD_SQL) install $(EXTVERSION) $(srcdir)/control > $@.tmp
+	mv $@.tmp $@
+
+$(UPGRADE_SQL): $(SQL_SOURCES) $(UPGRADE_DIR)/before.sql $(UPGRADE_DIR)/after.sql $(BUILD_SQL) Makefile
+	@mkdir -p $(dir $@)
+	perl $(BUILD_SQL) upgrade $(UPGRADE_FROM) $(EXTVERSION) $(srcdir)/control > $@.tmp
 	mv $@.tmp $@
 
 # PGXS does not track header dependencies: every object depends on every

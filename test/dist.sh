@@ -238,6 +238,10 @@ else
 		"exit status $rc; $(tail_of "$TMP/build.log" 40)" test "$rc" -eq 0 -a -f "$SRC/pgbenchkit.so"
 	check_diag "... and the install script control/build/pgbenchkit--$VERSION.sql, from the pieces of control/install/ and the texts of control/sql/" \
 		"$(ls -R "$SRC/control" 2>&1)" grep -q '^CREATE TABLE bench._runs ' "$SRC/control/build/pgbenchkit--$VERSION.sql"
+	FROM=$(sed -n 's/^UPGRADE_FROM *= *//p' "$SRC/Makefile")
+	check_diag "... and the upgrade script control/build/pgbenchkit--$FROM--$VERSION.sql, from control/upgrade/ and control/sql/" \
+		"$(ls -R "$SRC/control" 2>&1)" grep -q '^CREATE OR REPLACE FUNCTION bench._create_run_function(' \
+		"$SRC/control/build/pgbenchkit--$FROM--$VERSION.sql"
 fi
 
 rc=0

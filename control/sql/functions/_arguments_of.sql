@@ -2,7 +2,7 @@
 -- The run arguments: one table of them, in the library (src/api/runargs.c),
 -- which every function that starts runs takes them from.
 --
-CREATE FUNCTION bench._arguments_of(function text)
+CREATE OR REPLACE FUNCTION bench._arguments_of(function text)
 RETURNS TABLE (argno integer, name text, type regtype, default_value text,
                required boolean, description text)
 LANGUAGE c STABLE PARALLEL SAFE

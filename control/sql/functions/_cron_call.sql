@@ -1,5 +1,5 @@
 -- internal: one of a few fixed pg_cron statements, in pg_cron's database
-CREATE FUNCTION bench._cron_call(database name, operation text, args text[] DEFAULT '{}')
+CREATE OR REPLACE FUNCTION bench._cron_call(database name, operation text, args text[] DEFAULT '{}')
 RETURNS text
 LANGUAGE c VOLATILE PARALLEL UNSAFE
 AS 'MODULE_PATHNAME', 'bench_cron_call';

@@ -3,7 +3,7 @@
 -- NULL when it is.  pg_cron is the final judge (bench.schedule passes its
 -- error on); this gives the usual mistakes a clear message first.
 --
-CREATE FUNCTION bench._cron_check(expr text)
+CREATE OR REPLACE FUNCTION bench._cron_check(expr text)
 RETURNS text
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp

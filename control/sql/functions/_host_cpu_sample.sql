@@ -4,7 +4,7 @@
 -- the highest value the run's samples showed, so that busy time never grows
 -- by more than total time between two samples of a run.
 --
-CREATE FUNCTION bench._host_cpu_sample(stat text, previous jsonb DEFAULT NULL)
+CREATE OR REPLACE FUNCTION bench._host_cpu_sample(stat text, previous jsonb DEFAULT NULL)
 RETURNS jsonb
 LANGUAGE c STABLE PARALLEL SAFE
 AS 'MODULE_PATHNAME', 'bench_host_cpu_sample';

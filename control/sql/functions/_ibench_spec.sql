@@ -14,10 +14,10 @@
 --           --inserts_per_second, one table per insert process), for
 --           duration; N is 100, 500 or 1000
 --
-CREATE FUNCTION bench._ibench_spec(rows bigint, steps text[], insert_clients integer,
-                                   query_clients integer, tables integer,
-                                   secondary_indexes integer, duration interval, options jsonb,
-                                   tag text, target text, progress interval, search_path text)
+CREATE OR REPLACE FUNCTION bench._ibench_spec(rows bigint, steps text[], insert_clients integer,
+                                              query_clients integer, tables integer,
+                                              secondary_indexes integer, duration interval, options jsonb,
+                                              tag text, target text, progress interval, search_path text)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp

@@ -1,4 +1,4 @@
-CREATE FUNCTION bench._import(document jsonb, owner name)
+CREATE OR REPLACE FUNCTION bench._import(document jsonb, owner name)
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp

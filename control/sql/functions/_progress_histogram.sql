@@ -1,5 +1,5 @@
 -- the latency histogram of a run's measured intervals, from its progress rows
-CREATE FUNCTION bench._progress_histogram(run_id bigint)
+CREATE OR REPLACE FUNCTION bench._progress_histogram(run_id bigint)
 RETURNS TABLE (lower_ms double precision, upper_ms double precision, count bigint)
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp

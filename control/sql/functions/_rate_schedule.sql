@@ -1,6 +1,6 @@
 -- bench._rate_schedule: the starts a rate limit schedules, for tests
-CREATE FUNCTION bench._rate_schedule(random_seed bigint, rate double precision, clients integer,
-                                     workers integer, seconds double precision)
+CREATE OR REPLACE FUNCTION bench._rate_schedule(random_seed bigint, rate double precision, clients integer,
+                                                workers integer, seconds double precision)
 RETURNS double precision[]
 LANGUAGE c STRICT IMMUTABLE PARALLEL SAFE
 AS 'MODULE_PATHNAME', 'bench_rate_schedule';

@@ -4,7 +4,7 @@
 -- bench.samples, and pg_stat_statements keeps the text of CREATE USER
 -- MAPPING ... OPTIONS (password '...') and the like as it was written.
 --
-CREATE FUNCTION bench._redact_statement(query text)
+CREATE OR REPLACE FUNCTION bench._redact_statement(query text)
 RETURNS text
 LANGUAGE c STRICT IMMUTABLE PARALLEL SAFE
 AS 'MODULE_PATHNAME', 'bench_redact_statement';

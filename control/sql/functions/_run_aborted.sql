@@ -1,7 +1,7 @@
 -- a run whose coordinator is gone, as it is recorded: 'aborted', with the
 -- figures of its progress rows (the view bench.runs shows each column it
 -- sets from it)
-CREATE FUNCTION bench._run_aborted(r bench._runs)
+CREATE OR REPLACE FUNCTION bench._run_aborted(r bench._runs)
 RETURNS bench._runs
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp

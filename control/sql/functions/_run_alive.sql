@@ -6,7 +6,7 @@
 -- aborted run it is, with what its progress rows kept
 -- (bench._run_aborted), until the next bench function writes it so.
 --
-CREATE FUNCTION bench._run_alive(run_id bigint)
+CREATE OR REPLACE FUNCTION bench._run_alive(run_id bigint)
 RETURNS boolean
 LANGUAGE c STRICT VOLATILE PARALLEL RESTRICTED
 AS 'MODULE_PATHNAME', 'bench_run_alive';

@@ -1,6 +1,6 @@
 -- a row of bench.runs as it is now (read again if its coordinator is gone
 -- since it was read)
-CREATE FUNCTION bench._run_state(r bench.runs)
+CREATE OR REPLACE FUNCTION bench._run_state(r bench.runs)
 RETURNS bench.runs
 LANGUAGE sql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp

@@ -14,9 +14,9 @@
 -- role.  The job runs one fixed statement, bench.run_schedule(name), as
 -- OWNER: the calling role needs no privilege on pg_cron.
 --
-CREATE FUNCTION bench._schedule(name text, schedule text, spec jsonb,
-                                baseline_runs integer, threshold double precision,
-                                owner name)
+CREATE OR REPLACE FUNCTION bench._schedule(name text, schedule text, spec jsonb,
+                                           baseline_runs integer, threshold double precision,
+                                           owner name)
 RETURNS bench.schedules
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp

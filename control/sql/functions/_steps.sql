@@ -1,5 +1,5 @@
 -- internal: a suite of steps, each a run of its own arguments (suite.c)
-CREATE FUNCTION bench._steps(spec jsonb, wait boolean)
+CREATE OR REPLACE FUNCTION bench._steps(spec jsonb, wait boolean)
 RETURNS bigint
 LANGUAGE c VOLATILE PARALLEL UNSAFE
 AS 'MODULE_PATHNAME', 'bench_steps';

@@ -5,7 +5,7 @@
 -- by the view bench.suites as the aborted suite it is, its finished runs
 -- kept, until the next bench function writes it so.
 --
-CREATE FUNCTION bench._suite_alive(suite_id bigint)
+CREATE OR REPLACE FUNCTION bench._suite_alive(suite_id bigint)
 RETURNS boolean
 LANGUAGE c STRICT VOLATILE PARALLEL RESTRICTED
 AS 'MODULE_PATHNAME', 'bench_suite_alive';

@@ -1,6 +1,6 @@
 -- a row of bench.suites as it is now (read again if its worker is gone
 -- since it was read)
-CREATE FUNCTION bench._suite_state(s bench.suites)
+CREATE OR REPLACE FUNCTION bench._suite_state(s bench.suites)
 RETURNS bench.suites
 LANGUAGE sql VOLATILE PARALLEL RESTRICTED
 SET search_path = pg_catalog, pg_temp

@@ -1,7 +1,7 @@
 --
 -- bench._svg_check_size: the checks of width and height every chart makes.
 --
-CREATE FUNCTION bench._svg_check_size(fn text, width integer, height integer)
+CREATE OR REPLACE FUNCTION bench._svg_check_size(fn text, width integer, height integer)
 RETURNS void
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp

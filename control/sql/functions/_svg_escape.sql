@@ -2,7 +2,7 @@
 -- bench._svg_escape: text made safe for an XML text node or attribute
 -- value; control characters (not allowed in XML 1.0) become spaces.
 --
-CREATE FUNCTION bench._svg_escape(t text)
+CREATE OR REPLACE FUNCTION bench._svg_escape(t text)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $fn$

@@ -3,7 +3,7 @@
 -- estimate: the average glyph of a sans-serif font is about 0.6 em wide),
 -- with "..." where it was cut.
 --
-CREATE FUNCTION bench._svg_fit(t text, px double precision, size double precision)
+CREATE OR REPLACE FUNCTION bench._svg_fit(t text, px double precision, size double precision)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $fn$

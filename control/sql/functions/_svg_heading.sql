@@ -2,7 +2,7 @@
 -- bench._svg_heading: the title (bold) and the subtitle (grey) of a chart,
 -- each cut to the width.
 --
-CREATE FUNCTION bench._svg_heading(width integer, title text, subtitle text)
+CREATE OR REPLACE FUNCTION bench._svg_heading(width integer, title text, subtitle text)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $fn$

@@ -7,7 +7,7 @@
 -- hollow (an open circle), band (a translucent box, as the charts shade
 -- spans of time or value), dash (a dashed line), errorbar.
 --
-CREATE FUNCTION bench._svg_legend(x double precision, y double precision,
+CREATE OR REPLACE FUNCTION bench._svg_legend(x double precision, y double precision,
                                              maxw double precision, maxh double precision,
                                              kinds text[], colours text[], labels text[],
                                              OUT svg text, OUT height double precision)

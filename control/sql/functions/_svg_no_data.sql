@@ -2,7 +2,7 @@
 -- bench._svg_no_data: the note centered at (cx, cy) that a plot has
 -- nothing to show, and why.
 --
-CREATE FUNCTION bench._svg_no_data(cx double precision, cy double precision, reason text DEFAULT NULL)
+CREATE OR REPLACE FUNCTION bench._svg_no_data(cx double precision, cy double precision, reason text DEFAULT NULL)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $fn$

@@ -2,7 +2,7 @@
 -- bench._svg_num: a coordinate or length, to 0.1 px, without trailing
 -- zeros ("12", "12.5").
 --
-CREATE FUNCTION bench._svg_num(v double precision)
+CREATE OR REPLACE FUNCTION bench._svg_num(v double precision)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $fn$

@@ -2,7 +2,7 @@
 -- bench._svg_open: the start of a chart: the svg element, a title for
 -- screen readers and tooltips, and the white background.
 --
-CREATE FUNCTION bench._svg_open(width integer, height integer, title text)
+CREATE OR REPLACE FUNCTION bench._svg_open(width integer, height integer, title text)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $fn$

@@ -7,7 +7,7 @@
 -- second, smaller line.  An x tick with a NULL label gets its grid line
 -- only.
 --
-CREATE FUNCTION bench._svg_panel(
+CREATE OR REPLACE FUNCTION bench._svg_panel(
     l double precision, t double precision, w double precision, h double precision,
     xlo double precision, xhi double precision, xticks double precision[], xlabels text[],
     yticks double precision[], ylabels text[], ytitle text)

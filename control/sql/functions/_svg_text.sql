@@ -2,7 +2,7 @@
 -- bench._svg_text: a <text> element at (x, y); body is markup (escape text
 -- with bench._svg_escape first), attrs more attributes.
 --
-CREATE FUNCTION bench._svg_text(x double precision, y double precision, body text,
+CREATE OR REPLACE FUNCTION bench._svg_text(x double precision, y double precision, body text,
                                            attrs text DEFAULT '')
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE

@@ -3,7 +3,7 @@
 -- the step between ticks needs; from a step of 1000 on in thousands ("5k"),
 -- from 1000000 on in millions ("2M"); zero as "0".
 --
-CREATE FUNCTION bench._svg_tick_label(v double precision, step double precision)
+CREATE OR REPLACE FUNCTION bench._svg_tick_label(v double precision, step double precision)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $fn$

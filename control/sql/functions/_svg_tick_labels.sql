@@ -1,7 +1,7 @@
 --
 -- bench._svg_tick_labels: the labels of ticks made by bench._svg_ticks.
 --
-CREATE FUNCTION bench._svg_tick_labels(ticks double precision[])
+CREATE OR REPLACE FUNCTION bench._svg_tick_labels(ticks double precision[])
 RETURNS text[]
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $fn$

@@ -5,7 +5,7 @@
 -- step).  An empty or unknown range still gives an axis: 0..1 for
 -- nothing, +-10% around a single value.
 --
-CREATE FUNCTION bench._svg_ticks(lo double precision, hi double precision, n integer)
+CREATE OR REPLACE FUNCTION bench._svg_ticks(lo double precision, hi double precision, n integer)
 RETURNS double precision[]
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp

@@ -5,7 +5,7 @@
 -- step's unit, and under it the date (or year), on the first tick and
 -- where it changes.
 --
-CREATE FUNCTION bench._svg_time_ticks(lo timestamptz, hi timestamptz, n integer,
+CREATE OR REPLACE FUNCTION bench._svg_time_ticks(lo timestamptz, hi timestamptz, n integer,
                                                  OUT ticks timestamptz[], OUT labels text[])
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp

@@ -1,4 +1,4 @@
-CREATE FUNCTION bench._target_conninfo(conninfo text)
+CREATE OR REPLACE FUNCTION bench._target_conninfo(conninfo text)
 RETURNS text[]
 LANGUAGE c STRICT IMMUTABLE PARALLEL SAFE
 AS 'MODULE_PATHNAME', 'bench_target_conninfo';

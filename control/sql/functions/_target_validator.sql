@@ -6,7 +6,7 @@
 -- (GRANT USAGE ON FOREIGN DATA WRAPPER bench_target TO role); using one
 -- needs USAGE on its server.
 --
-CREATE FUNCTION bench._target_validator(text[], oid)
+CREATE OR REPLACE FUNCTION bench._target_validator(text[], oid)
 RETURNS void
 LANGUAGE c STRICT
 AS 'MODULE_PATHNAME', 'bench_target_validator';

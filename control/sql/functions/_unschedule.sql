@@ -1,4 +1,4 @@
-CREATE FUNCTION bench._unschedule(name text, owner name)
+CREATE OR REPLACE FUNCTION bench._unschedule(name text, owner name)
 RETURNS boolean
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp

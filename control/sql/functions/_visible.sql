@@ -6,7 +6,7 @@
 -- 09-privileges.sql (and, on PostgreSQL 14, the views bench.runs and
 -- bench.suites).
 --
-CREATE FUNCTION bench._visible(owner name)
+CREATE OR REPLACE FUNCTION bench._visible(owner name)
 RETURNS boolean
 LANGUAGE c STABLE PARALLEL SAFE
 AS 'MODULE_PATHNAME', 'bench_visible';

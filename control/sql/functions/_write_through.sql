@@ -6,7 +6,7 @@
 -- the table's row with the same id (not the ones the view computed, for a
 -- run or a suite whose process is gone, and the UPDATE left as they were).
 --
-CREATE FUNCTION bench._write_through()
+CREATE OR REPLACE FUNCTION bench._write_through()
 RETURNS trigger
 LANGUAGE plpgsql VOLATILE
 SET search_path = pg_catalog, pg_temp

@@ -5,8 +5,8 @@
 -- sslrootcert...) and maybe user; never a password, which is an argument of
 -- its own and goes in the user mapping only.
 --
-CREATE FUNCTION bench.add_target(name text, conninfo text, password text DEFAULT NULL,
-                                 "user" text DEFAULT NULL)
+CREATE OR REPLACE FUNCTION bench.add_target(name text, conninfo text, password text DEFAULT NULL,
+                                            "user" text DEFAULT NULL)
 RETURNS bench.targets
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp

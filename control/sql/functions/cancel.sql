@@ -1,4 +1,4 @@
-CREATE FUNCTION bench.cancel(run_id bigint)
+CREATE OR REPLACE FUNCTION bench.cancel(run_id bigint)
 RETURNS boolean
 LANGUAGE c VOLATILE PARALLEL UNSAFE
 AS 'MODULE_PATHNAME', 'bench_cancel';

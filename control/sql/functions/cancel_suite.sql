@@ -1,4 +1,4 @@
-CREATE FUNCTION bench.cancel_suite(suite_id bigint)
+CREATE OR REPLACE FUNCTION bench.cancel_suite(suite_id bigint)
 RETURNS boolean
 LANGUAGE c VOLATILE PARALLEL UNSAFE
 AS 'MODULE_PATHNAME', 'bench_cancel_suite';

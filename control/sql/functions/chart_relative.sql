@@ -2,8 +2,8 @@
 -- bench.chart_relative: relative throughput as grouped bars, one group per
 -- step, one bar per run or suite (the base's at 1.0), a dashed line at 1.0.
 --
-CREATE FUNCTION bench.chart_relative(base bigint, others bigint[],
-                                     width integer DEFAULT 900, height integer DEFAULT 560)
+CREATE OR REPLACE FUNCTION bench.chart_relative(base bigint, others bigint[],
+                                                width integer DEFAULT 900, height integer DEFAULT 560)
 RETURNS text
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp

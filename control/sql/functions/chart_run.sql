@@ -7,7 +7,7 @@
 -- up (at the sample that saw it: within one sample_interval after it
 -- started).
 --
-CREATE FUNCTION bench.chart_run(run_id bigint, width integer DEFAULT 900, height integer DEFAULT 560)
+CREATE OR REPLACE FUNCTION bench.chart_run(run_id bigint, width integer DEFAULT 900, height integer DEFAULT 560)
 RETURNS text
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp

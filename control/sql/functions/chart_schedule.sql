@@ -8,7 +8,7 @@
 -- the lines, so that the chart shows when the schedule started and that
 -- such suites exist without pretending they were compared.
 --
-CREATE FUNCTION bench.chart_schedule(schedule text, width integer DEFAULT 900, height integer DEFAULT 560)
+CREATE OR REPLACE FUNCTION bench.chart_schedule(schedule text, width integer DEFAULT 900, height integer DEFAULT 560)
 RETURNS text
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp

@@ -5,7 +5,7 @@
 -- Client counts are evenly spaced categories, in ascending order; one
 -- without a finished run keeps its place and label, without a point.
 --
-CREATE FUNCTION bench.chart_suite(suite_id bigint, width integer DEFAULT 900, height integer DEFAULT 560)
+CREATE OR REPLACE FUNCTION bench.chart_suite(suite_id bigint, width integer DEFAULT 900, height integer DEFAULT 560)
 RETURNS text
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp

@@ -2,7 +2,7 @@
 -- bench.check_target(name): connect to the target as the calling role, with
 -- the password rules of postgres_fdw, and return its version().
 --
-CREATE FUNCTION bench.check_target(name text)
+CREATE OR REPLACE FUNCTION bench.check_target(name text)
 RETURNS text
 LANGUAGE c
 AS 'MODULE_PATHNAME', 'bench_check_target';

@@ -30,7 +30,7 @@
 --   them) did different work: every metric is 'not comparable', after a
 --   warning, as loud as that of different drivers or targets.
 --
-CREATE FUNCTION bench.compare(a bigint, b bigint, threshold double precision DEFAULT 0.05)
+CREATE OR REPLACE FUNCTION bench.compare(a bigint, b bigint, threshold double precision DEFAULT 0.05)
 RETURNS TABLE (section text, metric text, clients integer, a_value text, b_value text,
                ratio double precision, change_pct double precision,
                noise_pct double precision, verdict text)

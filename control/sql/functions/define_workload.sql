@@ -1,7 +1,7 @@
 --
 -- bench.define_workload, bench.drop_workload: custom workloads.
 --
-CREATE FUNCTION bench.define_workload(
+CREATE OR REPLACE FUNCTION bench.define_workload(
     name         text,
     scripts      text[],
     weights      integer[] DEFAULT NULL,
@@ -15,7 +15,7 @@ AS 'MODULE_PATHNAME', 'bench_define_workload';
 COMMENT ON FUNCTION bench.define_workload(text, text[], integer[], text, text, boolean) IS
     'Define a workload of several scripts with weights (pgbench -f a@5 -f b@1); every script is checked now';
 
-CREATE FUNCTION bench.define_workload(
+CREATE OR REPLACE FUNCTION bench.define_workload(
     name         text,
     script       text,
     description  text     DEFAULT NULL,

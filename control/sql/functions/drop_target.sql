@@ -3,7 +3,7 @@
 -- Only a server of the wrapper bench_target, by its owner; refused while
 -- anything else (a foreign table) depends on it.
 --
-CREATE FUNCTION bench.drop_target(name text)
+CREATE OR REPLACE FUNCTION bench.drop_target(name text)
 RETURNS void
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp

@@ -1,4 +1,4 @@
-CREATE FUNCTION bench.drop_workload(name text, if_exists boolean DEFAULT false)
+CREATE OR REPLACE FUNCTION bench.drop_workload(name text, if_exists boolean DEFAULT false)
 RETURNS boolean
 LANGUAGE c VOLATILE PARALLEL UNSAFE
 AS 'MODULE_PATHNAME', 'bench_drop_workload';

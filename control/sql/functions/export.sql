@@ -5,7 +5,7 @@
 -- Floats are written with every digit and intervals in one style, so that
 -- bench.import reads back exactly what was here.
 --
-CREATE FUNCTION bench.export(id bigint)
+CREATE OR REPLACE FUNCTION bench.export(id bigint)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp

@@ -1,18 +1,18 @@
 --
 -- bench.ibench and bench.start_ibench: the benchmark as one suite.
 --
-CREATE FUNCTION bench.ibench(rows bigint DEFAULT 1000000,
-                             steps text[] DEFAULT '{l.i0,l.x,l.i1,l.i2,qr100,qp100,qr500,qp500,qr1000,qp1000}',
-                             insert_clients integer DEFAULT 1,
-                             query_clients integer DEFAULT NULL,
-                             tables integer DEFAULT NULL,
-                             secondary_indexes integer DEFAULT 3,
-                             duration interval DEFAULT '5 min',
-                             options jsonb DEFAULT '{}',
-                             tag text DEFAULT NULL,
-                             target text DEFAULT NULL,
-                             progress interval DEFAULT '1 s',
-                             search_path text DEFAULT pg_catalog.current_setting('search_path'))
+CREATE OR REPLACE FUNCTION bench.ibench(rows bigint DEFAULT 1000000,
+                                        steps text[] DEFAULT '{l.i0,l.x,l.i1,l.i2,qr100,qp100,qr500,qp500,qr1000,qp1000}',
+                                        insert_clients integer DEFAULT 1,
+                                        query_clients integer DEFAULT NULL,
+                                        tables integer DEFAULT NULL,
+                                        secondary_indexes integer DEFAULT 3,
+                                        duration interval DEFAULT '5 min',
+                                        options jsonb DEFAULT '{}',
+                                        tag text DEFAULT NULL,
+                                        target text DEFAULT NULL,
+                                        progress interval DEFAULT '1 s',
+                                        search_path text DEFAULT pg_catalog.current_setting('search_path'))
 RETURNS SETOF bench.ibench_steps
 LANGUAGE plpgsql VOLATILE
 -- search_path pinned as every function's; the caller's (search_path, the

@@ -35,7 +35,7 @@
 -- the rest 'a'.  They are made by the server (random()), where the
 -- benchmark's client makes them and sends them as a VALUES list.
 --
-CREATE FUNCTION bench.ibench_script(step text, options jsonb DEFAULT '{}')
+CREATE OR REPLACE FUNCTION bench.ibench_script(step text, options jsonb DEFAULT '{}')
 RETURNS text
 LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp

@@ -9,7 +9,7 @@
 -- calls bench._import as the owner of schema bench, with OWNER the
 -- calling role.
 --
-CREATE FUNCTION bench.import(document jsonb)
+CREATE OR REPLACE FUNCTION bench.import(document jsonb)
 RETURNS bigint
 LANGUAGE c VOLATILE PARALLEL UNSAFE
 AS 'MODULE_PATHNAME', 'bench_import';

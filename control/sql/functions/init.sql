@@ -4,7 +4,7 @@
 -- database or, with target, on a target's server (generate: how the rows
 -- get there, 'client' or 'server', as pgbench -I g or G).
 --
-CREATE FUNCTION bench.init(
+CREATE OR REPLACE FUNCTION bench.init(
     workload         text,
     scale            integer DEFAULT 1,
     fillfactor       integer DEFAULT 100,

@@ -1,7 +1,7 @@
 --
 -- bench.prewarm: load a workload's relations into shared buffers.
 --
-CREATE FUNCTION bench.prewarm(workload text,
+CREATE OR REPLACE FUNCTION bench.prewarm(workload text,
     OUT relation text, OUT kind text, OUT blocks bigint, OUT seconds double precision)
 RETURNS SETOF record
 LANGUAGE c VOLATILE PARALLEL UNSAFE

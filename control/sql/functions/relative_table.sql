@@ -3,7 +3,7 @@
 -- line per run or suite (the base first, at 1.00), one column per step,
 -- as a Markdown table.
 --
-CREATE FUNCTION bench.relative_table(base bigint, others bigint[])
+CREATE OR REPLACE FUNCTION bench.relative_table(base bigint, others bigint[])
 RETURNS SETOF text
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp

@@ -10,7 +10,7 @@
 -- NULL there; a step only another has is not shown (the base decides the
 -- columns).
 --
-CREATE FUNCTION bench.relative_throughput(base bigint, others bigint[])
+CREATE OR REPLACE FUNCTION bench.relative_throughput(base bigint, others bigint[])
 RETURNS TABLE (id bigint, kind text, label text, server_version text,
                step_no integer, step text, tps double precision,
                base_tps double precision, relative double precision)

@@ -2,7 +2,7 @@
 -- bench.report: the same as text; it starts with the lines pgbench prints
 -- at the end of a run.
 --
-CREATE FUNCTION bench.report(run_id bigint)
+CREATE OR REPLACE FUNCTION bench.report(run_id bigint)
 RETURNS text
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp

@@ -1,7 +1,7 @@
 --
 -- bench.report_json: everything known about one run, as jsonb.
 --
-CREATE FUNCTION bench.report_json(run_id bigint)
+CREATE OR REPLACE FUNCTION bench.report_json(run_id bigint)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp

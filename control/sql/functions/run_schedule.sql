@@ -1,4 +1,4 @@
-CREATE FUNCTION bench.run_schedule(name text)
+CREATE OR REPLACE FUNCTION bench.run_schedule(name text)
 RETURNS SETOF bench.suite_summary
 LANGUAGE c VOLATILE PARALLEL UNSAFE
 AS 'MODULE_PATHNAME', 'bench_run_schedule';

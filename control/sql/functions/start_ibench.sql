@@ -1,15 +1,15 @@
-CREATE FUNCTION bench.start_ibench(rows bigint DEFAULT 1000000,
-                                   steps text[] DEFAULT '{l.i0,l.x,l.i1,l.i2,qr100,qp100,qr500,qp500,qr1000,qp1000}',
-                                   insert_clients integer DEFAULT 1,
-                                   query_clients integer DEFAULT NULL,
-                                   tables integer DEFAULT NULL,
-                                   secondary_indexes integer DEFAULT 3,
-                                   duration interval DEFAULT '5 min',
-                                   options jsonb DEFAULT '{}',
-                                   tag text DEFAULT NULL,
-                                   target text DEFAULT NULL,
-                                   progress interval DEFAULT '1 s',
-                                   search_path text DEFAULT pg_catalog.current_setting('search_path'))
+CREATE OR REPLACE FUNCTION bench.start_ibench(rows bigint DEFAULT 1000000,
+                                              steps text[] DEFAULT '{l.i0,l.x,l.i1,l.i2,qr100,qp100,qr500,qp500,qr1000,qp1000}',
+                                              insert_clients integer DEFAULT 1,
+                                              query_clients integer DEFAULT NULL,
+                                              tables integer DEFAULT NULL,
+                                              secondary_indexes integer DEFAULT 3,
+                                              duration interval DEFAULT '5 min',
+                                              options jsonb DEFAULT '{}',
+                                              tag text DEFAULT NULL,
+                                              target text DEFAULT NULL,
+                                              progress interval DEFAULT '1 s',
+                                              search_path text DEFAULT pg_catalog.current_setting('search_path'))
 RETURNS bigint
 LANGUAGE plpgsql VOLATILE
 -- search_path pinned: as bench.ibench

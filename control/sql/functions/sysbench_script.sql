@@ -8,7 +8,7 @@
 -- tables are sbtest:{t}, t from 1 to :tables; ids from 1 to :table_size
 -- (both set by bench.run from the sysbench dataset).
 --
-CREATE FUNCTION bench.sysbench_script(workload text, options jsonb DEFAULT '{}')
+CREATE OR REPLACE FUNCTION bench.sysbench_script(workload text, options jsonb DEFAULT '{}')
 RETURNS text
 LANGUAGE plpgsql IMMUTABLE
 SET search_path = pg_catalog, pg_temp

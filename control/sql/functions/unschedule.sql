@@ -5,7 +5,7 @@
 -- a superuser), then calls bench._unschedule as the owner of schema bench,
 -- which removes the row if it still belongs to OWNER, and the job.
 --
-CREATE FUNCTION bench.unschedule(name text)
+CREATE OR REPLACE FUNCTION bench.unschedule(name text)
 RETURNS boolean
 LANGUAGE c VOLATILE PARALLEL UNSAFE
 AS 'MODULE_PATHNAME', 'bench_unschedule';

@@ -1,4 +1,4 @@
-CREATE FUNCTION bench.wait(run_id bigint)
+CREATE OR REPLACE FUNCTION bench.wait(run_id bigint)
 RETURNS bench.runs
 LANGUAGE c VOLATILE PARALLEL UNSAFE
 AS 'MODULE_PATHNAME', 'bench_wait';

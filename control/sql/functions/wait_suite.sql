@@ -1,4 +1,4 @@
-CREATE FUNCTION bench.wait_suite(suite_id bigint)
+CREATE OR REPLACE FUNCTION bench.wait_suite(suite_id bigint)
 RETURNS SETOF bench.suite_summary
 LANGUAGE c VOLATILE PARALLEL UNSAFE
 AS 'MODULE_PATHNAME', 'bench_wait_suite';

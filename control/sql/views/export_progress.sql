@@ -1,7 +1,7 @@
 --
 -- bench.export_progress: the progress rows of every run.
 --
-CREATE VIEW bench.export_progress AS
+CREATE OR REPLACE VIEW bench.export_progress AS
 SELECT p.run_id, p.elapsed_s, p.tps, p.latency_avg_ms, p.latency_stddev_ms,
        p.latency_p99_ms, p.latency_max_ms, p.failures, p.in_warmup
   FROM bench.progress p

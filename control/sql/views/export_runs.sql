@@ -1,7 +1,7 @@
 --
 -- bench.export_runs: one row per run, scalar columns only.
 --
-CREATE VIEW bench.export_runs AS
+CREATE OR REPLACE VIEW bench.export_runs AS
 SELECT r.id, r.suite_id, r.tag, r.workload, r.scale, r.clients, r.protocol,
        extract(epoch FROM r.duration)::double precision AS duration_s,
        r.transactions_per_client, r.status, r.server_version, r.started_at, r.ended_at,

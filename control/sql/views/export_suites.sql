@@ -1,7 +1,7 @@
 --
 -- bench.export_suites: per suite and client count, as bench.suite_summary.
 --
-CREATE VIEW bench.export_suites AS
+CREATE OR REPLACE VIEW bench.export_suites AS
 SELECT m.suite_id, s.schedule, s.tag, s.workload, m.clients, m.runs_done, m.runs_planned,
        m.tps_median, m.tps_min, m.tps_max,
        m.latency_p95_ms_median, m.latency_p99_ms_median

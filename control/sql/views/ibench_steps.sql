@@ -6,7 +6,7 @@
 -- query steps, the tables' sizes after it, WAL and checkpoints over it,
 -- and the server's reads, writes and CPU per insert or per query.
 --
-CREATE VIEW bench.ibench_steps AS
+CREATE OR REPLACE VIEW bench.ibench_steps AS
 SELECT s.id AS suite_id, e.i::integer AS step_no, e.s ->> 'step' AS step, r.id AS run_id,
        COALESCE(r.status, 'planned') AS status, r.clients, r.measured_s,
        x.inserts,
@@ -69,3 +69,15 @@ SELECT s.id AS suite_id, e.i::integer AS step_no, e.s ->> 'step' AS step, r.id A
 COMMENT ON VIEW bench.ibench_steps IS
     'Each step of each bench.ibench suite as the Insert Benchmark reports it: throughput, inserts and queries per second, the insert rate against its target, sizes after the step, WAL, checkpoints, KB read and written and CPU per insert or query';
 GRANT SELECT ON bench.ibench_steps TO PUBLIC;
+
+-- read as the role that queries it, as the other views of runs (_security_invoker.sql)
+DO $do$
+BEGIN
+    IF pg_catalog.current_setting('server_version_num')::integer >= 150000 THEN
+        ALTER VIEW bench.ibench_steps SET (security_invoker = true);
+    ELSE
+        REVOKE SELECT ON bench.ibench_steps FROM PUBLIC;
+        GRANT SELECT ON bench.ibench_steps TO pgbenchkit_admin;
+    END IF;
+END
+$do$;

@@ -1,7 +1,7 @@
 --
 -- bench.interval_counters: what happened between one sample and the next.
 --
-CREATE VIEW bench.interval_counters AS
+CREATE OR REPLACE VIEW bench.interval_counters AS
 SELECT c.run_id, c.sample_no, c.phase,
        p.taken_at AS interval_start, c.taken_at AS interval_end,
        c.elapsed_s,

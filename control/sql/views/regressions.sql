@@ -1,7 +1,7 @@
 --
 -- bench.regressions: the scheduled results flagged as regressions.
 --
-CREATE VIEW bench.regressions AS
+CREATE OR REPLACE VIEW bench.regressions AS
 SELECT * FROM bench.schedule_results WHERE regression;
 
 COMMENT ON VIEW bench.regressions IS

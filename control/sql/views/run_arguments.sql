@@ -1,4 +1,4 @@
-CREATE VIEW bench.run_arguments AS
+CREATE OR REPLACE VIEW bench.run_arguments AS
 SELECT a.argno, a.name, a.type, a.default_value, a.description
   FROM bench._arguments_of('bench.run') a;
 

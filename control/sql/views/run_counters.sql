@@ -4,7 +4,7 @@
 -- Transactions here are every transaction the clients ended in that time:
 -- measured, warm-up and failed.
 --
-CREATE VIEW bench.run_counters AS
+CREATE OR REPLACE VIEW bench.run_counters AS
 SELECT r.id AS run_id,
        a.elapsed_s - b.elapsed_s AS seconds,
        a.transactions - b.transactions AS transactions,

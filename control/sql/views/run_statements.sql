@@ -2,7 +2,7 @@
 -- bench.run_statements: pg_stat_statements over each run (after minus
 -- before), the run's own statements and the busiest others.
 --
-CREATE VIEW bench.run_statements AS
+CREATE OR REPLACE VIEW bench.run_statements AS
 SELECT a.run_id, a.queryid, a.userid, a.toplevel, a.query,
        a.calls - COALESCE(b.calls, 0) AS calls,
        round((a.total_exec_time - COALESCE(b.total_exec_time, 0))::numeric, 3) AS total_exec_ms,

@@ -14,7 +14,7 @@
 DO $do$
 BEGIN
     EXECUTE pg_catalog.format($v$
-CREATE VIEW bench.runs WITH (%s) AS
+CREATE OR REPLACE VIEW bench.runs WITH (%s) AS
 SELECT r.id, r.workload, r.dataset_id, r.scale, r.clients, r.duration,
        r.transactions_per_client, r.protocol, r.warmup, r.progress, r.max_tries, r.tag,
        CASE WHEN r.dead IS NULL THEN r.status ELSE (r.dead).status END AS status,
@@ -62,7 +62,7 @@ COMMENT ON VIEW bench.runs IS
 COMMENT ON COLUMN bench.runs.step IS
     'The step of a suite of steps the run is (bench.ibench: l.i0, l.x, ..., qp1000)';
 GRANT SELECT ON bench.runs TO PUBLIC;
-CREATE TRIGGER write_through INSTEAD OF INSERT OR UPDATE OR DELETE ON bench.runs
+CREATE OR REPLACE TRIGGER write_through INSTEAD OF INSERT OR UPDATE OR DELETE ON bench.runs
     FOR EACH ROW EXECUTE FUNCTION bench._write_through('bench._runs');
 
 -- the defaults of the view's columns are the table's, for an INSERT into it

@@ -1,7 +1,7 @@
 --
 -- bench.runs_in_progress: runs still running, with their latest interval.
 --
-CREATE VIEW bench.runs_in_progress AS
+CREATE OR REPLACE VIEW bench.runs_in_progress AS
 SELECT r.id, r.workload, r.clients, r.protocol, r.tag, r.created_by,
        r.started_at,
        pg_catalog.clock_timestamp() - r.started_at AS elapsed,

@@ -5,7 +5,7 @@
 -- 16; buffers written by backends come from pg_stat_io from 17 on).
 -- NULL: the source was not available.
 --
-CREATE VIEW bench.sample_counters AS
+CREATE OR REPLACE VIEW bench.sample_counters AS
 SELECT s.run_id, s.sample_no, s.phase, s.taken_at, s.elapsed_s,
        (s.data->>'transactions')::bigint AS transactions,
        (s.data->>'wal_insert_lsn')::numeric AS wal_insert_lsn,

@@ -3,7 +3,7 @@
 -- count, against its rolling baseline: the median tps of the same client
 -- count over the schedule's previous baseline_runs finished suites.
 --
-CREATE VIEW bench.schedule_results AS
+CREATE OR REPLACE VIEW bench.schedule_results AS
 WITH per AS (
     SELECT s.schedule, s.id AS suite_id, s.started_at, m.clients,
            m.tps_median AS tps, m.latency_p99_ms_median AS latency_p99_ms

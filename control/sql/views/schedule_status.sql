@@ -1,7 +1,7 @@
 --
 -- bench.schedule_status: every schedule with its last suite and result.
 --
-CREATE VIEW bench.schedule_status AS
+CREATE OR REPLACE VIEW bench.schedule_status AS
 SELECT sc.name, sc.cron, sc.workload, sc.clients, sc.repeat, sc.jobid, sc.cron_database,
        sc.created_by,
        (SELECT count(*) FROM bench.suites s WHERE s.schedule = sc.name) AS suites,

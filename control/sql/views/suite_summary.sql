@@ -2,7 +2,7 @@
 -- bench.suite_summary: per suite and client count, the median, min and max
 -- over the finished repeats.
 --
-CREATE VIEW bench.suite_summary AS
+CREATE OR REPLACE VIEW bench.suite_summary AS
 SELECT s.id AS suite_id, c.clients, c.pos::integer AS position,
        s.repeat AS runs_planned,
        count(r.id)::integer AS runs_done,

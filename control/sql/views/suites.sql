@@ -8,7 +8,7 @@
 DO $do$
 BEGIN
     EXECUTE pg_catalog.format($v$
-CREATE VIEW bench.suites WITH (%s) AS
+CREATE OR REPLACE VIEW bench.suites WITH (%s) AS
 SELECT s.id, s.workload, s.clients, s.repeat, s.run_order, s.args, s.search_path, s.tag,
        s.schedule, s.runs_planned,
        CASE WHEN s.dead THEN 'aborted' ELSE s.status END AS status,
@@ -40,7 +40,7 @@ COMMENT ON VIEW bench.suites IS
 COMMENT ON COLUMN bench.suites.steps IS
     'A suite of steps (bench.ibench): each step''s name and run arguments, in order; NULL for a sweep';
 GRANT SELECT ON bench.suites TO PUBLIC;
-CREATE TRIGGER write_through INSTEAD OF INSERT OR UPDATE OR DELETE ON bench.suites
+CREATE OR REPLACE TRIGGER write_through INSTEAD OF INSERT OR UPDATE OR DELETE ON bench.suites
     FOR EACH ROW EXECUTE FUNCTION bench._write_through('bench._suites');
 
 -- the defaults of the view's columns are the table's, for an INSERT into it

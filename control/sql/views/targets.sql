@@ -3,7 +3,7 @@
 -- No secret is ever shown: the server's options hold none (the validator
 -- refuses them there) and of the user mapping only its user is read.
 --
-CREATE VIEW bench.targets AS
+CREATE OR REPLACE VIEW bench.targets AS
 SELECT s.srvname::text AS name,
        o.options->>'host' AS host,
        o.options->>'port' AS port,

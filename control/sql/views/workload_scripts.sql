@@ -2,7 +2,7 @@
 -- bench.workload_scripts: each script of each workload on a row of its own,
 -- readable as pgbench --show-script prints it.
 --
-CREATE VIEW bench.workload_scripts AS
+CREATE OR REPLACE VIEW bench.workload_scripts AS
 SELECT w.name AS workload, s.n::integer AS script_no, w.weights[s.n] AS weight,
        s.script, w.builtin
   FROM bench.workloads w,
