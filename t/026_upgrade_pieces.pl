@@ -146,7 +146,8 @@ $common = dirname($common) while grep { index("$_/", "$common/") != 0 } @dirs;
 my $root = $common;
 $root = dirname($root) for 1 .. 3;
 my $mirror = "$tmp/installation";
-sub mirrored { (my $copy = $_[0]) =~ s{^\Q$root\E}{$mirror}; return $copy; }
+# where the copy of a folder under ROOT is (ROOT may be /)
+sub mirrored { return $mirror . substr($_[0], $root eq '/' ? 0 : length $root); }
 
 # the folders from ROOT down to bin/ and share/extension/
 for my $real ($pg{bindir}, $extdir)
@@ -179,7 +180,7 @@ for my $real ($pg{bindir}, $extdir)
 my $ext = mirrored($extdir);
 spew("$ext/pgbenchkit--$test_version.sql", $install);
 spew("$ext/pgbenchkit--$from--$test_version.sql", $upgrade);
-is(`$bin/pg_config --sharedir`, "$mirror" . substr($pg{sharedir}, length $root) . "\n",
+is(`$bin/pg_config --sharedir`, mirrored($pg{sharedir}) . "\n",
 	'the copied binaries find the share folder of the test\'s installation');
 
 # ------------------------------------------------------------ 3. the update
