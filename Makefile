@@ -12,7 +12,10 @@
 #
 # The whole suite, on every supported server version, is scripts/test.sh.
 
-EXTVERSION   = 0.2.0
+EXTVERSION   = 0.3.0
+# the last released version: its install script is frozen in control/, and
+# the upgrade from it to EXTVERSION is built (control/upgrade/)
+UPGRADE_FROM = 0.2.0
 MODULE_big   = pgbenchkit
 # src/ is one folder per part of the architecture (docs/design.md, and each
 # folder's README.md: what it owns, what it may include); a source includes
@@ -25,16 +28,26 @@ PG_CPPFLAGS += -I$(libpq_srcdir)
 SHLIB_LINK_INTERNAL += $(libpq)
 
 # The control file and install scripts live in control/.  The install
-# script of this version is built: a header, then the pieces of
-# control/install/ in the order of their names, one concern each (datasets,
-# workloads, runs, observability and report, suites and schedules, charts,
-# compare and export).  Upgrade scripts (control/pgbenchkit--A--B.sql) and
-# the frozen install scripts of released versions are installed as they are.
+# script of this version is built by scripts/build-sql.pl: a header, then
+# the pieces of control/install/ in the order of their names, one concern
+# each (datasets, workloads, runs, observability and report, suites and
+# schedules, charts, compare and export, ...), where each line
+# `#include "functions/NAME.sql"` or `#include "views/NAME.sql"` is that
+# file of control/sql/: every function's and view's text lives there, once
+# (docs/design.md).  The upgrade script from UPGRADE_FROM is built by it
+# too: control/upgrade/$(UPGRADE_FROM)--$(EXTVERSION)/before.sql, every
+# file of control/sql/ in install order, then after.sql.  The frozen
+# install scripts of released versions and the upgrade scripts between
+# them (control/pgbenchkit--*.sql) are installed as they are; the texts of
+# control/sql/ and control/upgrade/ are not installed themselves.
 MODULEDIR    = extension
 INSTALL_SQL  = control/build/pgbenchkit--$(EXTVERSION).sql
-SQL_PIECES   = $(sort $(wildcard $(srcdir)/control/install/*.sql))
+UPGRADE_DIR  = $(srcdir)/control/upgrade/$(UPGRADE_FROM)--$(EXTVERSION)
+UPGRADE_SQL  = control/build/pgbenchkit--$(UPGRADE_FROM)--$(EXTVERSION).sql
+SQL_SOURCES  = $(wildcard $(srcdir)/control/install/*.sql $(srcdir)/control/sql/*/*.sql)
+BUILD_SQL    = $(srcdir)/scripts/build-sql.pl
 DATA         = control/pgbenchkit.control $(wildcard control/pgbenchkit--*.sql)
-DATA_built   = $(INSTALL_SQL)
+DATA_built   = $(INSTALL_SQL) $(UPGRADE_SQL)
 EXTRA_CLEAN  = control/build
 
 REGRESS      = init init_options init_errors run run_state run_errors observe observe_errors suite schedule charts compare relative export workloads scripts sysbench_scripts library_calls targets secrets init_target_errors roles hostile search_path ident_vars init_sysbench ibench groups ibench_suite
@@ -67,11 +80,14 @@ PG_CONFIG   ?= pg_config
 PGXS        := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 
-$(INSTALL_SQL): $(SQL_PIECES) Makefile
+$(INSTALL_SQL): $(SQL_SOURCES) $(BUILD_SQL) Makefile
 	@mkdir -p $(dir $@)
-	{ printf '%s\n' '-- pgbenchkit $(EXTVERSION): the benchmark lab inside PostgreSQL' \
-	    '\echo Use "CREATE EXTENSION pgbenchkit CASCADE" to load this file. \quit' ''; \
-	  cat $(SQL_PIECES); } > $@.tmp
+	perl $(BUILD_SQL) install $(EXTVERSION) $(srcdir)/control > $@.tmp
+	mv $@.tmp $@
+
+$(UPGRADE_SQL): $(SQL_SOURCES) $(UPGRADE_DIR)/before.sql $(UPGRADE_DIR)/after.sql $(BUILD_SQL) Makefile
+	@mkdir -p $(dir $@)
+	perl $(BUILD_SQL) upgrade $(UPGRADE_FROM) $(EXTVERSION) $(srcdir)/control > $@.tmp
 	mv $@.tmp $@
 
 # The shape of src/ (docs/design.md): every part in its folder, no C file

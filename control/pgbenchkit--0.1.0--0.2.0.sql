@@ -1,5 +1,7 @@
 -- pgbenchkit 0.1.0 to 0.2.0: ALTER EXTENSION pgbenchkit UPDATE
 \echo Use "ALTER EXTENSION pgbenchkit UPDATE" to load this file. \quit
+-- Released with 0.2.0 and frozen: later changes go into the upgrade from
+-- 0.2.0, built from control/sql/ and control/upgrade/ (docs/design.md).
 
 -- Every row of the tables of schema bench stays as it is, but for the
 -- statement texts of samples that may hold a password (at the end).

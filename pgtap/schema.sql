@@ -18,7 +18,7 @@ SELECT has_extension('pgbenchkit', 'extension pgbenchkit is installed');
 SELECT has_extension('pg_prewarm', 'extension pg_prewarm (required) is installed');
 SELECT is(
     (SELECT extversion FROM pg_extension WHERE extname = 'pgbenchkit'),
-    '0.2.0', 'pgbenchkit is at version 0.2.0');
+    '0.3.0', 'pgbenchkit is at version 0.3.0');
 SELECT is(
     (SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
       WHERE e.extname = 'pgbenchkit'),

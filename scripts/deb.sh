@@ -49,6 +49,8 @@ deb_version=$(sed -n '1s/^pgbenchkit (\([^)]*\)).*/\1/p' "$DEBIAN_SRC/changelog"
 VERSION=$mk_version
 compgen -G "$PGBK_REPO/control/install/*.sql" >/dev/null ||
 	die "no pieces of the install script in control/install/ (the build makes control/build/pgbenchkit--$VERSION.sql of them)"
+compgen -G "$PGBK_REPO/control/sql/functions/*.sql" >/dev/null ||
+	die "no texts of functions in control/sql/functions/ (the pieces of control/install/ include them)"
 
 # ---------------------------------------------------------------- dependencies
 # (apt_ensure says itself what it could not install, and why)

@@ -146,7 +146,7 @@ ensure_database() {
 	# the dataset the old one loaded, which the new one would not know as
 	# its own (bench.init replaces only tables it recorded).
 	local sum_file="$DEMO/extension.sha256" sum
-	sum=$(cat "$PGBK_REPO"/control/install/*.sql | sha256sum | cut -d' ' -f1)
+	sum=$(cat "$PGBK_REPO"/control/install/*.sql "$PGBK_REPO"/control/sql/*/*.sql | sha256sum | cut -d' ' -f1)
 	if [[ -f $sum_file && $(cat "$sum_file") != "$sum" ]]; then
 		log "the extension's install script changed: recreating pgbenchkit in $DB, and its dataset"
 		demo_psql -d "$DB" -q -c 'SET client_min_messages = warning' \

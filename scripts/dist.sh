@@ -8,9 +8,10 @@
 # export-ignore.  Before writing it, it checks the tree being archived: the
 # versions must agree (VERSION, the Makefile's EXTVERSION, default_version
 # of control/pgbenchkit.control, "version" and provides.pgbenchkit.version
-# of META.json), the pieces the build makes the install script of
-# (control/install/*.sql) must be there, and META.json must validate against the PGXN Meta Spec
-# (test/pgxn-meta.pl).  It refuses to make the zip otherwise.
+# of META.json), the pieces and texts the build makes the install and
+# upgrade scripts of (control/install/*.sql, control/sql/*/*.sql, with
+# scripts/build-sql.pl) must be there, and META.json must validate against
+# the PGXN Meta Spec (test/pgxn-meta.pl).  It refuses to make the zip otherwise.
 #
 #   VERSION         the release's version; `make dist` passes EXTVERSION
 #   --worktree      archive the work tree's tracked files as they are now,
@@ -162,6 +163,12 @@ fi
 # the pieces the build makes the install script of
 if ! compgen -G "$tree/control/install/*.sql" >/dev/null; then
 	problem "there are no pieces of the install script (control/install/*.sql) in $what"
+fi
+if ! compgen -G "$tree/control/sql/functions/*.sql" >/dev/null || ! compgen -G "$tree/control/sql/views/*.sql" >/dev/null; then
+	problem "there are no texts of functions and views (control/sql/functions/*.sql, control/sql/views/*.sql) in $what"
+fi
+if [[ ! -f $tree/scripts/build-sql.pl ]]; then
+	problem "there is no scripts/build-sql.pl (what builds the install and upgrade scripts) in $what"
 fi
 
 # META.json: name, version, provides.<name>.version

@@ -15,6 +15,12 @@
 #     same order, defaults, constraints, indexes, row level security and
 #     its policies, views (and their options), types and configuration
 #     tables.  An upgrade script that forgets something fails here.
+#     The same for the last step alone: in database lab2, pgbenchkit is
+#     created at the last release (0.2.0, its frozen install script), used
+#     for a run, and updated by the upgrade script built from control/sql/
+#     and control/upgrade/; every row is kept, what a role was granted on
+#     bench.run and bench.run_arguments stays, and the extension is the
+#     same as the fresh install.
 #  4. Every table and sequence of schema bench is one that pg_dump keeps
 #     (pg_extension_config_dump); pg_dump of lab restored into a new
 #     database gives back every row, and the restored database runs
@@ -25,9 +31,14 @@
 use strict;
 use warnings;
 
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
+
+use lib dirname(abs_path(__FILE__)) . '/lib';
+use ExtensionCatalog qw(describe_extension same_extension);
 
 my $sharedir = `pg_config --sharedir`;
 chomp $sharedir;
@@ -209,76 +220,41 @@ if ($has_cron)
 $node->safe_psql('fresh', 'CREATE EXTENSION pgbenchkit CASCADE');
 
 # the extension's objects, one line each, as far as their definition goes
-my $describe = q{
-WITH ext AS (SELECT oid FROM pg_extension WHERE extname = 'pgbenchkit'),
-members AS (
-    SELECT d.classid, d.objid FROM pg_depend d, ext
-     WHERE d.refclassid = 'pg_extension'::regclass AND d.refobjid = ext.oid AND d.deptype = 'e'),
-rels AS (
-    SELECT c.* FROM pg_class c JOIN members m ON m.classid = 'pg_class'::regclass AND m.objid = c.oid
-    UNION
-    SELECT c.* FROM pg_type t JOIN members m ON m.classid = 'pg_type'::regclass AND m.objid = t.oid
-      JOIN pg_class c ON c.oid = t.typrelid)
-SELECT line FROM (
-    SELECT 'member ' || pg_describe_object(classid, objid, 0) FROM members
-    UNION ALL
-    SELECT 'function ' || p.oid::regprocedure || ' returns ' || pg_get_function_result(p.oid)
-           || ' args ' || pg_get_function_arguments(p.oid)
-           || ' definition md5 ' || md5(CASE WHEN p.prokind = 'a' THEN '' ELSE pg_get_functiondef(p.oid) END)
-           || ' acl ' || coalesce(p.proacl::text, '-')
-           || ' comment ' || coalesce(obj_description(p.oid, 'pg_proc'), '-')
-      FROM pg_proc p JOIN members m ON m.classid = 'pg_proc'::regclass AND m.objid = p.oid
-    UNION ALL
-    SELECT 'relation ' || c.oid::regclass || ' kind ' || c.relkind::text || ' persistence ' || c.relpersistence::text
-           || ' acl ' || coalesce(c.relacl::text, '-')
-           || ' row security ' || c.relrowsecurity::text || ' forced ' || c.relforcerowsecurity::text
-           || ' options ' || coalesce(c.reloptions::text, '-')
-           || ' comment ' || coalesce(obj_description(c.oid, 'pg_class'), '-')
-           || CASE WHEN c.relkind = 'v' THEN ' view md5 ' || md5(pg_get_viewdef(c.oid)) ELSE '' END
-      FROM rels c
-    UNION ALL
-    SELECT 'column ' || c.oid::regclass || ' #' || rank() OVER (PARTITION BY c.oid ORDER BY a.attnum)
-           || ' ' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod)
-           || CASE WHEN a.attnotnull THEN ' not null' ELSE '' END
-           || coalesce(' default ' || pg_get_expr(ad.adbin, ad.adrelid), '')
-           || coalesce(' comment ' || col_description(c.oid, a.attnum), '')
-      FROM rels c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-      LEFT JOIN pg_attrdef ad ON ad.adrelid = c.oid AND ad.adnum = a.attnum
-    UNION ALL
-    SELECT 'constraint ' || c.oid::regclass || ' ' || k.conname || ' ' || pg_get_constraintdef(k.oid)
-      FROM rels c JOIN pg_constraint k ON k.conrelid = c.oid
-    UNION ALL
-    SELECT 'index ' || pg_get_indexdef(i.indexrelid)
-      FROM rels c JOIN pg_index i ON i.indrelid = c.oid
-    UNION ALL
-    SELECT 'policy ' || c.oid::regclass || ' ' || p.polname || ' for ' || p.polcmd::text
-           || ' permissive ' || p.polpermissive::text || ' to ' || p.polroles::regrole[]::text
-           || ' using ' || coalesce(pg_get_expr(p.polqual, p.polrelid), '-')
-           || ' check ' || coalesce(pg_get_expr(p.polwithcheck, p.polrelid), '-')
-      FROM rels c JOIN pg_policy p ON p.polrelid = c.oid
-    UNION ALL
-    SELECT 'trigger ' || pg_get_triggerdef(g.oid)
-      FROM rels c JOIN pg_trigger g ON g.tgrelid = c.oid AND NOT g.tgisinternal
-    UNION ALL
-    SELECT 'schema ' || n.nspname || ' acl ' || coalesce(n.nspacl::text, '-')
-      FROM pg_namespace n WHERE n.nspname = 'bench'
-    UNION ALL
-    SELECT 'dumped ' || cfg.rel::regclass || ' ' || coalesce(nullif(cfg.cond, ''), 'all rows')
-      FROM pg_extension e,
-           unnest(e.extconfig, e.extcondition) AS cfg(rel, cond)
-     WHERE e.extname = 'pgbenchkit'
-) x(line) ORDER BY line COLLATE "C"};
-
-my @upgraded = split /\n/, lab($describe);
-my @fresh = split /\n/, $node->safe_psql('fresh', $describe);
+# (t/lib/ExtensionCatalog.pm)
+my @fresh = describe_extension($node, 'fresh');
 cmp_ok(scalar @fresh, '>', 200, 'a fresh install has its objects described (' . scalar(@fresh) . ' lines)');
-my %in_fresh = map { $_ => 1 } @fresh;
-my %in_upgraded = map { $_ => 1 } @upgraded;
-my @missing = grep { !$in_upgraded{$_} } @fresh;
-my @extra = grep { !$in_fresh{$_} } @upgraded;
-ok(!@missing && !@extra, "the upgraded extension is the same as a fresh install of $new_version")
-  or diag join("\n", (map { "only in a fresh install: $_" } @missing),
-	(map { "only after the upgrade:  $_" } @extra));
+same_extension($node, 'lab', 'fresh', "the upgraded extension is the same as a fresh install of $new_version");
+
+# the last step alone: from the last release, whose install script is
+# frozen, by the upgrade script built from the texts of control/sql/
+my $last_release = '0.2.0';
+$node->safe_psql('postgres', 'CREATE DATABASE lab2');
+$node->safe_psql('lab2', qq{CREATE EXTENSION pgbenchkit VERSION '$last_release' CASCADE});
+is($node->safe_psql('lab2', q{SELECT extversion FROM pg_extension WHERE extname = 'pgbenchkit'}),
+	$last_release, "lab2 has pgbenchkit $last_release");
+my $run_lab2 = $node->safe_psql('lab2', q{SELECT id FROM bench.run(script => 'SELECT 1', transactions => 20,
+	progress => '0', tag => 'before')});
+my $lab2_before = contents('lab2', 'oid');
+# privileges a role was granted on a function that takes the run arguments
+# and on a view, which the update makes again in place
+$node->safe_psql('postgres', 'CREATE ROLE upgrade_reader');
+$node->safe_psql('lab2', 'GRANT EXECUTE ON FUNCTION bench.run TO upgrade_reader;
+	GRANT SELECT ON bench.run_arguments TO upgrade_reader');
+$node->safe_psql('lab2', 'ALTER EXTENSION pgbenchkit UPDATE');
+is($node->safe_psql('lab2', q{SELECT extversion FROM pg_extension WHERE extname = 'pgbenchkit'}),
+	$new_version, "ALTER EXTENSION pgbenchkit UPDATE takes lab2 from $last_release to $new_version");
+is_deeply(contents('lab2', 'oid'), $lab2_before,
+	"every row of every table of schema bench is kept by the update from $last_release");
+is($node->safe_psql('lab2', qq{SELECT status || ' ' || transactions FROM bench.runs WHERE id = $run_lab2}),
+	'done 20', "the run made at $last_release reads as it was");
+is($node->safe_psql('lab2', q{SELECT has_function_privilege('upgrade_reader', p.oid, 'EXECUTE')
+	  FROM pg_proc p WHERE p.pronamespace = 'bench'::regnamespace AND p.proname = 'run'})
+	. ' ' . $node->safe_psql('lab2', q{SELECT has_table_privilege('upgrade_reader', 'bench.run_arguments', 'SELECT')}),
+	't t', 'what a role was granted on bench.run and bench.run_arguments stays');
+$node->safe_psql('lab2', 'REVOKE EXECUTE ON FUNCTION bench.run FROM upgrade_reader;
+	REVOKE SELECT ON bench.run_arguments FROM upgrade_reader');
+same_extension($node, 'lab2', 'fresh',
+	"updated from $last_release, the extension is the same as a fresh install of $new_version");
 
 # ------------------------------------------------------------ 4. pg_dump
 is(lab(q{SELECT string_agg(c.relname, ', ' ORDER BY c.relname)

@@ -195,12 +195,12 @@ done
 check_diag "the zip has META.json, Makefile, README.md, control/pgbenchkit.control" \
 	"missing: ${missing[*]}" test "${#missing[@]}" -eq 0
 
-mapfile -t sources < <(cd "$REPO" && git ls-files 'src/*.c' 'src/*.h' 'control/install/*.sql')
+mapfile -t sources < <(cd "$REPO" && git ls-files 'src/*.c' 'src/*.h' 'control/install/*.sql' 'control/sql/*.sql' 'control/upgrade/*.sql' 'scripts/build-sql.pl')
 missing=()
 for f in "${sources[@]}"; do
 	has_entry "$NAME/$f" || missing+=("$f")
 done
-check_diag "the zip has the ${#sources[@]} tracked files of src/*.c, src/*.h and control/install/*.sql" \
+check_diag "the zip has the ${#sources[@]} tracked files of src/*.c, src/*.h, control/install/, control/sql/, control/upgrade/ and scripts/build-sql.pl" \
 	"missing: ${missing[*]}" test "${#sources[@]}" -gt 0 -a "${#missing[@]}" -eq 0
 
 unwanted=()
@@ -236,8 +236,12 @@ else
 	make -C "$SRC" PG_CONFIG="$PG_CONFIG" -j"$(nproc)" >"$TMP/build.log" 2>&1 || rc=$?
 	check_diag "make PG_CONFIG=$PG_CONFIG in the unpacked zip builds pgbenchkit.so ($("$PG_CONFIG" --version))" \
 		"exit status $rc; $(tail_of "$TMP/build.log" 40)" test "$rc" -eq 0 -a -f "$SRC/pgbenchkit.so"
-	check_diag "... and the install script control/build/pgbenchkit--$VERSION.sql, from the pieces of control/install/" \
+	check_diag "... and the install script control/build/pgbenchkit--$VERSION.sql, from the pieces of control/install/ and the texts of control/sql/" \
 		"$(ls -R "$SRC/control" 2>&1)" grep -q '^CREATE TABLE bench._runs ' "$SRC/control/build/pgbenchkit--$VERSION.sql"
+	FROM=$(sed -n 's/^UPGRADE_FROM *= *//p' "$SRC/Makefile")
+	check_diag "... and the upgrade script control/build/pgbenchkit--$FROM--$VERSION.sql, from control/upgrade/ and control/sql/" \
+		"$(ls -R "$SRC/control" 2>&1)" grep -q '^CREATE OR REPLACE FUNCTION bench._create_run_function(' \
+		"$SRC/control/build/pgbenchkit--$FROM--$VERSION.sql"
 fi
 
 rc=0

@@ -1,0 +1,81 @@
+--
+-- bench.runs: the runs as they are.  A run is alive while its coordinator
+-- holds the run's lock (bench._run_alive, in the library); a row of
+-- bench._runs that says 'running' and whose coordinator is gone (a crash,
+-- an immediate shutdown, a kill) is shown as the aborted run it is, with
+-- what its progress rows kept (bench._run_aborted), from the moment the
+-- server accepts connections again, before any bench function has written
+-- it so (bk_recover_runs).  The lock is asked only for the rows that say
+-- 'running'.  The view reads the table as the role that queries it
+-- (security_invoker), so that the table's row level security applies;
+-- PostgreSQL 14, which has no such views, applies the same rule
+-- (bench._visible) in the view.
+--
+DO $do$
+BEGIN
+    EXECUTE pg_catalog.format($v$
+CREATE OR REPLACE VIEW bench.runs WITH (%s) AS
+SELECT r.id, r.workload, r.dataset_id, r.scale, r.clients, r.duration,
+       r.transactions_per_client, r.protocol, r.warmup, r.progress, r.max_tries, r.tag,
+       CASE WHEN r.dead IS NULL THEN r.status ELSE (r.dead).status END AS status,
+       CASE WHEN r.dead IS NULL THEN r.sqlstate ELSE (r.dead).sqlstate END AS sqlstate,
+       CASE WHEN r.dead IS NULL THEN r.error ELSE (r.dead).error END AS error,
+       r.created_by, r.server_version, r.started_at,
+       CASE WHEN r.dead IS NULL THEN r.ended_at ELSE (r.dead).ended_at END AS ended_at,
+       CASE WHEN r.dead IS NULL THEN r.measured_s ELSE (r.dead).measured_s END AS measured_s,
+       CASE WHEN r.dead IS NULL THEN r.transactions ELSE (r.dead).transactions END AS transactions,
+       CASE WHEN r.dead IS NULL THEN r.tps ELSE (r.dead).tps END AS tps,
+       CASE WHEN r.dead IS NULL THEN r.latency_avg_ms ELSE (r.dead).latency_avg_ms END AS latency_avg_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_stddev_ms ELSE (r.dead).latency_stddev_ms END AS latency_stddev_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_min_ms ELSE (r.dead).latency_min_ms END AS latency_min_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_p50_ms ELSE (r.dead).latency_p50_ms END AS latency_p50_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_p90_ms ELSE (r.dead).latency_p90_ms END AS latency_p90_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_p95_ms ELSE (r.dead).latency_p95_ms END AS latency_p95_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_p99_ms ELSE (r.dead).latency_p99_ms END AS latency_p99_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_p999_ms ELSE (r.dead).latency_p999_ms END AS latency_p999_ms,
+       CASE WHEN r.dead IS NULL THEN r.latency_max_ms ELSE (r.dead).latency_max_ms END AS latency_max_ms,
+       CASE WHEN r.dead IS NULL THEN r.failures ELSE (r.dead).failures END AS failures,
+       r.serialization_failures, r.deadlock_failures, r.other_failures, r.retried,
+       CASE WHEN r.dead IS NULL THEN r.retries ELSE (r.dead).retries END AS retries,
+       CASE WHEN r.dead IS NULL THEN r.warmup_transactions ELSE (r.dead).warmup_transactions END AS warmup_transactions,
+       CASE WHEN r.dead IS NULL THEN r.coordinator_pid ELSE (r.dead).coordinator_pid END AS coordinator_pid,
+       r.prewarm, r.sample_interval, r.settings, r.host, r.unavailable, r.suite_id,
+       r.origin, r.rate, r.latency_limit, r.random_seed, r.variables, r.skipped, r.late,
+       r.lag_avg_ms, r.lag_max_ms, r.target, r.driver, r.jobs, r.connect, r.target_host,
+       r.target_rtt_ms, r.connection_time_ms, r.on_disconnect, r.clients_lost,
+       CASE WHEN r.dead IS NULL THEN r.ignored_errors ELSE (r.dead).ignored_errors END AS ignored_errors,
+       r.step
+  FROM (SELECT t.*,
+               CASE WHEN t.status <> 'running' THEN NULL
+                    WHEN NOT bench._run_alive(t.id) THEN bench._run_aborted(t) END AS dead
+          FROM bench._runs t%s) r
+$v$,
+        CASE WHEN pg_catalog.current_setting('server_version_num')::integer >= 150000
+             THEN 'security_invoker = true' ELSE 'security_barrier = true' END,
+        CASE WHEN pg_catalog.current_setting('server_version_num')::integer >= 150000
+             THEN '' ELSE ' WHERE bench._visible(t.created_by)' END);
+END
+$do$;
+
+COMMENT ON VIEW bench.runs IS
+    'Benchmark runs: workload, parameters as given, status, and the summary of what was measured';
+COMMENT ON COLUMN bench.runs.step IS
+    'The step of a suite of steps the run is (bench.ibench: l.i0, l.x, ..., qp1000)';
+GRANT SELECT ON bench.runs TO PUBLIC;
+CREATE OR REPLACE TRIGGER write_through INSTEAD OF INSERT OR UPDATE OR DELETE ON bench.runs
+    FOR EACH ROW EXECUTE FUNCTION bench._write_through('bench._runs');
+
+-- the defaults of the view's columns are the table's, for an INSERT into it
+DO $do$
+DECLARE
+    d record;
+BEGIN
+    FOR d IN SELECT a.attname, pg_catalog.pg_get_expr(ad.adbin, ad.adrelid) AS expr
+               FROM pg_catalog.pg_attrdef ad
+               JOIN pg_catalog.pg_attribute a ON a.attrelid = ad.adrelid AND a.attnum = ad.adnum
+              WHERE ad.adrelid = 'bench._runs'::regclass ORDER BY a.attnum
+    LOOP
+        EXECUTE pg_catalog.format('ALTER VIEW bench.runs ALTER COLUMN %I SET DEFAULT %s', d.attname, d.expr);
+    END LOOP;
+END
+$do$;

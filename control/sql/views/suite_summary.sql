@@ -1,0 +1,29 @@
+--
+-- bench.suite_summary: per suite and client count, the median, min and max
+-- over the finished repeats.
+--
+CREATE OR REPLACE VIEW bench.suite_summary AS
+SELECT s.id AS suite_id, c.clients, c.pos::integer AS position,
+       s.repeat AS runs_planned,
+       count(r.id)::integer AS runs_done,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY r.tps) AS tps_median,
+       min(r.tps) AS tps_min,
+       max(r.tps) AS tps_max,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_avg_ms) AS latency_avg_ms_median,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_p95_ms) AS latency_p95_ms_median,
+       min(r.latency_p95_ms) AS latency_p95_ms_min,
+       max(r.latency_p95_ms) AS latency_p95_ms_max,
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_p99_ms) AS latency_p99_ms_median,
+       min(r.latency_p99_ms) AS latency_p99_ms_min,
+       max(r.latency_p99_ms) AS latency_p99_ms_max,
+       array_agg(r.id ORDER BY r.id) FILTER (WHERE r.id IS NOT NULL) AS run_ids
+  FROM bench.suites s
+ CROSS JOIN LATERAL pg_catalog.unnest(s.clients) WITH ORDINALITY AS c(clients, pos)
+  LEFT JOIN bench.runs r ON r.suite_id = s.id AND r.clients = c.clients AND r.status = 'done'
+       -- a suite of steps: the run of the step at that position
+       AND (s.steps IS NULL OR r.step = s.steps -> (c.pos::integer - 1) ->> 'step')
+ GROUP BY s.id, c.clients, c.pos, s.repeat;
+
+COMMENT ON VIEW bench.suite_summary IS
+    'Per suite and client count: runs done of planned, and median, min and max of tps and latency percentiles';
+GRANT SELECT ON bench.suite_summary TO PUBLIC;

@@ -1,0 +1,12 @@
+-- The upgrade from 0.2.0 to 0.3.0, after the replay of every function and
+-- view of control/sql/ (docs/design.md, "Releases and upgrades"):
+--
+--   - data moves: rows copied or rewritten into new tables or columns;
+--   - the built-in workloads a fresh install inserts that an upgraded
+--     database does not have yet, or has with another script;
+--   - row level security and policies of new tables, and policies made
+--     again after a function they call was dropped before the replay;
+--   - whatever else a piece of control/install/ does once that an
+--     upgraded database has not had done.
+--
+-- Nothing yet.

@@ -1,0 +1,21 @@
+-- The upgrade from 0.2.0 to 0.3.0, before the replay of every function and
+-- view of control/sql/ (docs/design.md, "Releases and upgrades").  What
+-- CREATE OR REPLACE cannot do goes here, in the order it must happen:
+--
+--   - DROP FUNCTION of a function whose return type, OUT columns or
+--     argument names change, or that loses an argument (its old signature);
+--     a function whose argument types change in any way (even only by a
+--     new argument with a default) is dropped too, or the replay would
+--     make an overload beside it (bench._create_run_function drops the
+--     old signatures of the functions that take the run arguments itself);
+--   - DROP VIEW of a view whose columns change other than by new ones
+--     appended at the end (CASCADE drops the views and functions that
+--     depend on it; the replay makes them all again, with their comments,
+--     grants and triggers);
+--   - new tables, sequences and types, and new columns of tables (at the
+--     end, as the install script has them), with what a fresh install
+--     does to them once (comments, pg_extension_config_dump, grants);
+--     row level security and policies of a new table go after the replay
+--     if they call a function it makes.
+--
+-- Nothing yet.
