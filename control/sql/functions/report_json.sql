@@ -205,8 +205,11 @@ BEGIN
                            'rows', s.rows,
                            'wal_bytes', s.wal_bytes, 'run_role', s.run_role)
                            ORDER BY s.total_exec_ms DESC, s.queryid)
+                  -- the run's role's first: on a target the coordinator's
+                  -- own statements and other roles' can take more time
+                  -- than a cheap workload's, and would push them out
                   FROM (SELECT * FROM bench.run_statements rs WHERE rs.run_id = r.id
-                         ORDER BY rs.total_exec_ms DESC, rs.queryid LIMIT 10) s),
+                         ORDER BY rs.run_role IS TRUE DESC, rs.total_exec_ms DESC, rs.queryid LIMIT 10) s),
             'sizes', (
                 SELECT jsonb_agg(jsonb_build_object(
                            'relation', COALESCE(a.relation, b.relation),
