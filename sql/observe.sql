@@ -198,3 +198,38 @@ REVOKE ALL ON ALL TABLES IN SCHEMA runs FROM bench_observer;
 REVOKE ALL ON SCHEMA runs FROM bench_observer;
 REVOKE ALL ON FUNCTION bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb) FROM bench_observer;
 DROP ROLE bench_observer;
+
+-- a statement is counted over the run from its count before it, even when
+-- it was not among the role's busiest then: the sample before keeps every
+-- statement.  A statement of this test alone, called 5 times before, is
+-- lighter than fifty-five of the role's history (one a table, 10 ms each)
+-- until the run calls it 10000 times
+SELECT status FROM bench.run(script => $s$\set aid random(1, 100000)
+SELECT abalance, 'lookup' AS lookup FROM pgbench_accounts WHERE aid = :aid;
+$s$, transactions => 5, progress => '0');
+DO $$BEGIN
+  FOR i IN 1..55 LOOP
+    EXECUTE format('CREATE TABLE runs.heavy%s AS SELECT 1 AS x', i);
+  END LOOP;
+END$$;
+\set ECHO none
+\o /dev/null
+SELECT format('SELECT pg_sleep(0.01), count(*) FROM runs.heavy%s', i)
+  FROM generate_series(1, 55) i \gexec
+\o
+\set ECHO all
+SELECT id AS run6, status FROM bench.run(script => $s$\set aid random(1, 100000)
+SELECT abalance, 'lookup' AS lookup FROM pgbench_accounts WHERE aid = :aid;
+$s$, transactions => 10000, progress => '0') \gset
+SELECT :'status' AS status, calls FROM bench.run_statements
+ WHERE run_id = :run6 AND query ~ '^SELECT abalance, ';
+SELECT (SELECT jsonb_array_length(data->'statements') FROM bench.samples WHERE run_id = :run6 AND phase = 'before')
+     > (SELECT jsonb_array_length(data->'statements') FROM bench.samples WHERE run_id = :run6 AND phase = 'after')
+       AS before_keeps_more,
+       NOT EXISTS (SELECT 1 FROM bench.samples s, jsonb_array_elements(s.data->'statements') e
+                    WHERE s.run_id = :run6 AND s.phase = 'before' AND e ? 'query') AS before_without_texts;
+DO $$BEGIN
+  FOR i IN 1..55 LOOP
+    EXECUTE format('DROP TABLE runs.heavy%s', i);
+  END LOOP;
+END$$;

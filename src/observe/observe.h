@@ -14,6 +14,16 @@
 #include "lib/stringinfo.h"
 #include "libpq-fe.h"
 
+/*
+ * The kinds of sample (sample.c): during the run, the busiest statements
+ * without texts; after it, more of them with the run's role's texts;
+ * before it, every statement without texts, to subtract from after.
+ */
+#define OBS_SAMPLE_DURING	0
+#define OBS_SAMPLE_AFTER	1
+#define OBS_SAMPLE_BEFORE	2
+#define OBS_SAMPLE_KINDS	3
+
 typedef struct BkObserver
 {
 	int64		run_id;
@@ -22,7 +32,7 @@ typedef struct BkObserver
 	bool		stats_priv;		/* the role may read host facts and CPU */
 	int			ntables;		/* the workload's leaf tables */
 	Oid		   *tables;
-	SPIPlanPtr	sample_plan[2];	/* during (no statement texts); before/after */
+	SPIPlanPtr	sample_plan[OBS_SAMPLE_KINDS];	/* by kind of sample */
 	bool		sampling;		/* false once a sample failed */
 	int			sample_no;
 	StringInfoData unavailable; /* jsonb object: source -> why */
@@ -38,7 +48,7 @@ typedef struct BkObserver
 	char	   *remote_dboid;	/* the target's ids of its database and role */
 	char	   *remote_roleid;
 	char	   *remote_tables;	/* the workload's tables there, an oid[] literal */
-	char	   *remote_sample_sql[2];
+	char	   *remote_sample_sql[OBS_SAMPLE_KINDS];
 } BkObserver;
 
 /* the workload's leaf tables: a dataset's tables and their partitions */

@@ -35,8 +35,13 @@
 
 /*
  * Statements kept per sample: the run's role's busiest, and others'; the
- * samples before and after (from which bench.run_statements reckons) keep
- * more, with their texts.
+ * sample after the run (from which bench.run_statements reckons, with the
+ * one before) keeps more, with their texts.  The sample before keeps every
+ * statement, without texts: the busiest after the run may have been far
+ * from the busiest before it (a cheap workload's statements, beside the
+ * role's history, which pg_stat_statements keeps across runs and
+ * restarts), and their counts over the run are the counts after minus
+ * the counts before.
  */
 #define OBS_OWN_STATEMENTS				50
 #define OBS_OTHER_STATEMENTS			20
@@ -99,6 +104,15 @@ static const ObsSource obs_sources[] = {
 
 #define OBS_NSOURCES lengthof(obs_sources)
 
+/* the kind of sample of PHASE ('before', 'during', 'after') */
+static int
+obs_sample_kind(const char *phase)
+{
+	if (strcmp(phase, "during") == 0)
+		return OBS_SAMPLE_DURING;
+	return strcmp(phase, "before") == 0 ? OBS_SAMPLE_BEFORE : OBS_SAMPLE_AFTER;
+}
+
 /*
  * obs_view_exists
  *		Whether the sampled server has the statistics view pg_catalog.NAME.
@@ -117,17 +131,21 @@ obs_view_exists(BkObserver *o, const char *name)
 
 /*
  * obs_sample_sql
- *		The query that reads one sample, as a jsonb object with one key per
- *		source that READ says to read (see obs_sources), then the
- *		statements of pg_stat_statements in schema PGSS_SCHEMA, if given.
- *		With TEXTS, the texts of the run's role's statements, redacted
- *		(redact.c) once the busiest are chosen, not every text of the view;
- *		without REDACT (a target, which has no bench._redact_statement) as
- *		they are, to be redacted here before they are stored.
+ *		The query that reads one sample of kind KIND (OBS_SAMPLE_DURING,
+ *		_AFTER, _BEFORE), as a jsonb object with one key per source that
+ *		READ says to read (see obs_sources), then the statements of
+ *		pg_stat_statements in schema PGSS_SCHEMA, if given: the busiest
+ *		during and after the run, every one before it.  After the run, the
+ *		texts of the run's role's statements, redacted (redact.c) once the
+ *		busiest are chosen, not every text of the view; without REDACT (a
+ *		target, which has no bench._redact_statement) as they are, to be
+ *		redacted here before they are stored.
  */
 static char *
-obs_sample_sql(const bool *read, const char *pgss_schema, bool texts, bool redact)
+obs_sample_sql(const bool *read, const char *pgss_schema, int kind, bool redact)
 {
+	bool		texts = kind == OBS_SAMPLE_AFTER;
+
 	StringInfoData q;
 	const char *sep = "";
 
@@ -149,11 +167,12 @@ obs_sample_sql(const bool *read, const char *pgss_schema, bool texts, bool redac
 						 " s.wal_records, s.wal_fpi, s.wal_bytes,"
 						 " pg_catalog.row_number() OVER (PARTITION BY s.userid = $5 ORDER BY s.total_exec_time DESC) AS rank"
 						 " FROM %s.pg_stat_statements(%s) s WHERE s.dbid = $1 AND s.queryid IS NOT NULL) s"
-						 " WHERE s.rank <= CASE WHEN s.own THEN %d ELSE %d END)",
+						 " WHERE %s s.rank <= CASE WHEN s.own THEN %d ELSE %d END)",
 						 texts && redact ? " OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('query', bench._redact_statement(s.query))" : "",
 						 texts ? " CASE WHEN s.userid = $5 THEN s.query END AS query," : "",
 						 quote_identifier(pgss_schema),
 						 texts ? "true" : "false",
+						 kind == OBS_SAMPLE_BEFORE ? "true OR" : "",
 						 texts ? OBS_OWN_STATEMENTS : OBS_OWN_STATEMENTS_DURING,
 						 texts ? OBS_OTHER_STATEMENTS : OBS_OTHER_STATEMENTS_DURING);
 	appendStringInfoString(&q, "))");
@@ -245,16 +264,16 @@ bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid)
 
 	for (int i = 0; i < OBS_NSOURCES; i++)
 		read[i] = obs_sources[i].view == NULL || obs_view_exists(o, obs_sources[i].view);
-	for (int texts = 0; texts < 2; texts++)
+	for (int kind = 0; kind < OBS_SAMPLE_KINDS; kind++)
 	{
 		Oid			types[5] = {OIDOID, OIDARRAYOID, TEXTOID, INT8OID, OIDOID};
-		char	   *sql = obs_sample_sql(read, pgss, texts == 1, true);
+		char	   *sql = obs_sample_sql(read, pgss, kind, true);
 
 		bk_spi_connect();
-		o->sample_plan[texts] = SPI_prepare(sql, 5, types);
-		if (o->sample_plan[texts] == NULL)
+		o->sample_plan[kind] = SPI_prepare(sql, 5, types);
+		if (o->sample_plan[kind] == NULL)
 			elog(ERROR, "could not prepare the sample query: %s", SPI_result_code_string(SPI_result));
-		if (SPI_keepplan(o->sample_plan[texts]) != 0)
+		if (SPI_keepplan(o->sample_plan[kind]) != 0)
 			elog(ERROR, "could not keep the sample query");
 		bk_spi_finish();
 	}
@@ -349,8 +368,8 @@ bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *conn,
 
 	for (int i = 0; i < OBS_NSOURCES; i++)
 		read[i] = obs_sources[i].view == NULL || obs_view_exists(o, obs_sources[i].view);
-	for (int texts = 0; texts < 2; texts++)
-		o->remote_sample_sql[texts] = obs_sample_sql(read, pgss, texts == 1, false);
+	for (int kind = 0; kind < OBS_SAMPLE_KINDS; kind++)
+		o->remote_sample_sql[kind] = obs_sample_sql(read, pgss, kind, false);
 	o->sampling = true;
 	MemoryContextSwitchTo(old);
 }
@@ -400,7 +419,7 @@ obs_sample_store(BkObserver *o, const char *phase, TimestampTz at, double elapse
 		const char *params[5] = {o->remote_dboid, o->remote_tables, NULL,
 		psprintf(INT64_FORMAT, xacts), o->remote_roleid};
 
-		json = obs_remote_text(o, o->remote_sample_sql[strcmp(phase, "during") == 0 ? 0 : 1],
+		json = obs_remote_text(o, o->remote_sample_sql[obs_sample_kind(phase)],
 							   5, rtypes, params);
 		if (json == NULL)
 			elog(ERROR, "could not read a sample of the target");
@@ -408,7 +427,7 @@ obs_sample_store(BkObserver *o, const char *phase, TimestampTz at, double elapse
 	else
 	{
 		bk_spi_connect();
-		if (SPI_execute_plan(o->sample_plan[strcmp(phase, "during") == 0 ? 0 : 1],
+		if (SPI_execute_plan(o->sample_plan[obs_sample_kind(phase)],
 							 values, nulls, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
 			elog(ERROR, "could not read a sample");
 		json = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
