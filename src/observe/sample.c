@@ -145,7 +145,6 @@ static char *
 obs_sample_sql(const bool *read, const char *pgss_schema, int kind, bool redact)
 {
 	bool		texts = kind == OBS_SAMPLE_AFTER;
-
 	StringInfoData q;
 	const char *sep = "";
 
@@ -159,22 +158,28 @@ obs_sample_sql(const bool *read, const char *pgss_schema, int kind, bool redact)
 		sep = ", ";
 	}
 	if (pgss_schema != NULL)
+	{
+		bool		every = kind == OBS_SAMPLE_BEFORE;
+
 		appendStringInfo(&q,
 						 ", 'statements', (SELECT pg_catalog.jsonb_agg(pg_catalog.to_jsonb(s) OPERATOR(pg_catalog.-) 'rank'%s) FROM ("
 						 " SELECT s.queryid, s.userid, s.toplevel,%s s.userid = $5 AS own, s.calls,"
 						 " s.total_exec_time, s.plans, s.total_plan_time, s.rows, s.shared_blks_hit, s.shared_blks_read,"
 						 " s.shared_blks_dirtied, s.shared_blks_written, s.temp_blks_written,"
-						 " s.wal_records, s.wal_fpi, s.wal_bytes,"
-						 " pg_catalog.row_number() OVER (PARTITION BY s.userid = $5 ORDER BY s.total_exec_time DESC) AS rank"
-						 " FROM %s.pg_stat_statements(%s) s WHERE s.dbid = $1 AND s.queryid IS NOT NULL) s"
-						 " WHERE %s s.rank <= CASE WHEN s.own THEN %d ELSE %d END)",
+						 " s.wal_records, s.wal_fpi, s.wal_bytes%s"
+						 " FROM %s.pg_stat_statements(%s) s WHERE s.dbid = $1 AND s.queryid IS NOT NULL) s",
 						 texts && redact ? " OPERATOR(pg_catalog.||) pg_catalog.jsonb_build_object('query', bench._redact_statement(s.query))" : "",
 						 texts ? " CASE WHEN s.userid = $5 THEN s.query END AS query," : "",
+						 every ? "" : ", pg_catalog.row_number() OVER (PARTITION BY s.userid = $5 ORDER BY s.total_exec_time DESC) AS rank",
 						 quote_identifier(pgss_schema),
-						 texts ? "true" : "false",
-						 kind == OBS_SAMPLE_BEFORE ? "true OR" : "",
-						 texts ? OBS_OWN_STATEMENTS : OBS_OWN_STATEMENTS_DURING,
-						 texts ? OBS_OTHER_STATEMENTS : OBS_OTHER_STATEMENTS_DURING);
+						 texts ? "true" : "false");
+		/* the busiest only, but before the run every one */
+		if (!every)
+			appendStringInfo(&q, " WHERE s.rank <= CASE WHEN s.own THEN %d ELSE %d END",
+							 texts ? OBS_OWN_STATEMENTS : OBS_OWN_STATEMENTS_DURING,
+							 texts ? OBS_OTHER_STATEMENTS : OBS_OTHER_STATEMENTS_DURING);
+		appendStringInfoChar(&q, ')');
+	}
 	appendStringInfoString(&q, "))");
 	return q.data;
 }
