@@ -18,7 +18,7 @@ SELECT plan(35);
 SELECT columns_are('bench', '_suites', ARRAY[
     'id', 'workload', 'clients', 'repeat', 'run_order', 'args', 'search_path', 'tag', 'schedule',
     'runs_planned', 'status', 'sqlstate', 'error', 'created_by', 'server_version', 'started_at',
-    'ended_at', 'worker_pid', 'origin', 'steps'],
+    'ended_at', 'worker_pid', 'origin', 'steps', 'targets'],
     'bench._suites has the documented columns');
 SELECT is(
     (SELECT array_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) ORDER BY a.attnum)
@@ -35,7 +35,7 @@ SELECT is((SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef
           'suite ids come from the sequence of run ids');
 SELECT columns_are('bench', 'schedules', ARRAY[
     'name', 'cron', 'workload', 'clients', 'repeat', 'run_order', 'args', 'search_path',
-    'baseline_runs', 'threshold', 'cron_database', 'jobid', 'created_by', 'created_at'],
+    'baseline_runs', 'threshold', 'cron_database', 'jobid', 'created_by', 'created_at', 'targets'],
     'bench.schedules has the documented columns');
 SELECT col_is_pk('bench', 'schedules', 'name', 'a schedule is known by its name');
 SELECT has_view('bench', 'suite_summary', 'bench.suite_summary exists');
@@ -55,12 +55,12 @@ SELECT ok(NOT has_table_privilege('public', 'bench.suites', 'INSERT')
 SELECT function_returns('bench', 'sweep',
     ARRAY['text', 'integer[]', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval',
           'integer', 'text', 'boolean', 'interval', 'text', 'text', 'double precision', 'interval',
-          'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb'],
+          'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text[]'],
     'setof bench.suite_summary', 'bench.sweep returns the suite''s summary');
 SELECT function_returns('bench', 'start_sweep',
     ARRAY['text', 'integer[]', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval',
           'integer', 'text', 'boolean', 'interval', 'text', 'text', 'double precision', 'interval',
-          'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb'],
+          'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text[]'],
     'bigint', 'bench.start_sweep returns the suite id');
 SELECT function_returns('bench', 'wait_suite', ARRAY['bigint'], 'setof bench.suite_summary',
     'bench.wait_suite returns the summary');
@@ -69,14 +69,14 @@ SELECT function_returns('bench', 'cancel_suite', ARRAY['bigint'], 'boolean',
 SELECT function_returns('bench', 'run_schedule', ARRAY['text'], 'setof bench.suite_summary',
     'bench.run_schedule returns the summary');
 SELECT function_returns('bench', 'unschedule', ARRAY['text'], 'boolean', 'bench.unschedule');
-SELECT ok(NOT has_function_privilege('public', 'bench.sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb)', 'EXECUTE')
-          AND NOT has_function_privilege('public', 'bench.start_sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb)', 'EXECUTE')
+SELECT ok(NOT has_function_privilege('public', 'bench.sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text[])', 'EXECUTE')
+          AND NOT has_function_privilege('public', 'bench.start_sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text[])', 'EXECUTE')
           AND NOT has_function_privilege('public', 'bench.cancel_suite(bigint)', 'EXECUTE')
           AND NOT has_function_privilege('public', 'bench.run_schedule(text)', 'EXECUTE')
           AND NOT has_function_privilege('public', 'bench.unschedule(text)', 'EXECUTE')
           AND NOT has_function_privilege('public', 'bench._cron_call(name, text, text[])', 'EXECUTE'),
           'starting, canceling and scheduling are for roles the administrator chose');
-SELECT ok(NOT has_function_privilege('public', 'bench.schedule(text, text, text, integer[], integer, interval, bigint, text, interval, interval, integer, boolean, interval, text, integer, double precision, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb)', 'EXECUTE'),
+SELECT ok(NOT has_function_privilege('public', 'bench.schedule(text, text, text, integer[], integer, interval, bigint, text, interval, interval, integer, boolean, interval, text, integer, double precision, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text[])', 'EXECUTE'),
           'so is bench.schedule');
 
 -- ---------------------------------------------------------------- refusals

@@ -29,7 +29,8 @@ CREATE TABLE bench._suites (
     ended_at        timestamptz,
     worker_pid      integer,
     origin          jsonb,
-    steps           jsonb
+    steps           jsonb,
+    targets         text[]
 );
 
 CREATE INDEX suites_schedule ON bench._suites (schedule, started_at) WHERE schedule IS NOT NULL;
@@ -38,6 +39,8 @@ COMMENT ON TABLE bench._suites IS
     'Sweeps as recorded (read them through the view bench.suites)';
 COMMENT ON COLUMN bench._suites.steps IS
     'A suite of steps (bench.ibench): each step''s name and run arguments, in order; NULL for a sweep';
+COMMENT ON COLUMN bench._suites.targets IS
+    'A suite over several targets: their names in the order given (local: this server); NULL for a suite on one';
 
 ALTER TABLE bench._runs ADD FOREIGN KEY (suite_id) REFERENCES bench._suites (id);
 CREATE INDEX runs_suite ON bench._runs (suite_id) WHERE suite_id IS NOT NULL;
@@ -70,11 +73,15 @@ CREATE TABLE bench.schedules (
     cron_database   name        NOT NULL,
     jobid           bigint,
     created_by      name        NOT NULL DEFAULT current_user,
-    created_at      timestamptz NOT NULL DEFAULT clock_timestamp()
+    created_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
+    targets         text[]
 );
 
 COMMENT ON TABLE bench.schedules IS
     'Benchmarks pg_cron starts: when (cron), what (workload, client counts, repeats, run arguments) and how a regression is judged';
+
+COMMENT ON COLUMN bench.schedules.targets IS
+    'A schedule over several targets: their names in the order given (local: this server), each judged against its own baseline; NULL for a schedule on one';
 
 SELECT pg_catalog.pg_extension_config_dump('bench.schedules', '');
 GRANT SELECT ON bench.schedules TO PUBLIC;

@@ -501,6 +501,93 @@ run_target_sizes(const char *workload, const char *dataset, const char *name, in
 }
 
 /*
+ * run_target_scale
+ *		The scale of the pgbench tables target NAME's role finds (the rows
+ *		of pgbench_branches, as the coordinator counts them), refused as
+ *		the coordinator refuses a target without them.
+ */
+static int
+run_target_scale(const char *workload, const char *name)
+{
+	BkTarget   *target = bk_target_open(name, GetUserId(), "pgbenchkit run");
+	PGconn	   *conn = bk_target_open_conn(target);
+	int			scale = 0;
+
+	PG_TRY();
+	{
+		char	   *readable = bk_target_value(conn, name, "its dataset's tables",
+											   "SELECT pg_catalog.to_regclass('pgbench_branches') IS NOT NULL"
+											   " AND pg_catalog.has_table_privilege('pgbench_branches', 'SELECT')",
+											   -1, NULL, NULL);
+
+		if (strcmp(readable, "t") == 0)
+			scale = atoi(bk_target_value(conn, name, "the scale of its pgbench tables",
+										 "SELECT count(*) FROM pgbench_branches", -1, NULL, NULL));
+		if (scale < 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_TABLE),
+					 errmsg("workload \"%s\" needs a %s dataset, and target \"%s\" has %s",
+							workload, "tpcb", name,
+							strcmp(readable, "t") == 0 ? "an empty pgbench_branches" :
+							"no pgbench_branches its role can read"),
+					 errhint("Load one there with bench.init('tpcb', scale => N, target => '%s') or pgbench -i, as the target's role finds it in its search_path.",
+							 name)));
+	}
+	PG_CATCH();
+	{
+		bk_target_close_conn(target, conn);
+		PG_RE_THROW();
+	}
+	PG_END_TRY();
+	bk_target_close_conn(target, conn);
+	return scale;
+}
+
+/*
+ * bk_run_dataset_shape
+ *		What a run of the arguments V and N (checked already, in the order
+ *		of the table of run arguments) finds of its workload's dataset, on
+ *		its target or in this server, as words that are equal when two
+ *		datasets are alike: "scale 10" (tpcb), "4 tables of 10000 rows"
+ *		(sysbench), "3 tables" (ibench); NULL for a workload that needs
+ *		none.  A run on several targets (bench.sweep's targets) compares
+ *		them.  Refuses a target or a server without the dataset.
+ */
+char *
+bk_run_dataset_shape(const char *fn, const Datum *v, const bool *n)
+{
+	RunArgs		a;
+	BkWorkload *w;
+	int			ncommands;
+	int			scale = 0;
+	int			tables = 0;
+	int			table_size = 0;
+
+	bk_run_args_read(fn, v, n, &a);
+	if (a.ngroups > 0)
+	{
+		RunGroup	groups[RUN_MAX_GROUPS];
+
+		w = run_groups_workload(&a, &ncommands, groups);
+	}
+	else
+		w = run_workload(&a, &ncommands);
+	if (w->dataset == NULL)
+		return NULL;
+	if (a.target == NULL)
+		(void) bk_find_dataset_sizes(w->name, w->dataset, &scale, &tables, &table_size);
+	else if (strcmp(w->dataset, "tpcb") == 0)
+		scale = run_target_scale(w->name, a.target);
+	else
+		run_target_sizes(w->name, w->dataset, a.target, &tables, &table_size);
+	if (strcmp(w->dataset, "sysbench") == 0)
+		return psprintf("%d table%s of %d rows", tables, tables == 1 ? "" : "s", table_size);
+	if (strcmp(w->dataset, "ibench") == 0)
+		return psprintf("%d table%s", tables, tables == 1 ? "" : "s");
+	return psprintf("scale %d", scale);
+}
+
+/*
  * bk_run_check_argv
  *		Check the arguments of a run as bench.run would, before anything
  *		starts: each value, the workload's script and dataset, and that

@@ -16,6 +16,7 @@ extern const char *bk_run_suite_step;
 extern bool bk_run_check_skip_dataset;
 extern void bk_run_check_argv(const char *fn, const Datum *v, const bool *n,
 							  int extra_workers);
+extern char *bk_run_dataset_shape(const char *fn, const Datum *v, const bool *n);
 extern void bk_run_check_caller(const char *fn);
 extern void bk_release_xmin(void);
 extern void bk_select_latest(const char *sql, int nargs, Oid *types, Datum *values,

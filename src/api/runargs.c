@@ -721,6 +721,8 @@ static const BkArgDef sweep_own[] = {
 	"runs of each client count (the summary takes their median)"},
 	[SWEEP_RUN_ORDER] = {"run_order", TEXTOID, "interleaved", true, NULL,
 	"interleaved (every client count, then again) or blocks (all repeats of one, then the next)"},
+	[SWEEP_TARGETS] = {"targets", TEXTARRAYOID, NULL, false, NULL,
+	"targets of bench.targets (local: this server, in-server clients), each run in turn at every client count and repetition, in an order that rotates from repetition to repetition; instead of target"},
 };
 /*
  * The run arguments of 0.1.0 keep their positions, and the own arguments
@@ -728,7 +730,7 @@ static const BkArgDef sweep_own[] = {
  */
 static const char *const sweep_order[] = {"workload", "clients", "repeat", "duration",
 	"transactions", "protocol", "warmup", "progress", "max_tries", "tag", "prewarm",
-"sample_interval", "run_order", "*"};
+"sample_interval", "run_order", "*", "targets"};
 
 static const BkArgDef schedule_own[] = {
 	[SWEEP_CLIENTS] = {"clients", INT4ARRAYOID, "{1}", true, NULL,
@@ -737,6 +739,8 @@ static const BkArgDef schedule_own[] = {
 	"runs of each client count (the summary takes their median)"},
 	[SWEEP_RUN_ORDER] = {"run_order", TEXTOID, "interleaved", true, NULL,
 	"interleaved (every client count, then again) or blocks (all repeats of one, then the next)"},
+	[SWEEP_TARGETS] = {"targets", TEXTARRAYOID, NULL, false, NULL,
+	"targets of bench.targets (local: this server, in-server clients), each run in turn, each judged against its own baseline; instead of target"},
 	[SCHEDULE_NAME] = {"name", TEXTOID, NULL, true, NULL,
 	"the schedule's name, which tags its runs"},
 	[SCHEDULE_SCHEDULE] = {"schedule", TEXTOID, NULL, true, NULL,
@@ -749,7 +753,7 @@ static const BkArgDef schedule_own[] = {
 };
 static const char *const schedule_order[] = {"name", "schedule", "workload", "clients", "repeat",
 	"duration", "transactions", "protocol", "warmup", "progress", "max_tries", "prewarm",
-"sample_interval", "run_order", "baseline_runs", "threshold", "*"};
+"sample_interval", "run_order", "baseline_runs", "threshold", "*", "targets"};
 
 const BkArgFunction bk_fn_run = {"bench.run", NULL, 0, run_order, lengthof(run_order)};
 const BkArgFunction bk_fn_start = {"bench.start", NULL, 0, run_order, lengthof(run_order)};

@@ -149,10 +149,11 @@ extern const BkArgFunction bk_fn_schedule;
 #define SWEEP_CLIENTS			0
 #define SWEEP_REPEAT			1
 #define SWEEP_RUN_ORDER			2
-#define SCHEDULE_NAME			3
-#define SCHEDULE_SCHEDULE		4
-#define SCHEDULE_BASELINE_RUNS	5
-#define SCHEDULE_THRESHOLD		6
+#define SWEEP_TARGETS			3
+#define SCHEDULE_NAME			4
+#define SCHEDULE_SCHEDULE		5
+#define SCHEDULE_BASELINE_RUNS	6
+#define SCHEDULE_THRESHOLD		7
 
 extern void bk_call_args(FunctionCallInfo fcinfo, const BkArgFunction *f, Datum *v, bool *n);
 extern void bk_run_args_read(const char *fn, const Datum *v, const bool *n, RunArgs *a);

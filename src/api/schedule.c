@@ -199,13 +199,18 @@ bench_run_schedule(PG_FUNCTION_ARGS)
 	/* the schedule, whoever made it: then whether this role may run it */
 	bk_become_owner(&sw);
 	bk_spi_connect();
-	bk_select_latest("SELECT pg_catalog.jsonb_build_object("
-						"  'workload', workload, 'clients', pg_catalog.to_jsonb(clients),"
-						"  'repeat', repeat, 'run_order', run_order, 'tag', NULL,"
-						"  'search_path', search_path,"
-						"  'schedule', name, 'args', args)::text, created_by"
-						"  FROM bench.schedules WHERE name = $1",
-						1, types, values, 0);
+	/* targets for a schedule over several (bench.schedules has them since 0.3.0) */
+	bk_select_latest("SELECT (pg_catalog.jsonb_build_object("
+					 "  'workload', workload, 'clients', pg_catalog.to_jsonb(clients),"
+					 "  'repeat', repeat, 'run_order', run_order, 'tag', NULL,"
+					 "  'search_path', search_path,"
+					 "  'schedule', name, 'args', args)"
+					 "  OPERATOR(pg_catalog.||) CASE WHEN pg_catalog.jsonb_typeof(pg_catalog.to_jsonb(sc)"
+					 "    OPERATOR(pg_catalog.->) 'targets') OPERATOR(pg_catalog.=) 'array'"
+					 "   THEN pg_catalog.jsonb_build_object('targets', pg_catalog.to_jsonb(sc) OPERATOR(pg_catalog.->) 'targets')"
+					 "   ELSE '{}' END)::text, created_by"
+					 "  FROM bench.schedules sc WHERE name = $1",
+					 1, types, values, 0);
 	if (SPI_processed == 1)
 	{
 		spec = suite_getvalue(0, 1);

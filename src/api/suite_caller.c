@@ -200,6 +200,15 @@ suite_print(SuiteWatch *w)
 							"    s.id, r.id,"
 							"    (SELECT count(*) FROM bench.runs q WHERE q.suite_id = s.id AND q.id <= r.id),"
 							"    s.runs_planned, pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.->>) 'step', r.clients)"
+							/* a suite over several targets says each run's (not in 0.2.0's SQL) */
+							"   WHEN pg_catalog.to_jsonb(s) OPERATOR(pg_catalog.->>) 'targets' IS NOT NULL"
+							"   THEN pg_catalog.format('suite %s: run %s started (%s of %s: target %s, clients %s, repetition %s of %s)',"
+							"    s.id, r.id,"
+							"    (SELECT count(*) FROM bench.runs q WHERE q.suite_id = s.id AND q.id <= r.id),"
+							"    s.runs_planned, COALESCE(pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.->>) 'target', 'local'), r.clients,"
+							"    (SELECT count(*) FROM bench.runs q WHERE q.suite_id = s.id AND q.id <= r.id"
+							"        AND q.clients = r.clients AND (pg_catalog.to_jsonb(q) OPERATOR(pg_catalog.->>) 'target')"
+							"            IS NOT DISTINCT FROM (pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.->>) 'target')), s.repeat)"
 							"   ELSE pg_catalog.format('suite %s: run %s started (%s of %s: clients %s, repetition %s of %s)',"
 							"    s.id, r.id,"
 							"    (SELECT count(*) FROM bench.runs q WHERE q.suite_id = s.id AND q.id <= r.id),"
@@ -322,8 +331,14 @@ suite_return_summary(FunctionCallInfo fcinfo, int64 suite_id)
 
 	bk_init_materialized_srf(fcinfo);
 	bk_spi_connect();
-	bk_select_latest("SELECT * FROM bench.suite_summary WHERE suite_id = $1 ORDER BY position",
-						1, types, values, 0);
+	/* a suite over several targets: each client count's targets in its list's order */
+	bk_select_latest("SELECT m.* FROM bench.suite_summary m JOIN bench.suites s ON s.id = m.suite_id"
+					 " WHERE m.suite_id = $1"
+					 " ORDER BY m.position, pg_catalog.array_position("
+					 "   ARRAY(SELECT pg_catalog.jsonb_array_elements_text(t.a) FROM (SELECT pg_catalog.to_jsonb(s) OPERATOR(pg_catalog.->) 'targets' AS a) t"
+					 "          WHERE pg_catalog.jsonb_typeof(t.a) OPERATOR(pg_catalog.=) 'array'),"
+					 "   pg_catalog.to_jsonb(m) OPERATOR(pg_catalog.->>) 'target')",
+					 1, types, values, 0);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
 		Datum		row[32];

@@ -14,6 +14,7 @@
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
+#include "foreign/foreign.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
 #include "utils/datum.h"
@@ -21,24 +22,96 @@
 #include "utils/memutils.h"
 
 #include "meta/catalog.h"
+#include "core/pgbenchkit.h"
 #include "runner/segment.h"
 #include "api/run.h"
 #include "api/runargs.h"
 #include "api/suite_spec.h"
 #include "meta/workload.h"
+#include "target/target.h"
 
 #define SWEEP_MAX_CLIENT_COUNTS	1000
 #define SWEEP_MAX_REPEAT		1000
 #define SWEEP_MAX_RUNS			100000
+#define SWEEP_MAX_TARGETS		100
+
+/* the name that stands for this server in a list of targets */
+#define SWEEP_LOCAL				"local"
 
 #define STEPS_MAX				1000
+
+/*
+ * sweep_targets
+ *		The list of targets ARR (bench.sweep's targets) checked: one
+ *		dimension, not empty, no null, each named once, "local" (this
+ *		server) not also the name of a target.  Returns their number and
+ *		their names in *NAMES.  Whether each target exists and may be used
+ *		is the run arguments' check (sweep_spec, target by target).
+ */
+static int
+sweep_targets(const char *fn, ArrayType *arr, char ***names)
+{
+	Datum	   *elems;
+	bool	   *enulls;
+	int			ntargets;
+
+	if (ARR_NDIM(arr) > 1)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("targets must be a one-dimensional array"),
+				 errhint("For example targets => '{small,large,local}'.")));
+	deconstruct_array(arr, TEXTOID, -1, false, TYPALIGN_INT, &elems, &enulls, &ntargets);
+	if (ntargets == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("targets must not be empty"),
+				 errhint("Name the targets to compare, for example targets => '{small,large,local}'; leave targets out to run on this server.")));
+	if (ntargets > SWEEP_MAX_TARGETS)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("targets may list at most %d targets, not %d", SWEEP_MAX_TARGETS, ntargets),
+				 errhint("Compare fewer targets in one suite.")));
+	*names = palloc(sizeof(char *) * ntargets);
+	for (int i = 0; i < ntargets; i++)
+	{
+		if (enulls[i])
+			ereport(ERROR,
+					(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
+					 errmsg("targets must not contain null"),
+					 errhint("Each element names a target of bench.targets, or is local for this server.")));
+		(*names)[i] = TextDatumGetCString(elems[i]);
+		for (int j = 0; j < i; j++)
+			if (strcmp((*names)[j], (*names)[i]) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("targets lists \"%s\" twice", bk_shown((*names)[i])),
+						 errhint("List each target once; repeat => N runs each of them N times.")));
+		if (strcmp((*names)[i], SWEEP_LOCAL) == 0)
+		{
+			ForeignServer *server = GetForeignServerByName(SWEEP_LOCAL, true);
+
+			if (server != NULL &&
+				strcmp(GetForeignDataWrapper(server->fdwid)->fdwname, BK_TARGET_FDW) == 0)
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("target \"%s\" in targets is ambiguous", SWEEP_LOCAL),
+						 errdetail("In targets, %s stands for this server (in-server clients), and a target of that name exists too.",
+								   SWEEP_LOCAL),
+						 errhint("Rename the target, with ALTER SERVER %s RENAME TO another name, to compare it with this server.",
+								 SWEEP_LOCAL)));
+		}
+	}
+	return ntargets;
+}
 
 /*
  * sweep_spec
  *		Check the arguments V and N of F (bench.sweep, or one of its
  *		siblings: slots as runargs.h has them) as fully as a single run's,
  *		before anything starts, and return the suite as jsonb text:
- *		workload, clients, repeat, run_order, tag and the run arguments
+ *		workload, clients, repeat, run_order, tag, targets (when given:
+ *		each checked as a run on it would be, their datasets alike) and
+ *		the run arguments
  *		each run gets ("args", keyed by the names of the table of run
  *		arguments).  FN names the function in messages.  NOW: the workers
  *		must be free now (a sweep about to start), rather than merely exist
@@ -54,11 +127,13 @@ sweep_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool *n
 	int			repeat;
 	int			maxclients = 0;
 	char	   *run_order;
+	int			ntargets = 1;
+	char	  **targets = NULL;
 	Datum		rv[RUN_NARGS];
 	bool		rn[RUN_NARGS];
-	Oid			types[4 + RUN_NARGS];
-	Datum		values[4 + RUN_NARGS];
-	char		nulls[4 + RUN_NARGS];
+	Oid			types[8 + RUN_NARGS];
+	Datum		values[8 + RUN_NARGS];
+	char		nulls[8 + RUN_NARGS];
 	int			nparams = 0;
 	StringInfoData sql;
 	char	   *spec;
@@ -124,11 +199,20 @@ sweep_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool *n
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("repeat must be between 1 and %d, not %d", SWEEP_MAX_REPEAT, repeat),
 				 errhint("repeat is how many times each client count is run; the summary takes the median.")));
-	if ((int64) repeat * nclients > SWEEP_MAX_RUNS)
+	if (!n[SWEEP_TARGETS])
+	{
+		if (!n[BK_RUN_SLOT(f, RA_TARGET)])
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s takes target or targets, not both", fn),
+					 errhint("List every target in targets, for example targets => '{small,large,local}'.")));
+		ntargets = sweep_targets(fn, DatumGetArrayTypeP(v[SWEEP_TARGETS]), &targets);
+	}
+	if ((int64) repeat * nclients * ntargets > SWEEP_MAX_RUNS)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("a suite may have at most %d runs, not %lld",
-						SWEEP_MAX_RUNS, (long long) repeat * nclients)));
+						SWEEP_MAX_RUNS, (long long) repeat * nclients * ntargets)));
 
 	run_order = TextDatumGetCString(v[SWEEP_RUN_ORDER]);
 	if (strcmp(run_order, "interleaved") != 0 && strcmp(run_order, "blocks") != 0)
@@ -145,7 +229,37 @@ sweep_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool *n
 	}
 	rv[RA_CLIENTS] = Int32GetDatum(maxclients);
 	rn[RA_CLIENTS] = false;
-	bk_run_check_argv(fn, rv, rn, now ? 1 : -1);
+	if (targets == NULL)
+		bk_run_check_argv(fn, rv, rn, now ? 1 : -1);
+	else
+	{
+		/*
+		 * Each target as a run on it would be checked, and its dataset:
+		 * the same on every target, or the comparison is not one
+		 */
+		char	   *first_shape = NULL;
+
+		for (int t = 0; t < ntargets; t++)
+		{
+			char	   *shape;
+
+			rn[RA_TARGET] = strcmp(targets[t], SWEEP_LOCAL) == 0;
+			rv[RA_TARGET] = rn[RA_TARGET] ? (Datum) 0 : CStringGetTextDatum(targets[t]);
+			bk_run_check_argv(fn, rv, rn, now ? 1 : -1);
+			shape = bk_run_dataset_shape(fn, rv, rn);
+			if (t == 0)
+				first_shape = shape;
+			else if ((shape == NULL) != (first_shape == NULL) ||
+					 (shape != NULL && strcmp(shape, first_shape) != 0))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("targets \"%s\" and \"%s\" have different datasets: %s on \"%s\", %s on \"%s\"",
+								targets[0], targets[t], first_shape, targets[0], shape, targets[t]),
+						 errhint("A comparison of targets runs the same dataset on each: load the same one everywhere, for example with bench.init(..., target => 'name').")));
+		}
+		rn[RA_TARGET] = true;
+		rv[RA_TARGET] = (Datum) 0;
+	}
 
 	/*
 	 * The suite as jsonb, built by the server's own jsonb functions: every
@@ -167,8 +281,14 @@ sweep_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool *n
 						   "SELECT pg_catalog.jsonb_build_object("
 						   "  'workload', $1, 'clients', pg_catalog.to_jsonb($2),"
 						   "  'repeat', $3, 'run_order', $4, 'tag', $5,"
-						   "  'search_path', $6,"
-						   "  'args', pg_catalog.jsonb_build_object(");
+						   "  'search_path', $6,");
+	/* targets only when given: a suite without has none, as before them */
+	if (targets != NULL)
+	{
+		SPEC_PARAM(TEXTARRAYOID, v[SWEEP_TARGETS], false);
+		appendStringInfo(&sql, "  'targets', pg_catalog.to_jsonb($%d),", nparams);
+	}
+	appendStringInfoString(&sql, "  'args', pg_catalog.jsonb_build_object(");
 	for (int ra = 0, first = 1; ra < RUN_NARGS; ra++)
 	{
 		if (ra == RA_WORKLOAD || ra == RA_CLIENTS || ra == RA_TAG)

@@ -12,7 +12,8 @@
  *		   a still-running one), and inserts the suite's row, 'running' or
  *		   'refused';
  *		2. calls bench.run for each step, in the suite's order, as the
- *		   calling role; the runs carry the suite's id (bk_run_suite_id);
+ *		   calling role (on the step's target, for a suite over several);
+ *		   the runs carry the suite's id (bk_run_suite_id);
  *		3. records how the suite ended: 'done', 'failed' (a run failed; the
  *		   suite stops there), 'canceled' (bench.cancel_suite, the caller's
  *		   cancel, or a run canceled on its own) or 'aborted' (the worker was
@@ -63,6 +64,12 @@ static volatile sig_atomic_t suite_terminated = false;
 
 /* in the worker: the client count of each step, in the suite's order */
 static int *suite_steps = NULL;
+
+/*
+ * in the worker, for a suite over several targets: each step's target
+ * (NULL: this server), in the suite's order; NULL for a suite without
+ */
+static char **suite_step_targets = NULL;
 
 /* in the worker: the caller's search_path, which its runs use */
 static char *suite_search_path = NULL;
@@ -253,6 +260,7 @@ suite_begin(SuiteShared *sh, int **clients)
 	char	   *search_path;
 	bool		isnull;
 	bool		steps;
+	bool		targets;
 	BkOwnerSwitch sw;
 
 	suite_xact_begin("pgbenchkit: starting a suite");
@@ -260,10 +268,12 @@ suite_begin(SuiteShared *sh, int **clients)
 		Oid			t1[1] = {TEXTOID};
 		Datum		v1[1] = {CStringGetTextDatum(SUITE_SPEC(sh))};
 
-		if (SPI_execute_with_args("SELECT $1::pg_catalog.jsonb OPERATOR(pg_catalog.?) 'steps'",
+		if (SPI_execute_with_args("SELECT $1::pg_catalog.jsonb OPERATOR(pg_catalog.?) 'steps',"
+								  " $1::pg_catalog.jsonb OPERATOR(pg_catalog.?) 'targets'",
 								  1, t1, v1, NULL, true, 1) != SPI_OK_SELECT)
 			elog(ERROR, "could not read the suite");
 		steps = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+		targets = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 	}
 	if (SPI_execute("SELECT pg_catalog.pg_advisory_xact_lock(" CppAsString2(SUITE_LOCK_KEY1) ", "
 					CppAsString2(SUITE_LOCK_KEY2) ")", false, 0) != SPI_OK_SELECT)
@@ -294,23 +304,30 @@ suite_begin(SuiteShared *sh, int **clients)
 	bk_become_owner(&sw);
 	if (SPI_execute_with_args(psprintf("INSERT INTO %s (workload, clients, repeat, run_order,"
 							  "   args, search_path, tag, schedule, runs_planned, status, sqlstate, error,"
-							  "   created_by, worker_pid, ended_at%s)"
+							  "   created_by, worker_pid, ended_at%s%s)"
 							  " SELECT j->>'workload',"
 							  "        ARRAY(SELECT c::integer FROM pg_catalog.jsonb_array_elements_text(j->'clients')"
 							  "                WITH ORDINALITY AS e(c, pos) ORDER BY pos),"
 							  "        (j->>'repeat')::integer, j->>'run_order', j->'args',"
 							  "        j->>'search_path', j->>'tag',"
 							  "        j->>'schedule',"
-							  "        pg_catalog.jsonb_array_length(j->'clients') * (j->>'repeat')::integer,"
+							  "        pg_catalog.jsonb_array_length(j->'clients') * (j->>'repeat')::integer%s,"
 							  "        CASE WHEN $2 IS NULL THEN 'running' ELSE 'refused' END,"
 							  "        CASE WHEN $2 IS NULL THEN NULL ELSE '55006' END, $2, $3::name,"
 							  "        CASE WHEN $2 IS NULL THEN $4 END,"
-							  "        CASE WHEN $2 IS NULL THEN NULL ELSE pg_catalog.clock_timestamp() END%s"
+							  "        CASE WHEN $2 IS NULL THEN NULL ELSE pg_catalog.clock_timestamp() END%s%s"
 							  "   FROM (SELECT $1::pg_catalog.jsonb AS j) x"
 							  " RETURNING id, runs_planned, search_path",
 							  bk_suites_table(),
-							  /* steps only for a suite of steps: the SQL of 0.1.0 has none */
-							  steps ? ", steps" : "", steps ? ", j->'steps'" : ""),
+							  /*
+							   * steps only for a suite of steps, targets for a
+							   * suite over several: the SQL of 0.1.0 has neither
+							   */
+							  steps ? ", steps" : "", targets ? ", targets" : "",
+							  targets ? " * pg_catalog.jsonb_array_length(j->'targets')" : "",
+							  steps ? ", j->'steps'" : "",
+							  targets ? ", ARRAY(SELECT t FROM pg_catalog.jsonb_array_elements_text(j->'targets')"
+							  " WITH ORDINALITY AS e(t, pos) ORDER BY pos)" : ""),
 							  4, types, values, nulls, false, 1) != SPI_OK_INSERT_RETURNING)
 		elog(ERROR, "could not record the suite");
 	sh->suite_id = DatumGetInt64(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
@@ -324,26 +341,47 @@ suite_begin(SuiteShared *sh, int **clients)
 	/* the runs see the tables the caller saw (suite_step) */
 	suite_search_path = MemoryContextStrdup(TopMemoryContext, search_path);
 
-	/* the client count of every step, in the suite's order */
+	/*
+	 * The client count (and target) of every step, in the suite's order:
+	 * repetitions and client counts as run_order says; in each, every
+	 * target in turn, repetition r (from 0) starting at target r mod n
+	 */
 	if (busy == NULL)
 	{
 		Oid			t1[1] = {INT8OID};
 		Datum		v1[1] = {Int64GetDatum(sh->suite_id)};
 
-		if (SPI_execute_with_args("SELECT c.clients"
-								  "  FROM bench.suites s,"
-								  "       pg_catalog.unnest(s.clients) WITH ORDINALITY AS c(clients, pos),"
-								  "       pg_catalog.generate_series(1, s.repeat) AS rep"
-								  " WHERE s.id = $1"
-								  " ORDER BY CASE s.run_order WHEN 'interleaved' THEN rep ELSE c.pos END,"
-								  "          CASE s.run_order WHEN 'interleaved' THEN c.pos ELSE rep END",
+		if (SPI_execute_with_args(psprintf("SELECT c.clients, %s"
+										   "  FROM bench.suites s,"
+										   "       pg_catalog.unnest(s.clients) WITH ORDINALITY AS c(clients, pos),"
+										   "       pg_catalog.generate_series(1, s.repeat) AS rep%s"
+										   " WHERE s.id = $1"
+										   " ORDER BY CASE s.run_order WHEN 'interleaved' THEN rep ELSE c.pos END,"
+										   "          CASE s.run_order WHEN 'interleaved' THEN c.pos ELSE rep END%s",
+										   targets ? "t.target" : "NULL::pg_catalog.text",
+										   targets ? ", pg_catalog.unnest(s.targets) WITH ORDINALITY AS t(target, pos)" : "",
+										   targets ? ", ((t.pos - rep) % pg_catalog.cardinality(s.targets)"
+										   " + pg_catalog.cardinality(s.targets)) % pg_catalog.cardinality(s.targets)" : ""),
 								  1, t1, v1, NULL, false, 0) != SPI_OK_SELECT ||
 			SPI_processed != (uint64) sh->runs_planned)
 			elog(ERROR, "could not plan the suite's runs");
 		*clients = MemoryContextAlloc(TopMemoryContext, sizeof(int) * sh->runs_planned);
+		if (targets)
+			suite_step_targets = MemoryContextAllocZero(TopMemoryContext,
+														sizeof(char *) * sh->runs_planned);
 		for (int i = 0; i < sh->runs_planned; i++)
+		{
 			(*clients)[i] = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[i],
 														SPI_tuptable->tupdesc, 1, &isnull));
+			if (targets)
+			{
+				char	   *t = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
+
+				/* local: this server, in-server clients (bench.run without a target) */
+				if (strcmp(t, "local") != 0)
+					suite_step_targets[i] = MemoryContextStrdup(TopMemoryContext, t);
+			}
+		}
 		if (steps)
 			suite_steps_sql(sh);
 	}
@@ -362,8 +400,8 @@ suite_begin(SuiteShared *sh, int **clients)
  *		The query that runs one step of the suite: bench.run with the
  *		suite's run arguments, each one its "args" has (a suite recorded by
  *		an older version lacks the newer ones, which take bench.run's
- *		defaults), the step's client count ($2) and the suite's tag or
- *		schedule.  Made once, in the worker's first transaction.
+ *		defaults), the step's client count ($2), its target for a suite
+ *		over several ($3), and the suite's tag or schedule.  Made once, in the worker's first transaction.
  */
 static char *
 suite_step_sql(int64 suite_id)
@@ -375,6 +413,9 @@ suite_step_sql(int64 suite_id)
 						   "SELECT (bench.run(clients => $2, tag => COALESCE(s.tag, s.schedule),"
 						   " workload => CASE WHEN s.args OPERATOR(pg_catalog.->>) 'script' IS NULL"
 						   " THEN s.workload END");
+	/* a suite over several targets: the step's ($3; NULL: this server) */
+	if (suite_step_targets != NULL)
+		appendStringInfoString(&sql, ", target => $3");
 	suite_append_run_args(&sql, suite_id, "s.args", -1);
 	appendStringInfoString(&sql, ")).id FROM bench.suites s WHERE s.id OPERATOR(pg_catalog.=) $1");
 	return MemoryContextStrdup(TopMemoryContext, sql.data);
@@ -388,14 +429,23 @@ suite_step_sql(int64 suite_id)
 static void
 suite_step(SuiteShared *sh, int step, int clients)
 {
-	Oid			types[2] = {INT8OID, INT4OID};
-	Datum		values[2] = {Int64GetDatum(sh->suite_id), Int32GetDatum(clients)};
-	char		activity[128];
+	Oid			types[3] = {INT8OID, INT4OID, TEXTOID};
+	Datum		values[3] = {Int64GetDatum(sh->suite_id), Int32GetDatum(clients), (Datum) 0};
+	char		nulls[3] = {' ', ' ', 'n'};
+	const char *target = suite_step_targets ? suite_step_targets[step] : NULL;
+	char		activity[192];
 	int			level;
 
-	snprintf(activity, sizeof(activity), "pgbenchkit: suite %lld, run %d of %d (%s%s%d clients)",
+	if (target != NULL)
+	{
+		values[2] = CStringGetTextDatum(target);
+		nulls[2] = ' ';
+	}
+	snprintf(activity, sizeof(activity), "pgbenchkit: suite %lld, run %d of %d (%s%s%s%s%d clients)",
 			 (long long) sh->suite_id, step + 1, sh->runs_planned,
-			 suite_step_names ? suite_step_names[step] : "", suite_step_names ? ", " : "", clients);
+			 suite_step_names ? suite_step_names[step] : "", suite_step_names ? ", " : "",
+			 suite_step_targets ? (target ? target : "local") : "", suite_step_targets ? ", " : "",
+			 clients);
 	suite_xact_begin(activity);
 	if (suite_run_sql == NULL && suite_step_sqls == NULL)
 		suite_run_sql = suite_step_sql(sh->suite_id);
@@ -404,7 +454,8 @@ suite_step(SuiteShared *sh, int step, int clients)
 	/* bench.run as the caller would call it: with the caller's search_path */
 	level = bk_search_path_push(suite_search_path);
 	if (SPI_execute_with_args(suite_step_sqls ? suite_step_sqls[step] : suite_run_sql,
-							  suite_step_sqls ? 1 : 2, types, values, NULL, false, 1) != SPI_OK_SELECT)
+							  suite_step_sqls ? 1 : suite_step_targets ? 3 : 2, types, values, nulls,
+							  false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not run step %d of suite %lld", step + 1, (long long) sh->suite_id);
 	bk_search_path_pop(level);
 	bk_run_suite_id = 0;

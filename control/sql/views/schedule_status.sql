@@ -14,8 +14,16 @@ SELECT sc.name, sc.cron, sc.workload, sc.clients, sc.repeat, sc.jobid, sc.cron_d
        l.started_at AS last_started_at,
        l.ended_at AS last_ended_at,
        l.error AS last_error,
-       (SELECT jsonb_object_agg(m.clients, round(m.tps_median::numeric, 1) ORDER BY m.position)
-          FROM bench.suite_summary m WHERE m.suite_id = l.id AND m.runs_done > 0) AS last_tps,
+       -- per client count; a suite over several targets per target, then client count
+       CASE WHEN l.targets IS NULL
+            THEN (SELECT jsonb_object_agg(m.clients, round(m.tps_median::numeric, 1) ORDER BY m.position)
+                    FROM bench.suite_summary m WHERE m.suite_id = l.id AND m.runs_done > 0)
+            ELSE (SELECT jsonb_object_agg(x.target, x.tps ORDER BY array_position(l.targets, x.target))
+                    FROM (SELECT m.target,
+                                 jsonb_object_agg(m.clients, round(m.tps_median::numeric, 1) ORDER BY m.position) AS tps
+                            FROM bench.suite_summary m WHERE m.suite_id = l.id AND m.runs_done > 0
+                           GROUP BY m.target) x)
+       END AS last_tps,
        (SELECT bool_or(r.regression) FROM bench.schedule_results r WHERE r.suite_id = l.id) AS last_regression
   FROM bench.schedules sc
   LEFT JOIN LATERAL (SELECT s.* FROM bench.suites s0 CROSS JOIN LATERAL bench._suite_state(s0) s
@@ -23,5 +31,5 @@ SELECT sc.name, sc.cron, sc.workload, sc.clients, sc.repeat, sc.jobid, sc.cron_d
                       ORDER BY s0.started_at DESC, s0.id DESC LIMIT 1) l ON true;
 
 COMMENT ON VIEW bench.schedule_status IS
-    'Every schedule with how often it ran, was refused or failed, and its last suite: status, tps per client count, regression';
+    'Every schedule with how often it ran, was refused or failed, and its last suite: status, tps per client count (per target, then client count, for a schedule over several), regression';
 GRANT SELECT ON bench.schedule_status TO PUBLIC;

@@ -1,6 +1,6 @@
 --
--- bench.suite_summary: per suite and client count, the median, min and max
--- over the finished repeats.
+-- bench.suite_summary: per suite and client count (and target, for a suite
+-- over several), the median, min and max over the finished repeats.
 --
 CREATE OR REPLACE VIEW bench.suite_summary AS
 SELECT s.id AS suite_id, c.clients, c.pos::integer AS position,
@@ -16,14 +16,18 @@ SELECT s.id AS suite_id, c.clients, c.pos::integer AS position,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_p99_ms) AS latency_p99_ms_median,
        min(r.latency_p99_ms) AS latency_p99_ms_min,
        max(r.latency_p99_ms) AS latency_p99_ms_max,
-       array_agg(r.id ORDER BY r.id) FILTER (WHERE r.id IS NOT NULL) AS run_ids
+       array_agg(r.id ORDER BY r.id) FILTER (WHERE r.id IS NOT NULL) AS run_ids,
+       t.target
   FROM bench.suites s
  CROSS JOIN LATERAL pg_catalog.unnest(s.clients) WITH ORDINALITY AS c(clients, pos)
+ -- a suite over several targets: each of them (local: this server); else its target
+ CROSS JOIN LATERAL pg_catalog.unnest(COALESCE(s.targets, ARRAY[s.args ->> 'target'])) AS t(target)
   LEFT JOIN bench.runs r ON r.suite_id = s.id AND r.clients = c.clients AND r.status = 'done'
        -- a suite of steps: the run of the step at that position
        AND (s.steps IS NULL OR r.step = s.steps -> (c.pos::integer - 1) ->> 'step')
- GROUP BY s.id, c.clients, c.pos, s.repeat;
+       AND (s.targets IS NULL OR r.target IS NOT DISTINCT FROM NULLIF(t.target, 'local'))
+ GROUP BY s.id, c.clients, c.pos, s.repeat, t.target;
 
 COMMENT ON VIEW bench.suite_summary IS
-    'Per suite and client count: runs done of planned, and median, min and max of tps and latency percentiles';
+    'Per suite and client count (and target): runs done of planned, and median, min and max of tps and latency percentiles';
 GRANT SELECT ON bench.suite_summary TO PUBLIC;

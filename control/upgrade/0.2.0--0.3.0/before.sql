@@ -18,4 +18,11 @@
 --     row level security and policies of a new table go after the replay
 --     if they call a function it makes.
 --
--- Nothing yet.
+
+-- sweeps and schedules over several targets (bench.sweep's targets)
+ALTER TABLE bench._suites ADD COLUMN targets text[];
+COMMENT ON COLUMN bench._suites.targets IS
+    'A suite over several targets: their names in the order given (local: this server); NULL for a suite on one';
+ALTER TABLE bench.schedules ADD COLUMN targets text[];
+COMMENT ON COLUMN bench.schedules.targets IS
+    'A schedule over several targets: their names in the order given (local: this server), each judged against its own baseline; NULL for a schedule on one';
