@@ -150,6 +150,12 @@ is(sql("SELECT bool_and(m.tps_median = (SELECT percentile_cont(0.5) WITHIN GROUP
           FROM bench.suite_summary m WHERE m.suite_id = $suite"), 't',
 	'each row of the summary is the median of its own target\'s three runs');
 
+# the chart: a line per target in each panel, named in the legend
+my $svg = sql("SELECT bench.chart_suite($suite)");
+is(scalar(() = $svg =~ /<polyline class="tps"/g) . '|' . scalar(() = $svg =~ /<polyline class="p99"/g),
+	'3|3', 'bench.chart_suite: a tps line and a p99 line per target');
+like($svg, qr/target a \(median of the repeats\).*target b .*target local /s, 'its legend names the targets');
+
 # blocks over two client counts: all repetitions of one, targets innermost
 ($ret, $out, $err) = $node->psql('postgres', q{
 	SELECT count(*) FROM bench.sweep('tpcb', clients => '{1,2}', repeat => 2, transactions => 5,

@@ -3,7 +3,10 @@
 -- the finished repeats as a line through points, with bars from the
 -- slowest to the fastest repeat; under it the same for p99 latency.
 -- Client counts are evenly spaced categories, in ascending order; one
--- without a finished run keeps its place and label, without a point.
+-- without a finished run keeps its place and label, without a point.  A
+-- suite over several targets has a line per target in both panels, in a
+-- colour of its own (the legend names them), its points and bars set a
+-- little apart from the other targets' at each client count.
 --
 CREATE OR REPLACE FUNCTION bench.chart_suite(suite_id bigint, width integer DEFAULT 900, height integer DEFAULT 560)
 RETURNS text
@@ -13,7 +16,14 @@ AS $fn$
 DECLARE
     tps_colour  constant text := '#1f77b4';
     p99_colour  constant text := '#ff7f0e';
+    palette     constant text[] := ARRAY['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd',
+                                         '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
     s           bench.suites;
+    tg          text[];             -- the series: the targets, or one (NULL)
+    nt          integer;
+    c1          text;               -- a series' colours in the two panels
+    c2          text;
+    off         double precision;   -- its offset from the category's middle
     n           integer;            -- client counts
     done        integer;            -- finished runs
     cl          integer[];
@@ -56,7 +66,11 @@ BEGIN
                   HINT = 'bench.suites lists the suites.';
     END IF;
 
-    -- one category per client count (a count listed twice is drawn once)
+    -- one category per client count (a count listed twice is drawn once);
+    -- a suite over several targets: the runs of all of them, the ranges
+    -- of the axes over all of them
+    tg := COALESCE(s.targets, ARRAY[NULL::text]);
+    nt := cardinality(tg);
     SELECT count(*), COALESCE(sum(m.runs_done), 0),
            array_agg(m.clients ORDER BY m.clients), array_agg(m.runs_done ORDER BY m.clients),
            array_agg(m.runs_planned ORDER BY m.clients),
@@ -65,10 +79,17 @@ BEGIN
            array_agg(m.latency_p99_ms_median ORDER BY m.clients), array_agg(m.latency_p99_ms_min ORDER BY m.clients),
            array_agg(m.latency_p99_ms_max ORDER BY m.clients)
       INTO n, done, cl, rdone, rplan, tmed, tmin, tmax, lmed, lmin, lmax
-      FROM (SELECT DISTINCT ON (ss.clients) ss.*
-              FROM bench.suite_summary ss
-             WHERE ss.suite_id = s.id
-             ORDER BY ss.clients, ss.position) m;
+      FROM (SELECT ss.clients, sum(ss.runs_done)::integer AS runs_done,
+                   sum(ss.runs_planned)::integer AS runs_planned,
+                   min(ss.tps_median) AS tps_median, min(ss.tps_min) AS tps_min, max(ss.tps_max) AS tps_max,
+                   min(ss.latency_p99_ms_median) AS latency_p99_ms_median,
+                   min(ss.latency_p99_ms_min) AS latency_p99_ms_min,
+                   max(ss.latency_p99_ms_max) AS latency_p99_ms_max
+              FROM (SELECT DISTINCT ON (x.clients, x.target) x.*
+                      FROM bench.suite_summary x
+                     WHERE x.suite_id = s.id
+                     ORDER BY x.clients, x.target, x.position) ss
+             GROUP BY ss.clients) m;
 
     -- x: category i at i, half a step of room at both ends; labels thinned
     -- out when they would touch, and "(k of m)" under a count whose
@@ -83,9 +104,18 @@ BEGIN
                        END
                   FROM generate_series(1, n) i);
 
-    lg := bench._svg_legend(pl, 52, pw, GREATEST(18, (height - 120) * 0.2), ARRAY['linepoint', 'errorbar', 'linepoint'],
-                            ARRAY[tps_colour, '#555555', p99_colour],
-                            ARRAY['tps (median of the repeats)', 'slowest to fastest repeat', 'p99 latency (median)']);
+    IF s.targets IS NULL THEN
+        lg := bench._svg_legend(pl, 52, pw, GREATEST(18, (height - 120) * 0.2), ARRAY['linepoint', 'errorbar', 'linepoint'],
+                                ARRAY[tps_colour, '#555555', p99_colour],
+                                ARRAY['tps (median of the repeats)', 'slowest to fastest repeat', 'p99 latency (median)']);
+    ELSE
+        lg := bench._svg_legend(pl, 52, pw, GREATEST(18, (height - 120) * 0.2),
+                                array_fill('linepoint'::text, ARRAY[nt]) || 'errorbar'::text,
+                                ARRAY(SELECT palette[1 + (j - 1) % cardinality(palette)] FROM generate_series(1, nt) j)
+                                    || '#555555'::text,
+                                ARRAY(SELECT 'target ' || t || ' (median of the repeats)' FROM unnest(tg) t)
+                                    || 'slowest to fastest repeat'::text);
+    END IF;
     top1 := 52 + lg.height + 14;
     ph := GREATEST((height - 58 - top1 - 18) / 2, 10);
     bot1 := top1 + ph;
@@ -104,6 +134,9 @@ BEGIN
     END IF;
     IF s.tag IS NOT NULL THEN
         sub := sub || ('tag ' || s.tag);
+    END IF;
+    IF s.targets IS NOT NULL THEN
+        sub := sub || ('targets ' || array_to_string(s.targets, ', '));
     END IF;
 
     o := ARRAY[bench._svg_open(width, height, format('suite %s: tps and p99 latency by client count', s.id)),
@@ -128,44 +161,64 @@ BEGIN
         RETURN array_to_string(o, E'\n') || E'\n</svg>';
     END IF;
 
-    -- each panel: bars, then the median line (broken at a count without
-    -- runs), then its points
-    o := o || ARRAY(
-        SELECT format('<path class="%s-range" d="M%s %sV%sM%s %sH%sM%s %sH%s" stroke="%s" stroke-width="1.2" fill="none"/>',
-                      k.name, bench._svg_num(x), bench._svg_num(ylo), bench._svg_num(yhi),
-                      bench._svg_num(x - 5), bench._svg_num(ylo), bench._svg_num(x + 5),
-                      bench._svg_num(x - 5), bench._svg_num(yhi), bench._svg_num(x + 5), k.colour)
-          FROM (VALUES (1, 'tps', tps_colour, tmin, tmax, yt1, bot1),
-                       (2, 'p99', p99_colour, lmin, lmax, yt2, bot2)) k (no, name, colour, lo, hi, yt, bot)
-         CROSS JOIN generate_series(1, n) i
-         CROSS JOIN LATERAL (SELECT ax + bx * i AS x,
-                                    k.bot - (k.lo[i] - k.yt[1]) / (k.yt[cardinality(k.yt)] - k.yt[1]) * ph AS ylo,
-                                    k.bot - (k.hi[i] - k.yt[1]) / (k.yt[cardinality(k.yt)] - k.yt[1]) * ph AS yhi) c
-         WHERE k.lo[i] IS NOT NULL
-         ORDER BY k.no, i);
-    o := o || ARRAY(
-        SELECT format('<polyline class="%s" fill="none" stroke="%s" stroke-width="2" stroke-linejoin="round" points="%s"/>',
-                      q.name, q.colour, string_agg(q.xy, ' ' ORDER BY q.i))
-          FROM (SELECT k.no, k.name, k.colour, i,
-                       bench._svg_num(ax + bx * i) || ',' ||
-                       bench._svg_num(k.bot - (k.med[i] - k.yt[1]) / (k.yt[cardinality(k.yt)] - k.yt[1]) * ph) AS xy,
-                       k.med[i] IS NULL AS gap,
-                       count(*) FILTER (WHERE k.med[i] IS NULL) OVER (PARTITION BY k.no ORDER BY i) AS segment
-                  FROM (VALUES (1, 'tps', tps_colour, tmed, yt1, bot1),
-                               (2, 'p99', p99_colour, lmed, yt2, bot2)) k (no, name, colour, med, yt, bot)
-                 CROSS JOIN generate_series(1, n) i) q
-         WHERE NOT q.gap
-         GROUP BY q.no, q.name, q.colour, q.segment
-         ORDER BY q.no, q.segment);
-    o := o || ARRAY(
-        SELECT format('<circle class="%s-median" cx="%s" cy="%s" r="4" fill="%s"/>', k.name,
-                      bench._svg_num(ax + bx * i),
-                      bench._svg_num(k.bot - (k.med[i] - k.yt[1]) / (k.yt[cardinality(k.yt)] - k.yt[1]) * ph), k.colour)
-          FROM (VALUES (1, 'tps', tps_colour, tmed, yt1, bot1),
-                       (2, 'p99', p99_colour, lmed, yt2, bot2)) k (no, name, colour, med, yt, bot)
-         CROSS JOIN generate_series(1, n) i
-         WHERE k.med[i] IS NOT NULL
-         ORDER BY k.no, i);
+    -- each series (a target), each panel: bars, then the median line
+    -- (broken at a count without runs), then its points
+    FOR j IN 1 .. nt LOOP
+        IF s.targets IS NULL THEN
+            c1 := tps_colour;
+            c2 := p99_colour;
+            off := 0;
+        ELSE
+            c1 := palette[1 + (j - 1) % cardinality(palette)];
+            c2 := c1;
+            off := (j - (nt + 1) / 2.0) * LEAST(8, bx / (nt + 1));
+            SELECT array_agg(m.tps_median ORDER BY c.i), array_agg(m.tps_min ORDER BY c.i),
+                   array_agg(m.tps_max ORDER BY c.i),
+                   array_agg(m.latency_p99_ms_median ORDER BY c.i), array_agg(m.latency_p99_ms_min ORDER BY c.i),
+                   array_agg(m.latency_p99_ms_max ORDER BY c.i)
+              INTO tmed, tmin, tmax, lmed, lmin, lmax
+              FROM unnest(cl) WITH ORDINALITY AS c(clients, i)
+              LEFT JOIN LATERAL (SELECT x.* FROM bench.suite_summary x
+                                  WHERE x.suite_id = s.id AND x.clients = c.clients AND x.target = tg[j]
+                                  ORDER BY x.position LIMIT 1) m ON true;
+        END IF;
+        o := o || ARRAY(
+            SELECT format('<path class="%s-range" d="M%s %sV%sM%s %sH%sM%s %sH%s" stroke="%s" stroke-width="1.2" fill="none"/>',
+                          k.name, bench._svg_num(x), bench._svg_num(ylo), bench._svg_num(yhi),
+                          bench._svg_num(x - 5), bench._svg_num(ylo), bench._svg_num(x + 5),
+                          bench._svg_num(x - 5), bench._svg_num(yhi), bench._svg_num(x + 5), k.colour)
+              FROM (VALUES (1, 'tps', c1, tmin, tmax, yt1, bot1),
+                           (2, 'p99', c2, lmin, lmax, yt2, bot2)) k (no, name, colour, lo, hi, yt, bot)
+             CROSS JOIN generate_series(1, n) i
+             CROSS JOIN LATERAL (SELECT ax + bx * i + off AS x,
+                                        k.bot - (k.lo[i] - k.yt[1]) / (k.yt[cardinality(k.yt)] - k.yt[1]) * ph AS ylo,
+                                        k.bot - (k.hi[i] - k.yt[1]) / (k.yt[cardinality(k.yt)] - k.yt[1]) * ph AS yhi) c
+             WHERE k.lo[i] IS NOT NULL
+             ORDER BY k.no, i);
+        o := o || ARRAY(
+            SELECT format('<polyline class="%s" fill="none" stroke="%s" stroke-width="2" stroke-linejoin="round" points="%s"/>',
+                          q.name, q.colour, string_agg(q.xy, ' ' ORDER BY q.i))
+              FROM (SELECT k.no, k.name, k.colour, i,
+                           bench._svg_num(ax + bx * i + off) || ',' ||
+                           bench._svg_num(k.bot - (k.med[i] - k.yt[1]) / (k.yt[cardinality(k.yt)] - k.yt[1]) * ph) AS xy,
+                           k.med[i] IS NULL AS gap,
+                           count(*) FILTER (WHERE k.med[i] IS NULL) OVER (PARTITION BY k.no ORDER BY i) AS segment
+                      FROM (VALUES (1, 'tps', c1, tmed, yt1, bot1),
+                                   (2, 'p99', c2, lmed, yt2, bot2)) k (no, name, colour, med, yt, bot)
+                     CROSS JOIN generate_series(1, n) i) q
+             WHERE NOT q.gap
+             GROUP BY q.no, q.name, q.colour, q.segment
+             ORDER BY q.no, q.segment);
+        o := o || ARRAY(
+            SELECT format('<circle class="%s-median" cx="%s" cy="%s" r="4" fill="%s"/>', k.name,
+                          bench._svg_num(ax + bx * i + off),
+                          bench._svg_num(k.bot - (k.med[i] - k.yt[1]) / (k.yt[cardinality(k.yt)] - k.yt[1]) * ph), k.colour)
+              FROM (VALUES (1, 'tps', c1, tmed, yt1, bot1),
+                           (2, 'p99', c2, lmed, yt2, bot2)) k (no, name, colour, med, yt, bot)
+             CROSS JOIN generate_series(1, n) i
+             WHERE k.med[i] IS NOT NULL
+             ORDER BY k.no, i);
+    END LOOP;
     RETURN array_to_string(o, E'\n') || E'\n</svg>';
 END
 $fn$;
