@@ -18,4 +18,8 @@
 --     row level security and policies of a new table go after the replay
 --     if they call a function it makes.
 --
--- Nothing yet.
+
+-- a capacity search's objective, precision and budget (bench.capacity)
+ALTER TABLE bench._suites ADD COLUMN capacity jsonb;
+COMMENT ON COLUMN bench._suites.capacity IS
+    'A capacity search (bench.capacity): its objective, precision and budget; NULL otherwise';
