@@ -75,7 +75,9 @@ $$;
 SELECT bench.cancel_suite(:sid4);
 SELECT status, sqlstate, runs_planned FROM bench.suites WHERE id = :sid4;
 SELECT status, capacity_tps, limited_by, note FROM bench.capacity_results WHERE suite_id = :sid4;
+SET client_min_messages = warning;
 SELECT clients, runs_planned, runs_done FROM bench.wait_suite(:sid2);
+RESET client_min_messages;
 SELECT bench.import(bench.export(:sid)) AS imported \gset
 SELECT i.capacity_tps IS NOT DISTINCT FROM o.capacity_tps AND i.first_fail_rate = o.first_fail_rate
        AND i.limited_by = o.limited_by AND i.note = o.note AND i.slo = o.slo AS same_answer
@@ -112,12 +114,16 @@ SELECT * FROM bench.capacity(script => 'SELECT 1;', slo => 'p99 <= 10 ms', start
 SELECT * FROM bench.capacity(script => 'SELECT 1;', slo => 'p99 <= 10 ms', max_failure_rate => 1.5);
 SELECT * FROM bench.capacity(script => 'SELECT 1;', slo => 'p99 <= 10 ms', max_time => '30 s');
 SELECT * FROM bench.capacity(script => 'SELECT 1;', slo => 'p99 <= 10 ms', clients => 0);
+\set VERBOSITY sqlstate
 SELECT * FROM bench.capacity('no-such-workload', slo => 'p99 <= 10 ms');
+\set VERBOSITY default
 SELECT * FROM bench.capacity(script => 'SELECT 1;', slo => 'p99 <= 10 ms', rate => 100);
 SELECT * FROM bench.capacity(script => 'SELECT 1;', slo => 'p99 <= 10 ms', transactions => 100);
 SELECT bench.start_capacity(script => 'SELECT 1;', slo => 'p99.99.9 <= 1 ms');
 SELECT count(*) = :suites_before AS nothing_started FROM bench.suites;
 SELECT bench.chart_capacity(NULL);
 SELECT bench.chart_capacity(-1);
+\set VERBOSITY sqlstate
 SELECT bench.chart_capacity((SELECT min(id) FROM bench.suites WHERE capacity IS NULL));
+\set VERBOSITY default
 SELECT count(*) AS steps_of_a_sweep FROM bench.capacity_steps((SELECT min(id) FROM bench.suites WHERE capacity IS NULL));
