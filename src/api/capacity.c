@@ -35,6 +35,43 @@ PG_FUNCTION_INFO_V1(bench_capacity);
 PG_FUNCTION_INFO_V1(bench_start_capacity);
 
 /*
+ * capacity_args
+ *		The search's own arguments (the objective, its precision and budget)
+ *		checked by bench._capacity_spec; with SWEEP (the suite as jsonb text,
+ *		its run arguments checked), the checks that join them to it and the
+ *		suite with "capacity" added, else NULL.  FN names the function.
+ */
+static char *
+capacity_args(const char *fn, const Datum *v, const bool *n, const char *sweep)
+{
+	Oid			types[9] = {JSONBOID, TEXTOID, FLOAT8OID, FLOAT8OID, INT4OID, INTERVALOID,
+	FLOAT8OID, INT4OID, TEXTOID};
+	Datum		values[9];
+	char		nulls[9];
+	char	   *result;
+	MemoryContext callercxt = CurrentMemoryContext;
+
+	values[0] = sweep ? DirectFunctionCall1(jsonb_in, CStringGetDatum(sweep)) : (Datum) 0;
+	nulls[0] = sweep ? ' ' : 'n';
+	for (int slot = CAPACITY_SLO; slot <= CAPACITY_MAX_REPEATS; slot++)
+	{
+		values[slot] = n[slot] ? (Datum) 0 : v[slot];
+		nulls[slot] = n[slot] ? 'n' : ' ';
+	}
+	values[8] = CStringGetTextDatum(fn);
+	nulls[8] = ' ';
+	bk_spi_connect();
+	if (SPI_execute_with_args("SELECT bench._capacity_spec($1, $2, $3, $4, $5, $6, $7, $8, $9)::pg_catalog.text",
+							  9, types, values, nulls, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not check the capacity search's arguments");
+	result = SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1);
+	if (result != NULL)
+		result = MemoryContextStrdup(callercxt, result);
+	bk_spi_finish();
+	return result;
+}
+
+/*
  * capacity_spec
  *		Check the arguments V and N of F (bench.capacity or
  *		bench.start_capacity) before anything starts and return the suite
@@ -48,12 +85,7 @@ capacity_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool
 	bool		sn[BK_MAX_ARG_SLOTS];
 	Datum		one;
 	char	   *sweep;
-	Oid			types[9] = {JSONBOID, TEXTOID, FLOAT8OID, FLOAT8OID, INT4OID, INTERVALOID,
-	FLOAT8OID, INT4OID, TEXTOID};
-	Datum		values[9];
-	char		nulls[9];
 	char	   *spec;
-	MemoryContext callercxt = CurrentMemoryContext;
 
 	bk_arg_not_null(n[CAPACITY_CLIENTS], fn, "clients");
 	if (n[CAPACITY_SLO])
@@ -61,6 +93,9 @@ capacity_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool
 				(errcode(ERRCODE_NULL_VALUE_NOT_ALLOWED),
 				 errmsg("%s needs an slo", fn),
 				 errhint("Give the latency objective as a percentile, <= and a limit with its unit, for example slo => 'p99 <= 10 ms'.")));
+
+	/* the search's own arguments first: they need nothing of the suite */
+	capacity_args(fn, v, n, NULL);
 
 	/* the run arguments, checked as a sweep of the one client count checks them */
 	for (int s = 0; s < BK_ARG_SLOTS(&bk_fn_sweep); s++)
@@ -83,25 +118,10 @@ capacity_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool
 	sn[SWEEP_RUN_ORDER] = false;
 	sweep = sweep_spec(fn, &bk_fn_sweep, sv, sn, true);
 
-	/* the search's own arguments, by SQL that reads the objective's text */
-	values[0] = DirectFunctionCall1(jsonb_in, CStringGetDatum(sweep));
-	nulls[0] = ' ';
-	for (int i = 1; i <= 7; i++)
-	{
-		int			slot = i;	/* CAPACITY_SLO .. CAPACITY_MAX_REPEATS */
-
-		values[i] = n[slot] ? (Datum) 0 : v[slot];
-		nulls[i] = n[slot] ? 'n' : ' ';
-	}
-	values[8] = CStringGetTextDatum(fn);
-	nulls[8] = ' ';
-	bk_spi_connect();
-	if (SPI_execute_with_args("SELECT bench._capacity_spec($1, $2, $3, $4, $5, $6, $7, $8, $9)::pg_catalog.text",
-							  9, types, values, nulls, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+	/* the search's own arguments again, with the suite, which they join */
+	spec = capacity_args(fn, v, n, sweep);
+	if (spec == NULL)
 		elog(ERROR, "could not build the capacity search's arguments");
-	spec = MemoryContextStrdup(callercxt,
-							   SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
-	bk_spi_finish();
 	return spec;
 }
 

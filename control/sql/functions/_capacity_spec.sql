@@ -1,7 +1,8 @@
 --
 -- bench._capacity_spec: a capacity search's own arguments checked before
 -- anything starts, and added to the suite SPEC (a sweep of its one client
--- count, as the library checked it) as "capacity": the objective read from
+-- count, as the library checked it) as "capacity"; without SPEC, only the
+-- checks that need nothing of the suite, and NULL.  The objective is read from
 -- its text (a percentile, <= and a limit with its unit), the failure rate a
 -- passing rate may have, the precision and the budget.  FN names the
 -- function called in messages.
@@ -73,9 +74,18 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value',
                   HINT = 'It is how many runs are added at a rate whose percentile is too close to the limit to tell.';
     END IF;
-    IF start_rate IS NOT NULL AND (start_rate <= 0 OR start_rate = 'NaN' OR start_rate > 1000000.0 * clients) THEN
-        RAISE EXCEPTION 'start_rate must be a positive number of transactions per second of at most % (1000000 per client), not %',
-                        1000000 * clients, start_rate
+    IF start_rate <= 0 OR start_rate = 'NaN' THEN
+        RAISE EXCEPTION 'start_rate must be a positive number of transactions per second, not %', start_rate
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'It is the lowest rate the search offers, all clients together; leave it out to start from a probe run.';
+    END IF;
+    -- without the suite: the checks that need nothing of it (the library
+    -- makes them before it checks the run arguments)
+    IF spec IS NULL THEN
+        RETURN NULL;
+    END IF;
+    IF start_rate > 1000000.0 * clients THEN
+        RAISE EXCEPTION 'start_rate must be at most % (1000000 per client), not %', 1000000::bigint * clients, start_rate
             USING ERRCODE = 'invalid_parameter_value';
     END IF;
     run_s := extract(epoch FROM coalesce((spec->'args'->>'duration')::interval, '60 s'))
