@@ -12,13 +12,13 @@
 \pset pager off
 
 BEGIN;
-SELECT plan(35);
+SELECT plan(45);
 
 -- ---------------------------------------------------------------- tables and views
 SELECT columns_are('bench', '_suites', ARRAY[
     'id', 'workload', 'clients', 'repeat', 'run_order', 'args', 'search_path', 'tag', 'schedule',
     'runs_planned', 'status', 'sqlstate', 'error', 'created_by', 'server_version', 'started_at',
-    'ended_at', 'worker_pid', 'origin', 'steps', 'targets'],
+    'ended_at', 'worker_pid', 'origin', 'steps', 'targets', 'capacity'],
     'bench._suites has the documented columns');
 SELECT is(
     (SELECT array_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) ORDER BY a.attnum)
@@ -79,7 +79,34 @@ SELECT ok(NOT has_function_privilege('public', 'bench.sweep(text, integer[], int
 SELECT ok(NOT has_function_privilege('public', 'bench.schedule(text, text, text, integer[], integer, interval, bigint, text, interval, interval, integer, boolean, interval, text, integer, double precision, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text[])', 'EXECUTE'),
           'so is bench.schedule');
 
+SELECT has_view('bench', 'capacity_results', 'bench.capacity_results exists');
+SELECT ok(has_table_privilege('public', 'bench.capacity_results', 'SELECT'),
+          'everyone may read the capacity searches (row level security shows each role its own)');
+SELECT is((SELECT pg_catalog.format_type(p.prorettype, NULL) || CASE WHEN p.proretset THEN ' set' ELSE '' END
+             FROM pg_proc p WHERE p.oid = 'bench.capacity'::regproc),
+          'bench.capacity_results set', 'bench.capacity returns its answer as rows of bench.capacity_results');
+SELECT is((SELECT pg_catalog.format_type(p.prorettype, NULL)
+             FROM pg_proc p WHERE p.oid = 'bench.start_capacity'::regproc),
+          'bigint', 'bench.start_capacity returns the suite id');
+SELECT ok(NOT has_function_privilege('public', 'bench.capacity'::regproc, 'EXECUTE')
+          AND NOT has_function_privilege('public', 'bench.start_capacity'::regproc, 'EXECUTE'),
+          'a capacity search is for roles the administrator chose, as a sweep is');
+SELECT is((SELECT array_agg(a.name::text ORDER BY a.argno) FROM bench._arguments_of('bench.capacity') a
+            WHERE a.argno <= 9),
+          ARRAY['workload', 'slo', 'clients', 'max_failure_rate', 'precision', 'max_runs', 'max_time',
+                'start_rate', 'max_repeats'],
+          'bench.capacity takes the workload, the objective, the clients and the search''s own arguments first');
+SELECT ok(NOT EXISTS (SELECT FROM bench._arguments_of('bench.capacity') a
+                       WHERE a.name IN ('rate', 'transactions', 'groups')),
+          'bench.capacity takes no rate, transactions or groups (the search sets the rate)');
+
 -- ---------------------------------------------------------------- refusals
+SELECT throws_ok($$SELECT * FROM bench.capacity(script => 'SELECT 1;', slo => 'p99 <= 10')$$, '22023',
+    'cannot read the slo "p99 <= 10"', 'an objective without its unit: 22023');
+SELECT throws_ok($$SELECT * FROM bench.capacity(script => 'SELECT 1;', slo => 'p100 <= 10 ms')$$, '22023',
+    'the percentile of the slo must be above 0 and below 100, not 100', 'p100: 22023');
+SELECT throws_ok($$SELECT * FROM bench.capacity(script => 'SELECT 1;', slo => 'p99 <= 10 ms', "precision" => 0)$$, '22023',
+    'precision must be above 0 and below 1, not 0', 'precision 0: 22023');
 SELECT throws_ok($$SELECT * FROM bench.sweep('tpcb', clients => '{}')$$, '22023',
     'clients must not be empty', 'empty clients: 22023');
 SELECT throws_ok($$SELECT * FROM bench.sweep('tpcb', clients => '{1,0}')$$, '22023',

@@ -30,7 +30,8 @@ CREATE TABLE bench._suites (
     worker_pid      integer,
     origin          jsonb,
     steps           jsonb,
-    targets         text[]
+    targets         text[],
+    capacity        jsonb
 );
 
 CREATE INDEX suites_schedule ON bench._suites (schedule, started_at) WHERE schedule IS NOT NULL;
@@ -41,6 +42,8 @@ COMMENT ON COLUMN bench._suites.steps IS
     'A suite of steps (bench.ibench): each step''s name and run arguments, in order; NULL for a sweep';
 COMMENT ON COLUMN bench._suites.targets IS
     'A suite over several targets: their names in the order given (local: this server); NULL for a suite on one';
+COMMENT ON COLUMN bench._suites.capacity IS
+    'A capacity search (bench.capacity): its objective, precision and budget; NULL otherwise';
 
 ALTER TABLE bench._runs ADD FOREIGN KEY (suite_id) REFERENCES bench._suites (id);
 CREATE INDEX runs_suite ON bench._runs (suite_id) WHERE suite_id IS NOT NULL;
@@ -113,3 +116,20 @@ GRANT SELECT ON bench.schedules TO PUBLIC;
 #include "functions/_unschedule.sql"
 
 #include "views/schedule_status.sql"
+
+--
+-- Capacity under a latency objective (bench.capacity): a suite of
+-- rate-limited runs whose rates are chosen as the results come in.
+--
+
+#include "functions/_capacity_spec.sql"
+
+#include "functions/capacity_steps.sql"
+
+#include "functions/_capacity_search.sql"
+
+#include "functions/_capacity_next.sql"
+
+#include "views/capacity_results.sql"
+
+#include "functions/capacity.sql"

@@ -56,3 +56,5 @@
 #include "functions/chart_suite.sql"
 
 #include "functions/chart_schedule.sql"
+
+#include "functions/chart_capacity.sql"

@@ -144,6 +144,8 @@ extern const BkArgFunction bk_fn_sweep;
 extern const BkArgFunction bk_fn_start_sweep;
 extern const BkArgFunction bk_fn_sweep_spec;
 extern const BkArgFunction bk_fn_schedule;
+extern const BkArgFunction bk_fn_capacity;
+extern const BkArgFunction bk_fn_start_capacity;
 
 /* the own arguments of sweeps and schedules, as slots */
 #define SWEEP_CLIENTS			0
@@ -154,6 +156,16 @@ extern const BkArgFunction bk_fn_schedule;
 #define SCHEDULE_SCHEDULE		5
 #define SCHEDULE_BASELINE_RUNS	6
 #define SCHEDULE_THRESHOLD		7
+
+/* the own arguments of bench.capacity and bench.start_capacity, as slots */
+#define CAPACITY_CLIENTS		0
+#define CAPACITY_SLO			1
+#define CAPACITY_MAX_FAILURE_RATE 2
+#define CAPACITY_PRECISION		3
+#define CAPACITY_MAX_RUNS		4
+#define CAPACITY_MAX_TIME		5
+#define CAPACITY_START_RATE		6
+#define CAPACITY_MAX_REPEATS	7
 
 extern void bk_call_args(FunctionCallInfo fcinfo, const BkArgFunction *f, Datum *v, bool *n);
 extern void bk_run_args_read(const char *fn, const Datum *v, const bool *n, RunArgs *a);

@@ -77,32 +77,10 @@ bench_start_sweep(PG_FUNCTION_ARGS)
 	Datum		v[BK_MAX_ARG_SLOTS];
 	bool		n[BK_MAX_ARG_SLOTS];
 	char	   *spec;
-	BackgroundWorkerHandle *handle;
-	dsm_segment *seg;
-	SuiteShared *sh;
-	int64		suite_id;
-	bool		refused;
 
 	bk_call_args(fcinfo, &bk_fn_start_sweep, v, n);
 	spec = sweep_spec("bench.start_sweep", &bk_fn_start_sweep, v, n, true);
-	seg = suite_launch("bench.start_sweep", spec, &handle);
-	sh = (SuiteShared *) dsm_segment_address(seg);
-	suite_id = sh->suite_id;
-	refused = pg_atomic_read_u32(&sh->state) == SUITE_ENDED &&
-		strcmp(sh->final_status, "refused") == 0;
-
-	dsm_detach(seg);
-	suite_result_cxt = CurrentMemoryContext;
-	if (refused)
-	{
-		SuiteWatch	w;
-
-		memset(&w, 0, sizeof(w));
-		w.suite_id = suite_id;
-		suite_read(&w);
-		suite_raise_unless_done(&w);
-	}
-	PG_RETURN_INT64(suite_id);
+	return suite_start(fcinfo, "bench.start_sweep", spec);
 }
 
 /*

@@ -195,7 +195,13 @@ suite_print(SuiteWatch *w)
 		values[1] = Int64GetDatum(w->run_ended ? w->run_id : w->run_id - 1);
 		/* a run of a suite of steps says its step (bench.runs.step: not in 0.1.0's SQL) */
 		bk_select_latest("SELECT r.id, r.status,"
-							"  CASE WHEN pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.->>) 'step' IS NOT NULL"
+							"  CASE WHEN pg_catalog.jsonb_typeof(pg_catalog.to_jsonb(s) OPERATOR(pg_catalog.->) 'capacity') = 'object'"
+							"   THEN pg_catalog.format('suite %s: run %s started (%s of at most %s: %s, clients %s)',"
+							"    s.id, r.id,"
+							"    (SELECT count(*) FROM bench.runs q WHERE q.suite_id = s.id AND q.id <= r.id),"
+							"    s.runs_planned, CASE WHEN r.rate IS NULL THEN 'unthrottled probe'"
+							"     ELSE pg_catalog.format('offered %s tps', round(r.rate::numeric, 1)) END, r.clients)"
+							"   WHEN pg_catalog.to_jsonb(r) OPERATOR(pg_catalog.->>) 'step' IS NOT NULL"
 							"   THEN pg_catalog.format('suite %s: run %s started (%s of %s: step %s, clients %s)',"
 							"    s.id, r.id,"
 							"    (SELECT count(*) FROM bench.runs q WHERE q.suite_id = s.id AND q.id <= r.id),"
@@ -319,11 +325,26 @@ suite_raise_unless_done(SuiteWatch *w)
 }
 
 /*
- * suite_return_summary
- *		The rows of bench.suite_summary of the suite, as the result set.
+ * The rows of bench.suite_summary of a suite ($1), in the suite's order: a
+ * suite over several targets has each client count's targets in its list's
+ * order.
+ */
+#define SUITE_SUMMARY_SQL \
+	"SELECT m.* FROM bench.suite_summary m JOIN bench.suites s ON s.id = m.suite_id" \
+	" WHERE m.suite_id = $1" \
+	" ORDER BY m.position, pg_catalog.array_position(" \
+	"   ARRAY(SELECT pg_catalog.jsonb_array_elements_text(t.a) FROM (SELECT pg_catalog.to_jsonb(s) OPERATOR(pg_catalog.->) 'targets' AS a) t" \
+	"          WHERE pg_catalog.jsonb_typeof(t.a) OPERATOR(pg_catalog.=) 'array')," \
+	"   pg_catalog.to_jsonb(m) OPERATOR(pg_catalog.->>) 'target')"
+
+/*
+ * suite_return_rows
+ *		The rows of SQL (a query over a view, with the suite's id as $1) as
+ *		the result set: those of bench.suite_summary, or of
+ *		bench.capacity_results.  The view's columns must be the function's.
  */
 void
-suite_return_summary(FunctionCallInfo fcinfo, int64 suite_id)
+suite_return_rows(FunctionCallInfo fcinfo, const char *sql, int64 suite_id)
 {
 	ReturnSetInfo *rsinfo = (ReturnSetInfo *) fcinfo->resultinfo;
 	Oid			types[1] = {INT8OID};
@@ -331,31 +352,46 @@ suite_return_summary(FunctionCallInfo fcinfo, int64 suite_id)
 
 	bk_init_materialized_srf(fcinfo);
 	bk_spi_connect();
-	/* a suite over several targets: each client count's targets in its list's order */
-	bk_select_latest("SELECT m.* FROM bench.suite_summary m JOIN bench.suites s ON s.id = m.suite_id"
-					 " WHERE m.suite_id = $1"
-					 " ORDER BY m.position, pg_catalog.array_position("
-					 "   ARRAY(SELECT pg_catalog.jsonb_array_elements_text(t.a) FROM (SELECT pg_catalog.to_jsonb(s) OPERATOR(pg_catalog.->) 'targets' AS a) t"
-					 "          WHERE pg_catalog.jsonb_typeof(t.a) OPERATOR(pg_catalog.=) 'array'),"
-					 "   pg_catalog.to_jsonb(m) OPERATOR(pg_catalog.->>) 'target')",
-					 1, types, values, 0);
+	bk_select_latest(sql, 1, types, values, 0);
 	for (uint64 i = 0; i < SPI_processed; i++)
 	{
-		Datum		row[32];
-		bool		isnull[32];
 		TupleDesc	desc = SPI_tuptable->tupdesc;
+		Datum	   *row = palloc(sizeof(Datum) * desc->natts);
+		bool	   *isnull = palloc(sizeof(bool) * desc->natts);
 
-		if (desc->natts > 32 || desc->natts != rsinfo->setDesc->natts)
-			elog(ERROR, "bench.suite_summary does not match the function's result type");
+		if (desc->natts != rsinfo->setDesc->natts)
+			elog(ERROR, "the suite's rows do not match the function's result type");
 		heap_deform_tuple(SPI_tuptable->vals[i], desc, row, isnull);
 		tuplestore_putvalues(rsinfo->setResult, rsinfo->setDesc, row, isnull);
 	}
 	bk_spi_finish();
 }
 
+/*
+ * suite_return_summary
+ *		The rows of bench.suite_summary of the suite, as the result set.
+ */
+void
+suite_return_summary(FunctionCallInfo fcinfo, int64 suite_id)
+{
+	suite_return_rows(fcinfo, SUITE_SUMMARY_SQL, suite_id);
+}
+
 /* start a suite from its spec, wait for it, return its summary */
 Datum
 suite_run(FunctionCallInfo fcinfo, const char *fn, const char *spec)
+{
+	return suite_run_returning(fcinfo, fn, spec, SUITE_SUMMARY_SQL);
+}
+
+/*
+ * suite_run_returning
+ *		Start the suite SPEC, wait for it printing as it goes, raise its end
+ *		unless it is done, and return the rows of RESULT_SQL (over a view,
+ *		the suite's id as $1).
+ */
+Datum
+suite_run_returning(FunctionCallInfo fcinfo, const char *fn, const char *spec, const char *result_sql)
 {
 	BackgroundWorkerHandle *handle;
 	dsm_segment *seg = suite_launch(fn, spec, &handle);
@@ -373,6 +409,40 @@ suite_run(FunctionCallInfo fcinfo, const char *fn, const char *spec)
 	dsm_detach(seg);
 
 	suite_raise_unless_done(&w);
-	suite_return_summary(fcinfo, w.suite_id);
+	suite_return_rows(fcinfo, result_sql, w.suite_id);
 	return (Datum) 0;
+}
+
+/*
+ * suite_start
+ *		Start the suite SPEC and return its id once its row is committed;
+ *		the suite goes on without the caller.  A refusal is raised.
+ */
+Datum
+suite_start(FunctionCallInfo fcinfo, const char *fn, const char *spec)
+{
+	BackgroundWorkerHandle *handle;
+	dsm_segment *seg;
+	SuiteShared *sh;
+	int64		suite_id;
+	bool		refused;
+
+	seg = suite_launch(fn, spec, &handle);
+	sh = (SuiteShared *) dsm_segment_address(seg);
+	suite_id = sh->suite_id;
+	refused = pg_atomic_read_u32(&sh->state) == SUITE_ENDED &&
+		strcmp(sh->final_status, "refused") == 0;
+
+	dsm_detach(seg);
+	suite_result_cxt = CurrentMemoryContext;
+	if (refused)
+	{
+		SuiteWatch	w;
+
+		memset(&w, 0, sizeof(w));
+		w.suite_id = suite_id;
+		suite_read(&w);
+		suite_raise_unless_done(&w);
+	}
+	PG_RETURN_INT64(suite_id);
 }

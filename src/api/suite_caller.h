@@ -38,7 +38,11 @@ extern dsm_segment *suite_launch(const char *fn, const char *spec,
 extern void suite_read(SuiteWatch *w);
 extern void suite_wait(SuiteWatch *w, BackgroundWorkerHandle *handle);
 extern void suite_raise_unless_done(SuiteWatch *w);
+extern void suite_return_rows(FunctionCallInfo fcinfo, const char *sql, int64 suite_id);
 extern void suite_return_summary(FunctionCallInfo fcinfo, int64 suite_id);
 extern Datum suite_run(FunctionCallInfo fcinfo, const char *fn, const char *spec);
+extern Datum suite_start(FunctionCallInfo fcinfo, const char *fn, const char *spec);
+extern Datum suite_run_returning(FunctionCallInfo fcinfo, const char *fn, const char *spec,
+								 const char *result_sql);
 
 #endif							/* PGBENCHKIT_API_SUITE_CALLER_H */

@@ -13,7 +13,9 @@
  *		   'refused';
  *		2. calls bench.run for each step, in the suite's order, as the
  *		   calling role (on the step's target, for a suite over several);
- *		   the runs carry the suite's id (bk_run_suite_id);
+ *		   the runs carry the suite's id (bk_run_suite_id); a capacity
+ *		   search asks bench._capacity_next before each run for the rate
+ *		   to offer, and stops when it says the search is over;
  *		3. records how the suite ended: 'done', 'failed' (a run failed; the
  *		   suite stops there), 'canceled' (bench.cancel_suite, the caller's
  *		   cancel, or a run canceled on its own) or 'aborted' (the worker was
@@ -80,6 +82,9 @@ static char *suite_run_sql = NULL;
 /* in the worker, for a suite of steps: each step's name and query */
 static char **suite_step_names = NULL;
 static char **suite_step_sqls = NULL;
+
+/* in the worker: the suite is a capacity search (bench.capacity) */
+static bool suite_capacity = false;
 
 
 /*
@@ -261,6 +266,7 @@ suite_begin(SuiteShared *sh, int **clients)
 	bool		isnull;
 	bool		steps;
 	bool		targets;
+	bool		capacity;
 	BkOwnerSwitch sw;
 
 	suite_xact_begin("pgbenchkit: starting a suite");
@@ -269,11 +275,13 @@ suite_begin(SuiteShared *sh, int **clients)
 		Datum		v1[1] = {CStringGetTextDatum(SUITE_SPEC(sh))};
 
 		if (SPI_execute_with_args("SELECT $1::pg_catalog.jsonb OPERATOR(pg_catalog.?) 'steps',"
-								  " $1::pg_catalog.jsonb OPERATOR(pg_catalog.?) 'targets'",
+								  " $1::pg_catalog.jsonb OPERATOR(pg_catalog.?) 'targets',"
+								  " $1::pg_catalog.jsonb OPERATOR(pg_catalog.?) 'capacity'",
 								  1, t1, v1, NULL, true, 1) != SPI_OK_SELECT)
 			elog(ERROR, "could not read the suite");
 		steps = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 		targets = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+		capacity = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
 	}
 	if (SPI_execute("SELECT pg_catalog.pg_advisory_xact_lock(" CppAsString2(SUITE_LOCK_KEY1) ", "
 					CppAsString2(SUITE_LOCK_KEY2) ")", false, 0) != SPI_OK_SELECT)
@@ -311,7 +319,8 @@ suite_begin(SuiteShared *sh, int **clients)
 							  "        (j->>'repeat')::integer, j->>'run_order', j->'args',"
 							  "        j->>'search_path', j->>'tag',"
 							  "        j->>'schedule',"
-							  "        pg_catalog.jsonb_array_length(j->'clients') * (j->>'repeat')::integer%s,"
+							  "        COALESCE((j->'capacity'->>'max_runs')::integer,"
+							  "                 pg_catalog.jsonb_array_length(j->'clients') * (j->>'repeat')::integer%s),"
 							  "        CASE WHEN $2 IS NULL THEN 'running' ELSE 'refused' END,"
 							  "        CASE WHEN $2 IS NULL THEN NULL ELSE '55006' END, $2, $3::name,"
 							  "        CASE WHEN $2 IS NULL THEN $4 END,"
@@ -320,12 +329,13 @@ suite_begin(SuiteShared *sh, int **clients)
 							  " RETURNING id, runs_planned, search_path",
 							  bk_suites_table(),
 							  /*
-							   * steps only for a suite of steps, targets for a
-							   * suite over several: the SQL of 0.1.0 has neither
+							   * steps only for a suite of steps, capacity for a
+							   * capacity search, targets for a suite over
+							   * several: the SQL of 0.1.0 has none of them
 							   */
-							  steps ? ", steps" : "", targets ? ", targets" : "",
+							  steps ? ", steps" : capacity ? ", capacity" : "", targets ? ", targets" : "",
 							  targets ? " * pg_catalog.jsonb_array_length(j->'targets')" : "",
-							  steps ? ", j->'steps'" : "",
+							  steps ? ", j->'steps'" : capacity ? ", j->'capacity'" : "",
 							  targets ? ", ARRAY(SELECT t FROM pg_catalog.jsonb_array_elements_text(j->'targets')"
 							  " WITH ORDINALITY AS e(t, pos) ORDER BY pos)" : ""),
 							  4, types, values, nulls, false, 1) != SPI_OK_INSERT_RETURNING)
@@ -341,12 +351,28 @@ suite_begin(SuiteShared *sh, int **clients)
 	/* the runs see the tables the caller saw (suite_step) */
 	suite_search_path = MemoryContextStrdup(TopMemoryContext, search_path);
 
+	/* a capacity search: one client count, the rates decided run by run */
+	suite_capacity = capacity;
+	if (busy == NULL && capacity)
+	{
+		Oid			t1[1] = {INT8OID};
+		Datum		v1[1] = {Int64GetDatum(sh->suite_id)};
+		int			c;
+
+		if (SPI_execute_with_args("SELECT s.clients[1] FROM bench.suites s WHERE s.id = $1",
+								  1, t1, v1, NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
+			elog(ERROR, "could not read the clients of suite %lld", (long long) sh->suite_id);
+		c = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+		*clients = MemoryContextAlloc(TopMemoryContext, sizeof(int) * sh->runs_planned);
+		for (int i = 0; i < sh->runs_planned; i++)
+			(*clients)[i] = c;
+	}
 	/*
-	 * The client count (and target) of every step, in the suite's order:
-	 * repetitions and client counts as run_order says; in each, every
-	 * target in turn, repetition r (from 0) starting at target r mod n
+	 * Else the client count (and target) of every step, in the suite's
+	 * order: repetitions and client counts as run_order says; in each,
+	 * every target in turn, repetition r (from 0) starting at target r mod n
 	 */
-	if (busy == NULL)
+	else if (busy == NULL)
 	{
 		Oid			t1[1] = {INT8OID};
 		Datum		v1[1] = {Int64GetDatum(sh->suite_id)};
@@ -416,6 +442,9 @@ suite_step_sql(int64 suite_id)
 	/* a suite over several targets: the step's ($3; NULL: this server) */
 	if (suite_step_targets != NULL)
 		appendStringInfoString(&sql, ", target => $3");
+	/* a capacity search's rate, run by run ($4; the probe's is NULL) */
+	if (suite_capacity)
+		appendStringInfoString(&sql, ", rate => $4");
 	suite_append_run_args(&sql, suite_id, "s.args", -1);
 	appendStringInfoString(&sql, ")).id FROM bench.suites s WHERE s.id OPERATOR(pg_catalog.=) $1");
 	return MemoryContextStrdup(TopMemoryContext, sql.data);
@@ -427,11 +456,12 @@ suite_step_sql(int64 suite_id)
  *		run's row carries the suite's id.
  */
 static void
-suite_step(SuiteShared *sh, int step, int clients)
+suite_step(SuiteShared *sh, int step, int clients, double rate)
 {
-	Oid			types[3] = {INT8OID, INT4OID, TEXTOID};
-	Datum		values[3] = {Int64GetDatum(sh->suite_id), Int32GetDatum(clients), (Datum) 0};
-	char		nulls[3] = {' ', ' ', 'n'};
+	Oid			types[4] = {INT8OID, INT4OID, TEXTOID, FLOAT8OID};
+	Datum		values[4] = {Int64GetDatum(sh->suite_id), Int32GetDatum(clients), (Datum) 0,
+	Float8GetDatum(rate)};
+	char		nulls[4] = {' ', ' ', 'n', rate > 0 ? ' ' : 'n'};
 	const char *target = suite_step_targets ? suite_step_targets[step] : NULL;
 	char		activity[192];
 	int			level;
@@ -454,13 +484,41 @@ suite_step(SuiteShared *sh, int step, int clients)
 	/* bench.run as the caller would call it: with the caller's search_path */
 	level = bk_search_path_push(suite_search_path);
 	if (SPI_execute_with_args(suite_step_sqls ? suite_step_sqls[step] : suite_run_sql,
-							  suite_step_sqls ? 1 : suite_step_targets ? 3 : 2, types, values, nulls,
+							  suite_step_sqls ? 1 : 4, types, values, nulls,
 							  false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not run step %d of suite %lld", step + 1, (long long) sh->suite_id);
 	bk_search_path_pop(level);
 	bk_run_suite_id = 0;
 	bk_run_suite_step = NULL;
 	suite_xact_end();
+}
+
+/*
+ * suite_capacity_next
+ *		A capacity search's next run, as bench._capacity_next decides it
+ *		from the runs so far (as the calling role, in a transaction of its
+ *		own): false when the search is over; else the rate to offer into
+ *		RATE, 0 for the unthrottled probe.
+ */
+static bool
+suite_capacity_next(SuiteShared *sh, double *rate)
+{
+	Oid			types[1] = {INT8OID};
+	Datum		values[1] = {Int64GetDatum(sh->suite_id)};
+	bool		isnull;
+	bool		more;
+	Datum		d;
+
+	suite_xact_begin("pgbenchkit: choosing a capacity search's next rate");
+	if (SPI_execute_with_args("SELECT n.action OPERATOR(pg_catalog.=) 'run', n.rate"
+							  "  FROM bench._capacity_next($1) n",
+							  1, types, values, NULL, false, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not choose the next rate of suite %lld", (long long) sh->suite_id);
+	more = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+	d = SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull);
+	*rate = isnull ? 0 : DatumGetFloat8(d);
+	suite_xact_end();
+	return more;
 }
 
 /*
@@ -572,8 +630,12 @@ bench_suite_worker_main(Datum main_arg)
 			suite_init(sh);
 		for (int i = 0; i < sh->runs_planned; i++)
 		{
+			double		rate = 0;
+
 			CHECK_FOR_INTERRUPTS();
-			suite_step(sh, i, suite_steps[i]);
+			if (suite_capacity && !suite_capacity_next(sh, &rate))
+				break;
+			suite_step(sh, i, suite_steps[i], rate);
 		}
 	}
 	PG_CATCH();

@@ -22,7 +22,7 @@ SELECT s.id, s.workload, s.clients, s.repeat, s.run_order, s.args, s.search_path
                           s.started_at)
             ELSE s.ended_at END AS ended_at,
        CASE WHEN s.dead THEN NULL ELSE s.worker_pid END AS worker_pid,
-       s.origin, s.steps, s.targets
+       s.origin, s.steps, s.targets, s.capacity
   FROM (SELECT t.*,
                CASE WHEN t.status <> 'running' THEN false
                     ELSE NOT bench._suite_alive(t.id) END AS dead
@@ -41,6 +41,8 @@ COMMENT ON COLUMN bench.suites.steps IS
     'A suite of steps (bench.ibench): each step''s name and run arguments, in order; NULL for a sweep';
 COMMENT ON COLUMN bench.suites.targets IS
     'A suite over several targets: their names in the order given (local: this server); NULL for a suite on one';
+COMMENT ON COLUMN bench.suites.capacity IS
+    'A capacity search (bench.capacity): its objective, precision and budget; NULL otherwise';
 GRANT SELECT ON bench.suites TO PUBLIC;
 CREATE OR REPLACE TRIGGER write_through INSTEAD OF INSERT OR UPDATE OR DELETE ON bench.suites
     FOR EACH ROW EXECUTE FUNCTION bench._write_through('bench._suites');

@@ -26,3 +26,8 @@ COMMENT ON COLUMN bench._suites.targets IS
 ALTER TABLE bench.schedules ADD COLUMN targets text[];
 COMMENT ON COLUMN bench.schedules.targets IS
     'A schedule over several targets: their names in the order given (local: this server), each judged against its own baseline; NULL for a schedule on one';
+
+-- a capacity search's objective, precision and budget (bench.capacity)
+ALTER TABLE bench._suites ADD COLUMN capacity jsonb;
+COMMENT ON COLUMN bench._suites.capacity IS
+    'A capacity search (bench.capacity): its objective, precision and budget; NULL otherwise';
