@@ -16,7 +16,14 @@ SELECT s.id AS suite_id, c.clients, c.pos::integer AS position,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY r.latency_p99_ms) AS latency_p99_ms_median,
        min(r.latency_p99_ms) AS latency_p99_ms_min,
        max(r.latency_p99_ms) AS latency_p99_ms_max,
-       array_agg(r.id ORDER BY r.id) FILTER (WHERE r.id IS NOT NULL) AS run_ids
+       array_agg(r.id ORDER BY r.id) FILTER (WHERE r.id IS NOT NULL) AS run_ids,
+       -- the price: only when every finished run has one, all in one
+       -- currency (a median of some runs' costs would speak for all)
+       CASE WHEN count(r.id) > 0 AND count(r.currency) = count(r.id) AND min(r.currency) = max(r.currency)
+            THEN min(r.currency) END AS currency,
+       CASE WHEN count(r.id) > 0 AND count(r.currency) = count(r.id) AND min(r.currency) = max(r.currency)
+            THEN percentile_cont(0.5) WITHIN GROUP (ORDER BY bench._cost_per_million(r.price_per_hour, r.tps))
+            END AS cost_per_million_median
   FROM bench.suites s
  CROSS JOIN LATERAL pg_catalog.unnest(s.clients) WITH ORDINALITY AS c(clients, pos)
   LEFT JOIN bench.runs r ON r.suite_id = s.id AND r.clients = c.clients AND r.status = 'done'
@@ -25,5 +32,5 @@ SELECT s.id AS suite_id, c.clients, c.pos::integer AS position,
  GROUP BY s.id, c.clients, c.pos, s.repeat;
 
 COMMENT ON VIEW bench.suite_summary IS
-    'Per suite and client count: runs done of planned, and median, min and max of tps and latency percentiles';
+    'Per suite and client count: runs done of planned, median, min and max of tps and latency percentiles, and the median cost per million transactions when every run has a price in one currency';
 GRANT SELECT ON bench.suite_summary TO PUBLIC;
