@@ -47,8 +47,8 @@ SELECT views_are('bench', ARRAY['runs', 'suites', 'runs_in_progress', 'sample_co
     'schema bench has exactly the documented views');
 SELECT table_privs_are('bench', 'targets', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.targets, and nothing else');
 SELECT columns_are('bench', 'targets', ARRAY['name', 'host', 'port', 'dbname', 'sslmode', 'sslrootcert',
-    'options', 'owner', 'has_user_mapping', 'remote_user', 'usage'],
-    'bench.targets: a target''s options but secrets, owner, the current role''s user mapping and USAGE');
+    'options', 'owner', 'has_user_mapping', 'remote_user', 'usage', 'price_per_hour', 'currency'],
+    'bench.targets: a target''s options but secrets, owner, the current role''s user mapping and USAGE, its price and currency');
 SELECT fdw_privs_are('bench_target', 'public', '{}',
     'PUBLIC has no USAGE on the foreign-data wrapper bench_target: a superuser grants who may add targets');
 SELECT has_column('bench', 'run_counters', 'wal_bytes_per_tx', 'bench.run_counters has wal_bytes_per_tx');

@@ -47,7 +47,7 @@ SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'p
     '_svg_tick_labels', '_svg_time_ticks', '_svg_open', '_svg_heading', '_svg_panel', '_svg_legend',
     '_svg_no_data', 'add_target', 'drop_target', 'check_target', '_target_validator', '_target_conninfo',
     '_redact_statement', '_host_cpu_sample', '_run_alive', '_rate_schedule', '_progress_histogram', '_run_aborted',
-    '_run_state', '_suite_alive', '_suite_state', '_write_through'],
+    '_run_state', '_suite_alive', '_suite_state', '_write_through', '_cost_per_million', '_transactions_per_unit'],
     'schema bench has exactly the documented functions and the internal ones (named with a leading _)');
 SELECT has_type('bench', 'init_result', 'type bench.init_result exists');
 

@@ -277,7 +277,7 @@ SELECT doc->'runs'->0->>'status' AS status FROM bench.export(:r4) AS doc;
 --
 CREATE ROLE bench_exporter;
 SELECT has_function_privilege('bench_exporter', 'bench.export(bigint)', 'EXECUTE') AS export,
-       has_function_privilege('bench_exporter', 'bench.compare(bigint, bigint, double precision)', 'EXECUTE') AS compare,
+       has_function_privilege('bench_exporter', 'bench.compare(bigint, bigint, double precision, boolean)', 'EXECUTE') AS compare,
        has_function_privilege('bench_exporter', 'bench.import(jsonb)', 'EXECUTE') AS import,
        has_table_privilege('bench_exporter', 'bench.export_runs', 'SELECT')
          AND has_table_privilege('bench_exporter', 'bench.export_progress', 'SELECT')

@@ -142,7 +142,7 @@ SELECT * FROM pg_temp.error_of($$SELECT bench.check_target(NULL)$$);
 
 -- ------------------------------------------------------------ an ordinary role
 CREATE ROLE bench_target_user;
-GRANT EXECUTE ON FUNCTION bench.add_target(text, text, text, text), bench.drop_target(text),
+GRANT EXECUTE ON FUNCTION bench.add_target(text, text, text, text, numeric, text), bench.drop_target(text),
       bench.check_target(text) TO bench_target_user;
 SET ROLE bench_target_user;
 -- adding targets needs USAGE on the wrapper
@@ -205,6 +205,6 @@ SELECT bench.drop_target(name) FROM bench.targets;
 DROP SERVER not_a_target;
 DROP FOREIGN DATA WRAPPER other_wrapper;
 REVOKE ALL ON FOREIGN DATA WRAPPER bench_target FROM bench_target_user;
-REVOKE ALL ON FUNCTION bench.add_target(text, text, text, text), bench.drop_target(text),
+REVOKE ALL ON FUNCTION bench.add_target(text, text, text, text, numeric, text), bench.drop_target(text),
        bench.check_target(text) FROM bench_target_user;
 DROP ROLE bench_target_user;

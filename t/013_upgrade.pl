@@ -232,9 +232,18 @@ $node->safe_psql('postgres', 'CREATE DATABASE lab2');
 $node->safe_psql('lab2', qq{CREATE EXTENSION pgbenchkit VERSION '$last_release' CASCADE});
 is($node->safe_psql('lab2', q{SELECT extversion FROM pg_extension WHERE extname = 'pgbenchkit'}),
 	$last_release, "lab2 has pgbenchkit $last_release");
-my $run_lab2 = $node->safe_psql('lab2', q{SELECT id FROM bench.run(script => 'SELECT 1', transactions => 20,
-	progress => '0', tag => 'before')});
-my $lab2_before = contents('lab2', 'oid');
+# a price set while the SQL is the last release's, which has no place for
+# it: the run is recorded without
+my $run_lab2 = $node->safe_psql('lab2', q{SET pgbenchkit.price_per_hour = '0.5'; SET pgbenchkit.currency = 'USD';
+	SELECT id FROM bench.run(script => 'SELECT 1', transactions => 20, progress => '0', tag => 'before')});
+# the columns of each table before the update (a column it adds is NULL in
+# the rows it finds)
+my %lab2_columns = map { my ($t, $c) = split /\|/, $_, 2; $t =~ s/^_(runs|suites)$/$1/; ($t, $c) }
+  split /\n/, $node->safe_psql('lab2', q{
+	SELECT c.relname || '|' || string_agg(a.attname, ',' ORDER BY a.attnum)
+	  FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+	 WHERE c.relnamespace = 'bench'::regnamespace AND c.relkind = 'r' GROUP BY c.relname});
+my $lab2_before = contents('lab2', 'oid', \%lab2_columns);
 # privileges a role was granted on a function that takes the run arguments
 # and on a view, which the update makes again in place
 $node->safe_psql('postgres', 'CREATE ROLE upgrade_reader');
@@ -243,10 +252,16 @@ $node->safe_psql('lab2', 'GRANT EXECUTE ON FUNCTION bench.run TO upgrade_reader;
 $node->safe_psql('lab2', 'ALTER EXTENSION pgbenchkit UPDATE');
 is($node->safe_psql('lab2', q{SELECT extversion FROM pg_extension WHERE extname = 'pgbenchkit'}),
 	$new_version, "ALTER EXTENSION pgbenchkit UPDATE takes lab2 from $last_release to $new_version");
-is_deeply(contents('lab2', 'oid'), $lab2_before,
+is_deeply(contents('lab2', 'oid', \%lab2_columns), $lab2_before,
 	"every row of every table of schema bench is kept by the update from $last_release");
 is($node->safe_psql('lab2', qq{SELECT status || ' ' || transactions FROM bench.runs WHERE id = $run_lab2}),
 	'done 20', "the run made at $last_release reads as it was");
+is($node->safe_psql('lab2', q{SELECT count(*) || ' ' || count(price_per_hour) || ' ' || count(currency) FROM bench.runs}),
+	'1 0 0', "the runs made at $last_release have no price (NULL)");
+is($node->safe_psql('lab2', q{SET pgbenchkit.price_per_hour = '0.5'; SET pgbenchkit.currency = 'USD';
+	SELECT price_per_hour || ' ' || currency || ' ' || status
+	  FROM bench.run(script => 'SELECT 1', transactions => 20, progress => '0', tag => 'after')}),
+	'0.5 USD done', 'a run after the update keeps its price');
 is($node->safe_psql('lab2', q{SELECT has_function_privilege('upgrade_reader', p.oid, 'EXECUTE')
 	  FROM pg_proc p WHERE p.pronamespace = 'bench'::regnamespace AND p.proname = 'run'})
 	. ' ' . $node->safe_psql('lab2', q{SELECT has_table_privilege('upgrade_reader', 'bench.run_arguments', 'SELECT')}),

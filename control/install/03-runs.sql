@@ -76,7 +76,10 @@ CREATE TABLE bench._runs (
                             CHECK (on_disconnect IN ('fail', 'continue')),
     clients_lost            integer,
     ignored_errors          bigint,
-    step                    text
+    step                    text,
+    price_per_hour          numeric     CHECK (price_per_hour >= 0),
+    currency                text        CHECK (currency ~ '^[A-Z]{3}$'),
+    CONSTRAINT _runs_price_check CHECK ((price_per_hour IS NULL) = (currency IS NULL))
 );
 
 ALTER SEQUENCE bench.runs_id_seq OWNED BY bench._runs.id;
@@ -87,6 +90,10 @@ COMMENT ON TABLE bench._runs IS
     'Benchmark runs as recorded (read them through the view bench.runs)';
 COMMENT ON COLUMN bench._runs.step IS
     'The step of a suite of steps the run is (bench.ibench: l.i0, l.x, ..., qp1000)';
+COMMENT ON COLUMN bench._runs.price_per_hour IS
+    'The price per hour of the server the run ran on, when it started: its target''s option price_per_hour, or pgbenchkit.price_per_hour; NULL when unknown';
+COMMENT ON COLUMN bench._runs.currency IS
+    'The currency of price_per_hour (ISO 4217 code); NULL when the price is unknown';
 
 --
 -- bench.progress: one row per run per progress interval.
@@ -262,6 +269,10 @@ GRANT SELECT ON bench._runs, bench.progress, bench.histograms TO PUBLIC;
 #include "views/runs.sql"
 
 #include "functions/_run_state.sql"
+
+#include "functions/_cost_per_million.sql"
+
+#include "functions/_transactions_per_unit.sql"
 
 #include "views/runs_in_progress.sql"
 

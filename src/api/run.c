@@ -446,6 +446,34 @@ run_dataset_variables(RunArgs *a, const char *dataset, int tables, int table_siz
 }
 
 /*
+ * run_price
+ *		The price the run of A runs at, into PRICE and CURRENCY ("" each
+ *		when unknown): its target's options price_per_hour and currency,
+ *		or, in this server, the settings pgbenchkit.price_per_hour and
+ *		pgbenchkit.currency as the caller has them.  The run's row keeps
+ *		them, so that a price changed later leaves the run's.  Settings
+ *		with a price and no currency (or the reverse) are refused before
+ *		anything starts; a target's options cannot be so (its validator).
+ */
+static void
+run_price(const RunArgs *a, char *price, char *currency)
+{
+	const char *p;
+	const char *c;
+
+	if (a->target != NULL)
+		bk_target_price(bk_target_lookup(a->target), &p, &c);
+	else
+	{
+		p = bk_price_per_hour;
+		c = bk_currency;
+		bk_price_check_pair(p, c, "pgbenchkit.price_per_hour", "pgbenchkit.currency");
+	}
+	strlcpy(price, p ? p : "", BK_PRICE_MAX_LEN + 1);
+	strlcpy(currency, c ? c : "", BK_CURRENCY_LEN + 1);
+}
+
+/*
  * run_target_sizes
  *		For workload WORKLOAD of DATASET (sysbench, ibench) against target
  *		NAME: the number of its tables sbtest1, sbtest2, ... (pi1, pi2,
@@ -789,8 +817,11 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	int			nshards;
 	int			free_slots;
 	RunGroup	groups[RUN_MAX_GROUPS];
+	char		price[BK_PRICE_MAX_LEN + 1];
+	char		currency[BK_CURRENCY_LEN + 1];
 
 	run_read_args(fcinfo, f, &a);
+	run_price(&a, price, currency);
 
 	/* the workload: its scripts (parsed, to refuse a broken one now) and dataset */
 	if (a.ngroups > 0)
@@ -904,6 +935,8 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	sh->suite_id = bk_run_suite_id;
 	if (bk_run_suite_step != NULL)
 		strlcpy(sh->step, bk_run_suite_step, NAMEDATALEN);
+	strlcpy(sh->price_per_hour, price, sizeof(sh->price_per_hour));
+	strlcpy(sh->currency, currency, sizeof(sh->currency));
 	sh->nscripts = w->nscripts;
 	sh->ncommands = ncommands;
 	for (int i = 0; i < w->nscripts; i++)

@@ -36,6 +36,10 @@ bool		bk_time_phases = true;
 /* pgbenchkit.max_workers_per_role: -1, no cap (meta/privilege.c) */
 int			bk_max_workers_per_role = -1;
 
+/* pgbenchkit.price_per_hour and pgbenchkit.currency: "" when unknown */
+char	   *bk_price_per_hour = NULL;
+char	   *bk_currency = NULL;
+
 /*
  * GUC pgbenchkit.init_direct_writes: on, off, or auto (bench.init chooses
  * for each load and sets on or off in its workers); booleans' spellings
@@ -55,6 +59,92 @@ static const struct config_enum_entry bk_direct_writes_options[] = {
 	{"0", BK_DIRECT_WRITES_OFF, true},
 	{NULL, 0, false}
 };
+
+/*
+ * bk_price_valid
+ *		Whether VALUE is a price per hour: digits, maybe a point and more
+ *		digits, at most BK_PRICE_MAX_LEN characters.  So no sign (a price is
+ *		not negative), no exponent, no NaN or infinity: what numeric reads
+ *		exactly and a person writes.
+ */
+bool
+bk_price_valid(const char *value)
+{
+	const char *p = value;
+	int			digits = 0;
+
+	if (strlen(value) > BK_PRICE_MAX_LEN)
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++)
+		digits++;
+	if (*p == '.')
+	{
+		int			fraction = 0;
+
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			fraction++;
+		if (fraction == 0)
+			return false;
+		digits += fraction;
+	}
+	return digits > 0 && *p == '\0';
+}
+
+/* whether VALUE is a currency: three upper-case letters, ISO 4217's form */
+bool
+bk_currency_valid(const char *value)
+{
+	for (int i = 0; i < BK_CURRENCY_LEN; i++)
+		if (value[i] < 'A' || value[i] > 'Z')
+			return false;
+	return value[BK_CURRENCY_LEN] == '\0';
+}
+
+/*
+ * bk_price_check_pair
+ *		Refuse a price without its currency or a currency without a price
+ *		(PRICE, CURRENCY: NULL or "" for none), PRICE_NAME and CURRENCY_NAME
+ *		saying where they are set: a price is ambiguous without its currency.
+ */
+void
+bk_price_check_pair(const char *price, const char *currency,
+					const char *price_name, const char *currency_name)
+{
+	bool		has_price = price != NULL && price[0] != '\0';
+	bool		has_currency = currency != NULL && currency[0] != '\0';
+
+	if (has_price != has_currency)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s is set without %s",
+						has_price ? price_name : currency_name,
+						has_price ? currency_name : price_name),
+				 errhint("A price means nothing without its currency: set both, as %s '0.52' and %s 'USD', or neither.",
+						 price_name, currency_name)));
+}
+
+/* check hook of pgbenchkit.price_per_hour: "" or a price */
+static bool
+check_price_per_hour(char **newval, void **extra, GucSource source)
+{
+	if (*newval == NULL || (*newval)[0] == '\0' || bk_price_valid(*newval))
+		return true;
+	GUC_check_errcode(ERRCODE_INVALID_PARAMETER_VALUE);
+	GUC_check_errdetail("A price per hour is a decimal number of zero or more, of at most %d characters, without sign or exponent, like 0.52.",
+						BK_PRICE_MAX_LEN);
+	return false;
+}
+
+/* check hook of pgbenchkit.currency: "" or three upper-case letters */
+static bool
+check_currency(char **newval, void **extra, GucSource source)
+{
+	if (*newval == NULL || (*newval)[0] == '\0' || bk_currency_valid(*newval))
+		return true;
+	GUC_check_errcode(ERRCODE_INVALID_PARAMETER_VALUE);
+	GUC_check_errdetail("A currency is its ISO 4217 code: three upper-case letters, like USD or EUR.");
+	return false;
+}
 
 /*
  * _PG_init
@@ -92,6 +182,23 @@ _PG_init(void)
 							 PGC_USERSET,
 							 0,
 							 NULL, NULL, NULL);
+	DefineCustomStringVariable("pgbenchkit.price_per_hour",
+							   "The price per hour of this server, which runs in it record.",
+							   "A decimal number like 0.52, in pgbenchkit.currency; empty when unknown.  "
+							   "Read when a run without a target starts.",
+							   &bk_price_per_hour,
+							   "",
+							   PGC_USERSET,
+							   0,
+							   check_price_per_hour, NULL, NULL);
+	DefineCustomStringVariable("pgbenchkit.currency",
+							   "The currency of pgbenchkit.price_per_hour.",
+							   "Its ISO 4217 code, like USD; empty when unknown.",
+							   &bk_currency,
+							   "",
+							   PGC_USERSET,
+							   0,
+							   check_currency, NULL, NULL);
 	DefineCustomStringVariable("pgbenchkit.test_pause",
 							   "For tests: moments at which a run's coordinator waits, so that a test can hit it there.",
 							   "A comma-separated list of prewarm and final_write; empty in normal use.",

@@ -37,6 +37,21 @@ typedef enum BkDirectWrites
 
 extern PGDLLIMPORT int bk_init_direct_writes;
 
+/*
+ * The price of the server a run runs on (pgbenchkit.price_per_hour and
+ * pgbenchkit.currency here, a target's options of the same names there):
+ * a decimal number of at most BK_PRICE_MAX_LEN characters, and three
+ * upper-case letters (ISO 4217's form); "" for none.
+ */
+#define BK_PRICE_MAX_LEN		24
+#define BK_CURRENCY_LEN			3
+extern PGDLLIMPORT char *bk_price_per_hour;
+extern PGDLLIMPORT char *bk_currency;
+extern bool bk_price_valid(const char *value);
+extern bool bk_currency_valid(const char *value);
+extern void bk_price_check_pair(const char *price, const char *currency,
+								const char *price_name, const char *currency_name);
+
 /* how an error message quotes a value it refuses */
 #define BK_MAX_SHOWN_CHARS		64		/* of a bad value echoed in an error */
 extern const char *bk_shown(const char *value);

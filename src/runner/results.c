@@ -30,6 +30,8 @@
 #include "meta/workload.h"
 #include "script/vars.h"
 
+static bool bench_has_column(const char *rel, const char *col);
+
 /* SPI argument helpers: a double that may be missing (< 0 or NaN) */
 static void
 set_float(Datum *values, char *nulls, int i, double v)
@@ -164,6 +166,22 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 
 		bk_spi_exec(psprintf("UPDATE %s SET step = $2 WHERE id = $1", bk_runs_table()),
 					2, ttypes, tvalues, NULL, SPI_OK_UPDATE);
+	}
+
+	/*
+	 * The price it runs at, when known: kept with the run, since a price
+	 * changes.  Only where bench.runs has the columns (not the SQL of 0.2.0
+	 * and before, until ALTER EXTENSION pgbenchkit UPDATE).
+	 */
+	if (sh->price_per_hour[0] != '\0' && bench_has_column("runs", "price_per_hour"))
+	{
+		Oid			ptypes[3] = {INT8OID, TEXTOID, TEXTOID};
+		Datum		pvalues[3] = {Int64GetDatum(sh->run_id), CStringGetTextDatum(sh->price_per_hour),
+		CStringGetTextDatum(sh->currency)};
+
+		bk_spi_exec(psprintf("UPDATE %s SET price_per_hour = $2::pg_catalog.numeric, currency = $3"
+							 " WHERE id = $1", bk_runs_table()),
+					3, ptypes, pvalues, NULL, SPI_OK_UPDATE);
 	}
 
 	/* the scripts it runs */

@@ -26,6 +26,7 @@
 #include "port/atomics.h"
 
 #include "core/histogram.h"
+#include "core/pgbenchkit.h"
 #include "core/worker.h"
 
 #define RUN_MAGIC				BK_SEGMENT_MAGIC('R')
@@ -197,6 +198,9 @@ typedef struct RunShared
 	int64		suite_id;		/* 0: not part of a suite */
 	char		step[NAMEDATALEN];	/* the suite's name for it (bench.ibench's
 									 * steps); "" for none */
+	/* the price per hour of the server it runs on (a decimal), "" if unknown */
+	char		price_per_hour[BK_PRICE_MAX_LEN + 1];
+	char		currency[BK_CURRENCY_LEN + 1];	/* of the price; "" with none */
 	int			nscripts;
 	int			weights[RUN_MAX_SCRIPTS];
 	int			ncommands;		/* of all scripts */

@@ -18,7 +18,10 @@
  *	- sslcert and sslkey may be set in a user mapping by a superuser only
  *	  (they name files of the local server's OS user);
  *	- password_required (boolean, user mapping only): false may be set by a
- *	  superuser only.
+ *	  superuser only;
+ *	- price_per_hour (a decimal of zero or more) and currency (ISO 4217's
+ *	  three upper-case letters), server only, both or neither: the target's
+ *	  price, which its runs record; not libpq's, so never passed to it.
  *
  * A non-superuser's connection must authenticate with a password, so that
  * no role reaches this server or another one with the server's own OS
@@ -108,8 +111,8 @@ init_target_options(void)
 	for (lopt = defaults; lopt->keyword; lopt++)
 		n++;
 
-	/* libpq's, password_required, and the terminator */
-	opts = malloc(sizeof(BkTargetOption) * (n + 2));
+	/* libpq's, password_required, price_per_hour, currency, the terminator */
+	opts = malloc(sizeof(BkTargetOption) * (n + 4));
 	if (opts == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_FDW_OUT_OF_MEMORY),
@@ -138,6 +141,17 @@ init_target_options(void)
 	}
 	opts[n].keyword = "password_required";
 	opts[n].context = UserMappingRelationId;
+	opts[n].secret = false;
+	opts[n].is_libpq = false;
+	n++;
+	/* the target's price, which its runs record: not libpq's */
+	opts[n].keyword = "price_per_hour";
+	opts[n].context = ForeignServerRelationId;
+	opts[n].secret = false;
+	opts[n].is_libpq = false;
+	n++;
+	opts[n].keyword = "currency";
+	opts[n].context = ForeignServerRelationId;
 	opts[n].secret = false;
 	opts[n].is_libpq = false;
 	n++;
@@ -200,6 +214,8 @@ bench_target_validator(PG_FUNCTION_ARGS)
 	List	   *options;
 	Oid			catalog;
 	ListCell   *lc;
+	const char *price = NULL;
+	const char *currency = NULL;
 
 	bk_check_call(fcinfo, 2, "bench._target_validator");
 	options = untransformRelOptions(PG_GETARG_DATUM(0));
@@ -270,7 +286,34 @@ bench_target_validator(PG_FUNCTION_ARGS)
 		}
 		else if (strcmp(def->defname, "sslmode") == 0)
 			check_sslmode(defGetString(def));
+		else if (strcmp(def->defname, "price_per_hour") == 0)
+		{
+			price = defGetString(def);
+			if (!bk_price_valid(price))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("invalid price_per_hour \"%s\"", bk_shown(price)),
+						 errhint("A price per hour is a decimal number of zero or more, of at most %d characters, without sign or exponent, like 0.52.",
+								 BK_PRICE_MAX_LEN)));
+		}
+		else if (strcmp(def->defname, "currency") == 0)
+		{
+			currency = defGetString(def);
+			if (!bk_currency_valid(currency))
+				ereport(ERROR,
+						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+						 errmsg("invalid currency \"%s\"", bk_shown(currency)),
+						 errhint("A currency is its ISO 4217 code: three upper-case letters, like USD or EUR.")));
+		}
 	}
+
+	/*
+	 * A server's options arrive whole (ALTER SERVER ... OPTIONS (ADD ...)
+	 * passes the list as it will be), so a price without its currency is
+	 * seen here, whichever statement leaves it so.
+	 */
+	if (catalog == ForeignServerRelationId)
+		bk_price_check_pair(price, currency, "price_per_hour", "currency");
 
 	PG_RETURN_VOID();
 }
@@ -435,6 +478,29 @@ bk_target_user_mapping(ForeignServer *server, Oid userid)
 						 quote_identifier(server->servername))));
 	ReleaseSysCache(tp);
 	return GetUserMapping(userid, server->serverid);
+}
+
+/*
+ * bk_target_price
+ *		SERVER's price_per_hour and currency options, each NULL when it has
+ *		none (its validator let through both or neither).
+ */
+void
+bk_target_price(ForeignServer *server, const char **price, const char **currency)
+{
+	ListCell   *lc;
+
+	*price = NULL;
+	*currency = NULL;
+	foreach(lc, server->options)
+	{
+		DefElem    *def = (DefElem *) lfirst(lc);
+
+		if (strcmp(def->defname, "price_per_hour") == 0)
+			*price = defGetString(def);
+		else if (strcmp(def->defname, "currency") == 0)
+			*currency = defGetString(def);
+	}
 }
 
 /* the libpq options of LIST into PARAMS */

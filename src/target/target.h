@@ -49,6 +49,7 @@ extern PGconn *bk_target_open_conn(BkTarget *target);
 extern void bk_target_add_setting(BkTarget *target, const char *setting);
 extern ForeignServer *bk_target_lookup(const char *name);
 extern UserMapping *bk_target_user_mapping(ForeignServer *server, Oid userid);
+extern void bk_target_price(ForeignServer *server, const char **price, const char **currency);
 extern BkTargetParams *bk_target_params(ForeignServer *server, UserMapping *um);
 extern void bk_target_check_params(ForeignServer *server, UserMapping *um,
 								   BkTargetParams *params);

@@ -1,12 +1,16 @@
 --
--- bench.add_target(name, conninfo, password, user): create the server of a
--- target and the calling role's user mapping, in one go.  The connection
--- string holds the server's options (host, port, dbname, sslmode,
--- sslrootcert...) and maybe user; never a password, which is an argument of
--- its own and goes in the user mapping only.
+-- bench.add_target(name, conninfo, password, user, price_per_hour,
+-- currency): create the server of a target and the calling role's user
+-- mapping, in one go.  The connection string holds the server's options
+-- (host, port, dbname, sslmode, sslrootcert...) and maybe user; never a
+-- password, which is an argument of its own and goes in the user mapping
+-- only.  The price per hour and its currency, options of the server (which
+-- its validator checks: both or neither), are the price its runs record.
 --
 CREATE OR REPLACE FUNCTION bench.add_target(name text, conninfo text, password text DEFAULT NULL,
-                                            "user" text DEFAULT NULL)
+                                            "user" text DEFAULT NULL,
+                                            price_per_hour numeric DEFAULT NULL,
+                                            currency text DEFAULT NULL)
 RETURNS bench.targets
 LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
@@ -79,6 +83,16 @@ BEGIN
                               || format('%I %L', opts[i], opts[i + 1]);
         END IF;
     END LOOP;
+    -- the price, as the server's options take it: its validator refuses a
+    -- bad one (negative, NaN, infinite) and a price without its currency
+    IF add_target.price_per_hour IS NOT NULL THEN
+        server_options := server_options || CASE WHEN server_options = '' THEN '' ELSE ', ' END
+                          || format('price_per_hour %L', add_target.price_per_hour::text);
+    END IF;
+    IF add_target.currency IS NOT NULL THEN
+        server_options := server_options || CASE WHEN server_options = '' THEN '' ELSE ', ' END
+                          || format('currency %L', add_target.currency);
+    END IF;
     IF remote_user IS NOT NULL THEN
         mapping_options := format('user %L', remote_user);
     END IF;
@@ -113,6 +127,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION bench.add_target(text, text, text, text) IS
-    'Add a target: the server of the wrapper bench_target with the options of a connection string, and the calling role''s user mapping with the user and password';
-REVOKE ALL ON FUNCTION bench.add_target(text, text, text, text) FROM PUBLIC;
+COMMENT ON FUNCTION bench.add_target(text, text, text, text, numeric, text) IS
+    'Add a target: the server of the wrapper bench_target with the options of a connection string and its price per hour and currency, and the calling role''s user mapping with the user and password';
+REVOKE ALL ON FUNCTION bench.add_target(text, text, text, text, numeric, text) FROM PUBLIC;

@@ -30,7 +30,16 @@
 --   them) did different work: every metric is 'not comparable', after a
 --   warning, as loud as that of different drivers or targets.
 --
-CREATE OR REPLACE FUNCTION bench.compare(a bigint, b bigint, threshold double precision DEFAULT 0.05)
+--   cost: where runs have a price (bench.runs.price_per_hour, currency),
+--   the metric cost_per_million (a million transactions' cost, lower is
+--   better) follows the others; its noise is that of tps (the cost is the
+--   price over tps).  A comparison of runs priced in different currencies
+--   is refused (22023): no exchange rate is known here, and a cost in
+--   one currency is no better or worse than one in another.  cost => false
+--   leaves the cost out, and compares throughput and latency of such runs.
+--
+CREATE OR REPLACE FUNCTION bench.compare(a bigint, b bigint, threshold double precision DEFAULT 0.05,
+                                         cost boolean DEFAULT true)
 RETURNS TABLE (section text, metric text, clients integer, a_value text, b_value text,
                ratio double precision, change_pct double precision,
                noise_pct double precision, verdict text)
@@ -49,6 +58,8 @@ DECLARE
     comparable  boolean;
     run_clients integer;
     differing   bigint;
+    priced      boolean;
+    currencies  text;
     -- the notable settings every run records, those that matter most for
     -- performance first; the other settings come after them, by name
     notable     text[] := ARRAY['wal_level', 'shared_buffers', 'max_wal_size', 'min_wal_size',
@@ -72,6 +83,11 @@ BEGIN
         RAISE EXCEPTION 'threshold must not be null'
             USING ERRCODE = 'null_value_not_allowed',
                   HINT = 'The threshold is a fraction: 0.05, the default, means a change of 5%.';
+    END IF;
+    IF compare.cost IS NULL THEN
+        RAISE EXCEPTION 'cost must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'cost => true compares the cost per million transactions of runs with a price; cost => false leaves it out.';
     END IF;
     IF NOT (threshold > 0 AND threshold < 1) THEN
         RAISE EXCEPTION 'threshold must be between 0 and 1, not %', threshold
@@ -144,6 +160,20 @@ BEGIN
             USING DETAIL = 'The rows "workload" and "scripts" show which; the runs did different work, so no metric is judged (verdict "not comparable").',
                   HINT = 'Compare runs of the same workload and scripts.';
     END IF;
+    -- the cost: compared where runs have a price, refused across currencies
+    SELECT bool_or(r.currency IS NOT NULL),
+           CASE WHEN count(DISTINCT r.currency) > 1
+                THEN string_agg(DISTINCT r.currency, ' and ' ORDER BY r.currency) END
+      INTO priced, currencies
+      FROM bench.runs r
+     WHERE CASE WHEN is_suite THEN r.suite_id IN (id_a, id_b) ELSE r.id IN (id_a, id_b) END;
+    priced := compare.cost AND COALESCE(priced, false);
+    IF priced AND currencies IS NOT NULL THEN
+        RAISE EXCEPTION 'cannot compare the cost of runs priced in different currencies: %', currencies
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'No exchange rate is known here: a cost in one currency is neither more nor less than one in another.',
+                  HINT = 'Compare throughput and latency alone with cost => false, or give the runs prices in one currency.';
+    END IF;
     IF NOT is_suite THEN
         -- two runs: their client count, if it is the same
         SELECT CASE WHEN min(r.clients) = max(r.clients) THEN min(r.clients) END INTO run_clients
@@ -196,6 +226,8 @@ BEGIN
                (16, 'target_host', rs.target_host),
                (17, 'jobs', rs.jobs::text),
                (18, 'connect', rs.connect),
+               (19, 'price_per_hour', rs.price_per_hour::text),
+               (20, 'currency', rs.currency),
                -- the scripts themselves (a workload may have been redefined)
                (13, 'scripts', (SELECT format('%s script%s, md5 %s', count(*),
                                              CASE WHEN count(*) = 1 THEN '' ELSE 's' END,
@@ -271,11 +303,12 @@ BEGIN
                (6, 'wal_bytes_per_tx', false),
                (7, 'wal_fpi_per_tx', false),
                (8, 'checkpoints', false),
-               (9, 'blks_read_per_tx', false)
+               (9, 'blks_read_per_tx', false),
+               (10, 'cost_per_million', false)
     ), rs AS (
         -- the runs that count: the run itself, or the finished runs of the suite
         SELECT side.side, r.id, r.clients, r.tps, r.latency_avg_ms, r.latency_p50_ms,
-               r.latency_p95_ms, r.latency_p99_ms
+               r.latency_p95_ms, r.latency_p99_ms, r.price_per_hour
           FROM side
           JOIN bench.runs r0 ON CASE WHEN is_suite THEN r0.suite_id = side.id AND r0.status = 'done'
                                      ELSE r0.id = side.id END
@@ -294,7 +327,8 @@ BEGIN
                ('wal_bytes_per_tx', (c.wal_bytes / NULLIF(c.transactions, 0))::float8),
                ('wal_fpi_per_tx', (c.wal_fpi::numeric / NULLIF(c.transactions, 0))::float8),
                ('checkpoints', (c.checkpoints_timed + c.checkpoints_requested)::float8),
-               ('blks_read_per_tx', (c.blks_read::numeric / NULLIF(c.transactions, 0))::float8))
+               ('blks_read_per_tx', (c.blks_read::numeric / NULLIF(c.transactions, 0))::float8),
+               ('cost_per_million', bench._cost_per_million(rs.price_per_hour, rs.tps)))
                AS m (metric, value)
     ), agg AS (
         SELECT mv.side, mv.k, mv.metric,
@@ -326,7 +360,9 @@ BEGIN
                ('latency_avg_ms', p.latency_avg_ms),
                ('latency_p50_ms', p.latency_avg_ms),
                ('latency_p95_ms', p.latency_avg_ms),
-               ('latency_p99_ms', p.latency_p99_ms)) AS s (metric, v)
+               ('latency_p99_ms', p.latency_p99_ms),
+               -- the price over tps: tps's relative noise
+               ('cost_per_million', p.tps)) AS s (metric, v)
          WHERE p.run_id IN (SELECT single.run_id FROM single)
            AND NOT p.in_warmup
            AND extract(epoch FROM p.interval_end - p.interval_start)
@@ -412,6 +448,7 @@ BEGIN
             WHERE f.i = 1 OR c.n_b >= 2) fb0
      CROSS JOIN LATERAL (SELECT regexp_replace(fa0.t, '^([^,]*), (.*)$', '\1 [\2]') AS t) fa
      CROSS JOIN LATERAL (SELECT regexp_replace(fb0.t, '^([^,]*), (.*)$', '\1 [\2]') AS t) fb
+     WHERE c.metric <> 'cost_per_million' OR priced
      ORDER BY c.ord, c.k;
 
     --
@@ -489,7 +526,7 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION bench.compare(bigint, bigint, double precision) IS
-    'Two runs or two suites side by side: what differs between them, then tps, latencies, WAL, FPI, checkpoints and blocks read per transaction with change, noise and verdict (improvement, regression, within noise; not comparable for runs of different workloads or scripts), then for runs with groups each group''s tps and latencies. Noise: suites with repeats, the larger relative half-range of the two sides, a verdict only when the ranges do not overlap; single runs and groups, sqrt((cv_a^2 + cv_b^2) / 2) of their per-interval series, a verdict only when the change is over max(threshold, 3 * noise)';
+COMMENT ON FUNCTION bench.compare(bigint, bigint, double precision, boolean) IS
+    'Two runs or two suites side by side: what differs between them, then tps, latencies, WAL, FPI, checkpoints, blocks read per transaction and the cost per million transactions (where runs have a price; refused across currencies unless cost => false) with change, noise and verdict (improvement, regression, within noise; not comparable for runs of different workloads or scripts), then for runs with groups each group''s tps and latencies. Noise: suites with repeats, the larger relative half-range of the two sides, a verdict only when the ranges do not overlap; single runs and groups, sqrt((cv_a^2 + cv_b^2) / 2) of their per-interval series, a verdict only when the change is over max(threshold, 3 * noise)';
 
-GRANT EXECUTE ON FUNCTION bench.compare(bigint, bigint, double precision) TO PUBLIC;
+GRANT EXECUTE ON FUNCTION bench.compare(bigint, bigint, double precision, boolean) TO PUBLIC;

@@ -211,6 +211,25 @@ BEGIN
     IF j->'run'->>'error' IS NOT NULL THEN
         o := o || format('error: %s (SQLSTATE %s)', j->'run'->>'error', j->'run'->>'sqlstate');
     END IF;
+    -- the price it ran at, and what its transactions cost
+    x := j->'price';
+    IF x->>'price_per_hour' IS NULL THEN
+        o := o || CASE WHEN j->'run'->>'driver' = 'libpq'
+                       THEN format('price: unknown (set the options price_per_hour and currency of target %s)',
+                                   j->'run'->>'target')
+                       ELSE 'price: unknown (set pgbenchkit.price_per_hour and pgbenchkit.currency)' END;
+    ELSE
+        o := o || format('price: %s %s per hour; %s', x->>'price_per_hour', x->>'currency',
+                         CASE WHEN x->>'cost_per_million_transactions' IS NULL
+                              THEN 'no cost per transaction (none measured)'
+                              ELSE format('%s %s per million transactions; %s',
+                                          to_char((x->>'cost_per_million_transactions')::numeric, 'FM999999999990.0000'),
+                                          x->>'currency',
+                                          CASE WHEN x->>'transactions_per_currency_unit' IS NULL
+                                               THEN format('no bound on the transactions per %s (a price of 0)', x->>'currency')
+                                               ELSE format('%s transactions per %s', x->>'transactions_per_currency_unit',
+                                                           x->>'currency') END) END);
+    END IF;
     IF (j->'run'->>'warmup_s')::numeric > 0 THEN
         o := o || format('warm-up: %s s, %s transactions left out of the figures above',
                          j->'run'->>'warmup_s', j->'run'->>'warmup_transactions');

@@ -229,6 +229,13 @@ BEGIN
             'settings', r.settings,
             'host', r.host,
             'unavailable', COALESCE(r.unavailable, '{}')));
+    -- the price the run ran at, and what its transactions cost (NULL each
+    -- when the price is unknown, the cost also when nothing was measured)
+    result := result || jsonb_build_object('price', jsonb_build_object(
+        'price_per_hour', r.price_per_hour,
+        'currency', r.currency,
+        'cost_per_million_transactions', round(bench._cost_per_million(r.price_per_hour, r.tps)::numeric, 6),
+        'transactions_per_currency_unit', round(bench._transactions_per_unit(r.price_per_hour, r.tps)::numeric)));
     IF sb IS NOT NULL THEN
         result := result || jsonb_build_object('sysbench', sb);
     END IF;
@@ -262,4 +269,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION bench.report_json(bigint) IS
-    'Everything known about a run as jsonb: pgbench''s summary, latency percentiles, and what the server did';
+    'Everything known about a run as jsonb: pgbench''s summary, latency percentiles, what the server did, and its price and cost per transaction';

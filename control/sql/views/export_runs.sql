@@ -11,12 +11,14 @@ SELECT r.id, r.suite_id, r.tag, r.workload, r.scale, r.clients, r.protocol,
        r.failures, r.retries,
        c.wal_bytes_per_tx, c.wal_fpi_per_tx,
        c.checkpoints_timed + c.checkpoints_requested AS checkpoints,
-       c.blks_read_per_tx, c.cache_hit_ratio, c.server_cpu_ms_per_tx
+       c.blks_read_per_tx, c.cache_hit_ratio, c.server_cpu_ms_per_tx,
+       r.price_per_hour, r.currency,
+       bench._cost_per_million(r.price_per_hour, r.tps) AS cost_per_million
   FROM bench.runs r0
  CROSS JOIN LATERAL bench._run_state(r0) r
   LEFT JOIN bench.run_counters c ON c.run_id = r.id
  ORDER BY r.id;
 
 COMMENT ON VIEW bench.export_runs IS
-    'One flat row per run for CSV export: parameters, status, summary, and WAL, FPI, checkpoints, blocks read and CPU per transaction';
+    'One flat row per run for CSV export: parameters, status, summary, WAL, FPI, checkpoints, blocks read and CPU per transaction, and price and cost per million transactions';
 GRANT SELECT ON bench.export_runs TO PUBLIC;

@@ -44,7 +44,7 @@ SELECT r.id, r.workload, r.dataset_id, r.scale, r.clients, r.duration,
        r.lag_avg_ms, r.lag_max_ms, r.target, r.driver, r.jobs, r.connect, r.target_host,
        r.target_rtt_ms, r.connection_time_ms, r.on_disconnect, r.clients_lost,
        CASE WHEN r.dead IS NULL THEN r.ignored_errors ELSE (r.dead).ignored_errors END AS ignored_errors,
-       r.step
+       r.step, r.price_per_hour, r.currency
   FROM (SELECT t.*,
                CASE WHEN t.status <> 'running' THEN NULL
                     WHEN NOT bench._run_alive(t.id) THEN bench._run_aborted(t) END AS dead
@@ -61,6 +61,10 @@ COMMENT ON VIEW bench.runs IS
     'Benchmark runs: workload, parameters as given, status, and the summary of what was measured';
 COMMENT ON COLUMN bench.runs.step IS
     'The step of a suite of steps the run is (bench.ibench: l.i0, l.x, ..., qp1000)';
+COMMENT ON COLUMN bench.runs.price_per_hour IS
+    'The price per hour of the server the run ran on, when it started: its target''s option price_per_hour, or pgbenchkit.price_per_hour; NULL when unknown';
+COMMENT ON COLUMN bench.runs.currency IS
+    'The currency of price_per_hour (ISO 4217 code); NULL when the price is unknown';
 GRANT SELECT ON bench.runs TO PUBLIC;
 CREATE OR REPLACE TRIGGER write_through INSTEAD OF INSERT OR UPDATE OR DELETE ON bench.runs
     FOR EACH ROW EXECUTE FUNCTION bench._write_through('bench._runs');

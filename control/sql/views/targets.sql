@@ -14,7 +14,9 @@ SELECT s.srvname::text AS name,
        pg_catalog.pg_get_userbyid(s.srvowner) AS owner,
        m.umid IS NOT NULL AS has_user_mapping,
        m.remote_user,
-       pg_catalog.has_server_privilege(s.oid, 'USAGE') AS usage
+       pg_catalog.has_server_privilege(s.oid, 'USAGE') AS usage,
+       (o.options->>'price_per_hour')::numeric AS price_per_hour,
+       o.options->>'currency' AS currency
   FROM pg_catalog.pg_foreign_server s
        JOIN pg_catalog.pg_foreign_data_wrapper w ON w.oid = s.srvfdw AND w.fdwname = 'bench_target'
        CROSS JOIN LATERAL (
@@ -32,6 +34,6 @@ SELECT s.srvname::text AS name,
             LIMIT 1) m ON true;
 
 COMMENT ON VIEW bench.targets IS
-    'The targets (servers of the wrapper bench_target): their options but secrets, owner, and whether the current role has a user mapping and USAGE';
+    'The targets (servers of the wrapper bench_target): their options but secrets, owner, whether the current role has a user mapping and USAGE, and their price per hour and its currency';
 
 GRANT SELECT ON bench.targets TO PUBLIC;

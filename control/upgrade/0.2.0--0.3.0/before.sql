@@ -31,3 +31,22 @@ COMMENT ON COLUMN bench.schedules.targets IS
 ALTER TABLE bench._suites ADD COLUMN capacity jsonb;
 COMMENT ON COLUMN bench._suites.capacity IS
     'A capacity search (bench.capacity): its objective, precision and budget; NULL otherwise';
+
+-- The price each run ran at (a price changes; the run keeps its own): two
+-- columns at the end of bench._runs, as the install script has them; the
+-- view bench.runs gets them appended by the replay.  Existing runs have no
+-- price (NULL).
+ALTER TABLE bench._runs
+    ADD COLUMN price_per_hour numeric CHECK (price_per_hour >= 0),
+    ADD COLUMN currency text CHECK (currency ~ '^[A-Z]{3}$'),
+    ADD CONSTRAINT _runs_price_check CHECK ((price_per_hour IS NULL) = (currency IS NULL));
+COMMENT ON COLUMN bench._runs.price_per_hour IS
+    'The price per hour of the server the run ran on, when it started: its target''s option price_per_hour, or pgbenchkit.price_per_hour; NULL when unknown';
+COMMENT ON COLUMN bench._runs.currency IS
+    'The currency of price_per_hour (ISO 4217 code); NULL when the price is unknown';
+
+-- bench.add_target takes the target's price: two arguments more
+DROP FUNCTION bench.add_target(text, text, text, text);
+
+-- bench.compare takes cost => (whether to compare costs): an argument more
+DROP FUNCTION bench.compare(bigint, bigint, double precision);
