@@ -193,6 +193,27 @@ UPDATE bench.runs SET price_per_hour = 0.75, currency = 'USD'
 SELECT clients, currency, cost_per_million_median IS NOT NULL AS has_cost
   FROM bench.suite_summary WHERE suite_id = :s1 ORDER BY position;
 
+-- a SET of the caller's session reaches a suite's runs: its worker takes
+-- the caller's price settings with it
+SET pgbenchkit.price_per_hour = '0.40';
+SET pgbenchkit.currency = 'CHF';
+SET client_min_messages = warning;
+SELECT DISTINCT suite_id AS s2
+  FROM bench.sweep(script => 'SELECT 1;', clients => '{1}', repeat => 2, transactions => 50,
+                   progress => '0', sample_interval => '0') \gset
+RESET client_min_messages;
+SELECT price_per_hour, currency, count(*) AS runs FROM bench.runs WHERE suite_id = :s2 GROUP BY 1, 2;
+-- and a capacity search's: its answer's cost is that of a million
+-- transactions at the capacity found
+SET client_min_messages = warning;
+SELECT currency, abs(cost_per_million - 0.40 * 1000000 / (capacity_tps * 3600)) < 1e-9 * cost_per_million
+       AS cost_at_capacity
+  FROM bench.capacity(script => 'SELECT 1;', slo => 'p99 <= 10 s', start_rate => 10, max_runs => 2,
+                      duration => '1 s', progress => '0', sample_interval => '0');
+RESET client_min_messages;
+RESET pgbenchkit.price_per_hour;
+RESET pgbenchkit.currency;
+
 -- ------------------------------------------------------------ targets
 -- the options price_per_hour and currency of a target's server: shown by
 -- bench.targets, never passed to libpq (the target still connects)

@@ -86,6 +86,36 @@ static const BkLaunch suite_worker_launch = {
 };
 
 /*
+ * suite_with_settings
+ *		SPEC with the caller's settings its runs take from the session
+ *		("settings": the price of this server, pgbenchkit.price_per_hour and
+ *		pgbenchkit.currency, when set), which the suite's worker sets in its
+ *		own session before the runs: a background worker starts with the
+ *		server's, the database's and the role's settings only, so a SET in
+ *		the caller's session would otherwise not reach the runs.
+ */
+static const char *
+suite_with_settings(const char *spec)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {CStringGetTextDatum(spec)};
+	MemoryContext cxt = CurrentMemoryContext;
+	char	   *result;
+
+	bk_spi_connect();
+	if (SPI_execute_with_args("SELECT ($1::pg_catalog.jsonb OPERATOR(pg_catalog.||)"
+							  "  pg_catalog.jsonb_build_object('settings', pg_catalog.jsonb_strip_nulls("
+							  "    pg_catalog.jsonb_build_object("
+							  "      'pgbenchkit.price_per_hour', NULLIF(pg_catalog.current_setting('pgbenchkit.price_per_hour', true), ''),"
+							  "      'pgbenchkit.currency', NULLIF(pg_catalog.current_setting('pgbenchkit.currency', true), '')))))::text",
+							  1, types, values, NULL, true, 1) != SPI_OK_SELECT || SPI_processed != 1)
+		elog(ERROR, "could not read the settings a suite's runs take");
+	result = MemoryContextStrdup(cxt, SPI_getvalue(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1));
+	bk_spi_finish();
+	return result;
+}
+
+/*
  * suite_launch
  *		Start the suite's worker and wait until the suite has its row.
  *		Returns the suite's segment, attached.
@@ -93,10 +123,15 @@ static const BkLaunch suite_worker_launch = {
 dsm_segment *
 suite_launch(const char *fn, const char *spec, BackgroundWorkerHandle **handle_out)
 {
-	Size		size = MAXALIGN(sizeof(SuiteShared)) + strlen(spec) + 1;
-	dsm_segment *seg = dsm_create(size, 0);
-	SuiteShared *sh = (SuiteShared *) dsm_segment_address(seg);
+	Size		size;
+	dsm_segment *seg;
+	SuiteShared *sh;
 	BackgroundWorkerHandle *handle;
+
+	spec = suite_with_settings(spec);
+	size = MAXALIGN(sizeof(SuiteShared)) + strlen(spec) + 1;
+	seg = dsm_create(size, 0);
+	sh = (SuiteShared *) dsm_segment_address(seg);
 
 	memset(sh, 0, size);
 	sh->magic = SUITE_MAGIC;

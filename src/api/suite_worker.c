@@ -249,6 +249,30 @@ suite_init(SuiteShared *sh)
 }
 
 /*
+ * suite_take_settings
+ *		The caller's settings its runs take from the session (the price of
+ *		this server: "settings" of SPEC, suite_caller.c), set in this
+ *		worker's session for the runs it starts.
+ */
+static void
+suite_take_settings(const char *spec)
+{
+	Oid			types[1] = {TEXTOID};
+	Datum		values[1] = {CStringGetTextDatum(spec)};
+
+	if (SPI_execute_with_args("SELECT s.key, s.value"
+							  "  FROM pg_catalog.jsonb_each_text(COALESCE($1::pg_catalog.jsonb"
+							  "        OPERATOR(pg_catalog.->) 'settings', '{}')) s"
+							  " WHERE s.key IN ('pgbenchkit.price_per_hour', 'pgbenchkit.currency')",
+							  1, types, values, NULL, true, 0) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the suite's settings");
+	for (uint64 i = 0; i < SPI_processed; i++)
+		SetConfigOption(SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1),
+						SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2),
+						PGC_USERSET, PGC_S_SESSION);
+}
+
+/*
  * suite_begin
  *		The suite's row: 'running', or 'refused' when another run or suite
  *		is running in the database.  Starts of suites are serialized by an
@@ -283,6 +307,7 @@ suite_begin(SuiteShared *sh, int **clients)
 		targets = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
 		capacity = DatumGetBool(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
 	}
+	suite_take_settings(SUITE_SPEC(sh));
 	if (SPI_execute("SELECT pg_catalog.pg_advisory_xact_lock(" CppAsString2(SUITE_LOCK_KEY1) ", "
 					CppAsString2(SUITE_LOCK_KEY2) ")", false, 0) != SPI_OK_SELECT)
 		elog(ERROR, "could not lock the start of suites");

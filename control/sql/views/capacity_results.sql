@@ -13,9 +13,13 @@ SELECT s.id AS suite_id, s.status, s.workload, s.clients[1] AS clients, s.tag,
        c.percentile_ms, c.ci_low_ms, c.ci_high_ms, c.fail_percentile_ms,
        c.pass_run_ids, c.fail_run_ids, c.probe_tps, c.runs, c.repeats,
        c.precision_reached, c.limited_by, c.note,
-       s.server_version, s.started_at, s.ended_at
+       s.server_version, s.started_at, s.ended_at,
+       p.currency, bench._cost_per_million(p.price_per_hour, c.capacity_tps) AS cost_per_million
   FROM bench.suites s
   CROSS JOIN LATERAL bench._capacity_search(s.id) c
+  -- the price of the server at the capacity found: its passing runs'
+  LEFT JOIN LATERAL (SELECT r.price_per_hour, r.currency FROM bench.runs r
+                      WHERE r.id = c.pass_run_ids[1]) p ON true
  WHERE s.capacity IS NOT NULL;
 
 COMMENT ON VIEW bench.capacity_results IS
