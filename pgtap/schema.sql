@@ -39,7 +39,7 @@ SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'p
     'chart_run', 'chart_suite', 'chart_schedule', 'compare', 'export', 'import',
     'relative_throughput', 'relative_table', 'chart_relative', 'sysbench_script', 'ibench_script',
     'ibench', 'start_ibench', '_ibench_spec', '_steps',
-    'capacity', 'start_capacity', 'capacity_steps', 'chart_capacity', '_capacity_spec', '_capacity_search',
+    'capacity', 'start_capacity', 'schedule_capacity', 'capacity_steps', 'chart_capacity', '_capacity_spec', '_capacity_search',
     '_capacity_next',
     '_sweep_spec', '_cron_call', '_cron_check', '_arguments_of', '_create_run_function', '_schedule',
     '_unschedule', '_import', '_visible',

@@ -12,7 +12,7 @@
 \pset pager off
 
 BEGIN;
-SELECT plan(45);
+SELECT plan(47);
 
 -- ---------------------------------------------------------------- tables and views
 SELECT columns_are('bench', '_suites', ARRAY[
@@ -35,7 +35,8 @@ SELECT is((SELECT pg_get_expr(adbin, adrelid) FROM pg_attrdef
           'suite ids come from the sequence of run ids');
 SELECT columns_are('bench', 'schedules', ARRAY[
     'name', 'cron', 'workload', 'clients', 'repeat', 'run_order', 'args', 'search_path',
-    'baseline_runs', 'threshold', 'cron_database', 'jobid', 'created_by', 'created_at', 'targets'],
+    'baseline_runs', 'threshold', 'cron_database', 'jobid', 'created_by', 'created_at', 'targets',
+    'capacity'],
     'bench.schedules has the documented columns');
 SELECT col_is_pk('bench', 'schedules', 'name', 'a schedule is known by its name');
 SELECT has_view('bench', 'suite_summary', 'bench.suite_summary exists');
@@ -91,6 +92,11 @@ SELECT is((SELECT pg_catalog.format_type(p.prorettype, NULL)
 SELECT ok(NOT has_function_privilege('public', 'bench.capacity'::regproc, 'EXECUTE')
           AND NOT has_function_privilege('public', 'bench.start_capacity'::regproc, 'EXECUTE'),
           'a capacity search is for roles the administrator chose, as a sweep is');
+SELECT is((SELECT pg_catalog.format_type(p.prorettype, NULL)
+             FROM pg_proc p WHERE p.oid = 'bench.schedule_capacity'::regproc),
+          'bench.schedules', 'bench.schedule_capacity returns the schedule''s row');
+SELECT ok(NOT has_function_privilege('public', 'bench.schedule_capacity'::regproc, 'EXECUTE'),
+          'so is scheduling one');
 SELECT is((SELECT array_agg(a.name::text ORDER BY a.argno) FROM bench._arguments_of('bench.capacity') a
             WHERE a.argno <= 9),
           ARRAY['workload', 'slo', 'clients', 'max_failure_rate', 'precision', 'max_runs', 'max_time',

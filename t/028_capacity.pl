@@ -153,4 +153,55 @@ is($lim, "clients|$answer{100}{capacity}",
 like(sql("SELECT note FROM bench.capacity_results WHERE suite_id = $imported"),
 	qr/the clients could not keep the schedule/, 'the note says why');
 
+# a schedule of capacity searches: each execution's capacity judged against
+# the previous one's; the service time doubled between them halves the
+# capacity, a regression bench.regressions names and the schedule's status
+# shows.  Made by bench.schedule_capacity where pg_cron is installed, else
+# the same row by hand (bench.run_schedule needs no pg_cron).
+my $sharedir = `pg_config --sharedir`;
+chomp $sharedir;
+my $has_cron = -e "$sharedir/extension/pg_cron.control";
+sql(q{CREATE TABLE service (seconds double precision); INSERT INTO service VALUES (0.02)});
+my $script = q{SELECT pg_sleep(seconds) FROM service;};
+if ($has_cron)
+{
+	sql('SET client_min_messages = warning; CREATE EXTENSION pg_cron');
+	is(sql(qq{SELECT name || ' ' || (capacity->>'slo') || ' ' || clients[1]
+		FROM bench.schedule_capacity('capacity-nightly', '0 3 * * *', script => '$script',
+		                             slo => 'p99 <= 200 ms', clients => 4, start_rate => 20, max_runs => 14,
+		                             duration => '2 s', progress => '0', prewarm => false,
+		                             baseline_runs => 1, threshold => 0.2)}),
+		'capacity-nightly p99 <= 200 ms 4', 'bench.schedule_capacity keeps the search with the schedule');
+}
+else
+{
+	sql(qq{INSERT INTO bench.schedules (name, cron, workload, clients, repeat, run_order, args, search_path,
+	                                    baseline_runs, threshold, cron_database, capacity)
+	       SELECT 'capacity-nightly', '0 3 * * *', s->>'workload', '{4}', 1, s->>'run_order', s->'args',
+	              s->>'search_path', 1, 0.2, 'postgres', s->'capacity'
+	         FROM bench._capacity_spec(bench._sweep_spec(script => '$script', clients => '{4}', repeat => 1,
+	                                                     duration => '2 s', progress => '0', prewarm => false),
+	                                   'p99 <= 200 ms', NULL, 0.05, 14, NULL, 20, 2, 'test') AS s});
+	pass('without pg_cron, the schedule\'s row as bench.schedule_capacity makes it');
+}
+sql(q{SET client_min_messages = warning; SELECT count(*) FROM bench.run_schedule('capacity-nightly')});
+sql(q{UPDATE service SET seconds = 0.04});
+my ($ret, $out, $err) = $node->psql('postgres',
+	"SET client_min_messages = warning;\nLISTEN bench_regression;\nSELECT count(*) FROM bench.run_schedule('capacity-nightly');\nSELECT 1;");
+is($ret, 0, 'the second execution, at twice the service time, ends done') or diag $err;
+my @caps = split /\n/, sql(q{SELECT c.capacity_tps FROM bench.capacity_results c
+	JOIN bench.suites s ON s.id = c.suite_id WHERE s.schedule = 'capacity-nightly' ORDER BY s.started_at});
+is(scalar(@caps), 2, "two executions, each a capacity search: @caps tps");
+is(sql(q{SELECT string_agg(baseline_runs || ':' || regression || ':' || COALESCE((tps_ratio < 0.8)::text, ''), ',' ORDER BY started_at)
+	FROM bench.schedule_results WHERE schedule = 'capacity-nightly'}),
+	'0:false:,1:true:true', 'the second is judged against the first by the capacity it found: a regression');
+my $last = sql(q{SELECT max(id) FROM bench.suites WHERE schedule = 'capacity-nightly'});
+like($out, qr/notification "bench_regression" with payload "$last" received/, 'and notified as a sweep\'s is');
+is(sql(q{SELECT round(tps::numeric, 1) = round(tps_ratio::numeric * baseline_tps::numeric, 1)
+	FROM bench.regressions WHERE schedule = 'capacity-nightly'}), 't', 'bench.regressions lists it');
+is(sql(q{SELECT last_tps = jsonb_build_object('4', round(c.capacity_tps::numeric, 1)) AND last_regression
+	FROM bench.schedule_status, bench.capacity_results c
+	WHERE name = 'capacity-nightly' AND c.suite_id = last_suite_id}),
+	't', 'the schedule\'s status shows the last capacity and its regression');
+
 done_testing();

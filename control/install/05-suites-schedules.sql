@@ -60,6 +60,23 @@ GRANT SELECT ON bench._suites TO PUBLIC;
 #include "views/suite_summary.sql"
 
 --
+-- Capacity under a latency objective (bench.capacity): a suite of
+-- rate-limited runs whose rates are chosen as the results come in.
+--
+
+#include "functions/_capacity_spec.sql"
+
+#include "functions/capacity_steps.sql"
+
+#include "functions/_capacity_search.sql"
+
+#include "functions/_capacity_next.sql"
+
+#include "views/capacity_results.sql"
+
+#include "functions/capacity.sql"
+
+--
 -- bench.schedules: sweeps (or single runs) pg_cron starts.
 --
 CREATE TABLE bench.schedules (
@@ -77,7 +94,8 @@ CREATE TABLE bench.schedules (
     jobid           bigint,
     created_by      name        NOT NULL DEFAULT current_user,
     created_at      timestamptz NOT NULL DEFAULT clock_timestamp(),
-    targets         text[]
+    targets         text[],
+    capacity        jsonb
 );
 
 COMMENT ON TABLE bench.schedules IS
@@ -85,6 +103,8 @@ COMMENT ON TABLE bench.schedules IS
 
 COMMENT ON COLUMN bench.schedules.targets IS
     'A schedule over several targets: their names in the order given (local: this server), each judged against its own baseline; NULL for a schedule on one';
+COMMENT ON COLUMN bench.schedules.capacity IS
+    'A schedule of capacity searches (bench.schedule_capacity): their objective, precision and budget; NULL for a schedule of sweeps';
 
 SELECT pg_catalog.pg_extension_config_dump('bench.schedules', '');
 GRANT SELECT ON bench.schedules TO PUBLIC;
@@ -111,25 +131,10 @@ GRANT SELECT ON bench.schedules TO PUBLIC;
 
 #include "functions/schedule.sql"
 
+#include "functions/schedule_capacity.sql"
+
 #include "functions/unschedule.sql"
 
 #include "functions/_unschedule.sql"
 
 #include "views/schedule_status.sql"
-
---
--- Capacity under a latency objective (bench.capacity): a suite of
--- rate-limited runs whose rates are chosen as the results come in.
---
-
-#include "functions/_capacity_spec.sql"
-
-#include "functions/capacity_steps.sql"
-
-#include "functions/_capacity_search.sql"
-
-#include "functions/_capacity_next.sql"
-
-#include "views/capacity_results.sql"
-
-#include "functions/capacity.sql"

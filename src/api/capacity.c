@@ -27,6 +27,7 @@
 #include "utils/memutils.h"
 
 #include "meta/catalog.h"
+#include "api/capacity.h"
 #include "api/runargs.h"
 #include "api/suite_caller.h"
 #include "api/suite_spec.h"
@@ -73,13 +74,15 @@ capacity_args(const char *fn, const Datum *v, const bool *n, const char *sweep)
 
 /*
  * capacity_spec
- *		Check the arguments V and N of F (bench.capacity or
- *		bench.start_capacity) before anything starts and return the suite
- *		as jsonb text: a sweep of the one client count, repeat 1, with
- *		"capacity", the search's objective and budget.
+ *		Check the arguments V and N of F (bench.capacity, its siblings and
+ *		bench.schedule_capacity: its own arguments in the slots CAPACITY_*)
+ *		before anything starts and return the suite as jsonb text: a sweep
+ *		of the one client count, repeat 1, with "capacity", the search's
+ *		objective and budget.  NOW: the workers must be free now (a search
+ *		about to start), rather than merely exist (a schedule).
  */
-static char *
-capacity_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool *n)
+char *
+capacity_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool *n, bool now)
 {
 	Datum		sv[BK_MAX_ARG_SLOTS];
 	bool		sn[BK_MAX_ARG_SLOTS];
@@ -116,7 +119,7 @@ capacity_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool
 	sn[SWEEP_REPEAT] = false;
 	sv[SWEEP_RUN_ORDER] = CStringGetTextDatum("interleaved");
 	sn[SWEEP_RUN_ORDER] = false;
-	sweep = sweep_spec(fn, &bk_fn_sweep, sv, sn, true);
+	sweep = sweep_spec(fn, &bk_fn_sweep, sv, sn, now);
 
 	/* the search's own arguments again, with the suite, which they join */
 	spec = capacity_args(fn, v, n, sweep);
@@ -139,7 +142,7 @@ bench_capacity(PG_FUNCTION_ARGS)
 	char	   *spec;
 
 	bk_call_args(fcinfo, &bk_fn_capacity, v, n);
-	spec = capacity_spec("bench.capacity", &bk_fn_capacity, v, n);
+	spec = capacity_spec("bench.capacity", &bk_fn_capacity, v, n, true);
 	return suite_run_returning(fcinfo, "bench.capacity", spec,
 							   "SELECT * FROM bench.capacity_results WHERE suite_id = $1");
 }
@@ -158,6 +161,6 @@ bench_start_capacity(PG_FUNCTION_ARGS)
 	char	   *spec;
 
 	bk_call_args(fcinfo, &bk_fn_start_capacity, v, n);
-	spec = capacity_spec("bench.start_capacity", &bk_fn_start_capacity, v, n);
+	spec = capacity_spec("bench.start_capacity", &bk_fn_start_capacity, v, n, true);
 	return suite_start(fcinfo, "bench.start_capacity", spec);
 }

@@ -783,6 +783,40 @@ static const BkArgDef capacity_own[] = {
 static const char *const capacity_order[] = {"workload", "slo", "clients", "max_failure_rate",
 	"precision", "max_runs", "max_time", "start_rate", "max_repeats", "*"};
 
+static const BkArgDef schedule_capacity_own[] = {
+	[CAPACITY_CLIENTS] = {"clients", INT4OID, "1", true, NULL,
+	"concurrent sessions of every run"},
+	[CAPACITY_SLO] = {"slo", TEXTOID, NULL, false, NULL,
+	"the latency objective: a percentile, <= and a limit with its unit, as 'p99 <= 10 ms'"},
+	[CAPACITY_MAX_FAILURE_RATE] = {"max_failure_rate", FLOAT8OID, NULL, false, NULL,
+	"the share of failed transactions a passing rate may have (NULL: not judged)"},
+	[CAPACITY_PRECISION] = {"precision", FLOAT8OID, "0.05", true, NULL,
+	"the search ends when the first failing rate is within this fraction of the last passing one"},
+	[CAPACITY_MAX_RUNS] = {"max_runs", INT4OID, "20", true, NULL,
+	"the most runs the search makes, its probe and repeats included"},
+	[CAPACITY_MAX_TIME] = {"max_time", INTERVALOID, NULL, false, NULL,
+	"no run starts that would end after this time from the suite's start (NULL: no limit)"},
+	[CAPACITY_START_RATE] = {"start_rate", FLOAT8OID, NULL, false, NULL,
+	"the lowest rate, where the bracket starts (NULL: an eighth of an unthrottled probe run's tps)"},
+	[CAPACITY_MAX_REPEATS] = {"max_repeats", INT4OID, "2", true, NULL,
+	"runs added at a rate whose percentile is within its confidence interval of the limit"},
+	[SCHEDCAP_NAME] = {"name", TEXTOID, NULL, true, NULL,
+	"the schedule's name, which tags its runs"},
+	[SCHEDCAP_SCHEDULE] = {"schedule", TEXTOID, NULL, true, NULL,
+	"when, as a cron expression pg_cron takes"},
+	[SCHEDCAP_BASELINE_RUNS] = {"baseline_runs", INT4OID, "5", false, NULL,
+	"previous executions the median baseline is taken over"},
+	[SCHEDCAP_THRESHOLD] = {"threshold", FLOAT8OID, "0.05", false, NULL,
+	"the fall in capacity below the baseline that counts as a regression"},
+	{"rate", InvalidOid, NULL, false, NULL, NULL},
+	{"transactions", InvalidOid, NULL, false, NULL, NULL},
+	{"groups", InvalidOid, NULL, false, NULL, NULL},
+	{"tag", InvalidOid, NULL, false, NULL, NULL},
+};
+static const char *const schedule_capacity_order[] = {"name", "schedule", "workload", "slo", "clients",
+	"max_failure_rate", "precision", "max_runs", "max_time", "start_rate", "max_repeats",
+"baseline_runs", "threshold", "*"};
+
 const BkArgFunction bk_fn_run = {"bench.run", NULL, 0, run_order, lengthof(run_order)};
 const BkArgFunction bk_fn_start = {"bench.start", NULL, 0, run_order, lengthof(run_order)};
 const BkArgFunction bk_fn_sweep = {"bench.sweep", sweep_own, lengthof(sweep_own),
@@ -798,10 +832,12 @@ const BkArgFunction bk_fn_capacity = {"bench.capacity", capacity_own, lengthof(c
 capacity_order, lengthof(capacity_order)};
 const BkArgFunction bk_fn_start_capacity = {"bench.start_capacity", capacity_own, lengthof(capacity_own),
 capacity_order, lengthof(capacity_order)};
+const BkArgFunction bk_fn_schedule_capacity = {"bench.schedule_capacity", schedule_capacity_own,
+	lengthof(schedule_capacity_own), schedule_capacity_order, lengthof(schedule_capacity_order)};
 
 static const BkArgFunction *const arg_functions[] = {
 	&bk_fn_run, &bk_fn_start, &bk_fn_sweep, &bk_fn_start_sweep, &bk_fn_sweep_spec, &bk_fn_schedule,
-	&bk_fn_capacity, &bk_fn_start_capacity,
+	&bk_fn_capacity, &bk_fn_start_capacity, &bk_fn_schedule_capacity,
 };
 
 /* ------------------------------------------------------------------------
@@ -994,7 +1030,7 @@ bench_arguments_of(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_UNDEFINED_FUNCTION),
 				 errmsg("%s does not take the run arguments", name),
-				 errhint("Those that do are bench.run, bench.start, bench.sweep, bench.start_sweep, bench._sweep_spec, bench.schedule, bench.capacity and bench.start_capacity.")));
+				 errhint("Those that do are bench.run, bench.start, bench.sweep, bench.start_sweep, bench._sweep_spec, bench.schedule, bench.capacity, bench.start_capacity and bench.schedule_capacity.")));
 
 	bk_init_materialized_srf(fcinfo);
 	nslots = arg_signature(f, slots);

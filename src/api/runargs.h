@@ -146,6 +146,7 @@ extern const BkArgFunction bk_fn_sweep_spec;
 extern const BkArgFunction bk_fn_schedule;
 extern const BkArgFunction bk_fn_capacity;
 extern const BkArgFunction bk_fn_start_capacity;
+extern const BkArgFunction bk_fn_schedule_capacity;
 
 /* the own arguments of sweeps and schedules, as slots */
 #define SWEEP_CLIENTS			0
@@ -166,6 +167,11 @@ extern const BkArgFunction bk_fn_start_capacity;
 #define CAPACITY_MAX_TIME		5
 #define CAPACITY_START_RATE		6
 #define CAPACITY_MAX_REPEATS	7
+/* and those of bench.schedule_capacity after them */
+#define SCHEDCAP_NAME			8
+#define SCHEDCAP_SCHEDULE		9
+#define SCHEDCAP_BASELINE_RUNS	10
+#define SCHEDCAP_THRESHOLD		11
 
 extern void bk_call_args(FunctionCallInfo fcinfo, const BkArgFunction *f, Datum *v, bool *n);
 extern void bk_run_args_read(const char *fn, const Datum *v, const bool *n, RunArgs *a);

@@ -19,6 +19,7 @@
 #include "utils/memutils.h"
 
 #include "meta/catalog.h"
+#include "api/capacity.h"
 #include "api/run.h"
 #include "api/runargs.h"
 #include "api/suite_caller.h"
@@ -27,21 +28,27 @@
 #include "meta/privilege.h"
 
 PG_FUNCTION_INFO_V1(bench_schedule);
+PG_FUNCTION_INFO_V1(bench_schedule_capacity);
 PG_FUNCTION_INFO_V1(bench_run_schedule);
 PG_FUNCTION_INFO_V1(bench_unschedule);
+
+/* the slots of name, schedule, (the spec), baseline_runs and threshold */
+static const int schedule_slots[5] = {SCHEDULE_NAME, SCHEDULE_SCHEDULE, -1,
+SCHEDULE_BASELINE_RUNS, SCHEDULE_THRESHOLD};
+static const int schedule_capacity_slots[5] = {SCHEDCAP_NAME, SCHEDCAP_SCHEDULE, -1,
+SCHEDCAP_BASELINE_RUNS, SCHEDCAP_THRESHOLD};
 
 /*
  * schedule_call
  *		bench._schedule(name, schedule, SPEC, baseline_runs, threshold) with
- *		the arguments V and N of bench.schedule: its row, or with SPEC NULL
- *		(the schedule's own checks only) NULL.
+ *		the arguments V and N of bench.schedule (or bench.schedule_capacity:
+ *		SLOTS says where they are): its row, or with SPEC NULL (the
+ *		schedule's own checks only) NULL.
  */
 static Datum
-schedule_call(const Datum *v, const bool *n, const char *spec, bool *isnull)
+schedule_call(const Datum *v, const bool *n, const int *slots, const char *spec, bool *isnull)
 {
 	Oid			types[6] = {TEXTOID, TEXTOID, TEXTOID, INT4OID, FLOAT8OID, NAMEOID};
-	static const int slots[5] = {SCHEDULE_NAME, SCHEDULE_SCHEDULE, -1,
-	SCHEDULE_BASELINE_RUNS, SCHEDULE_THRESHOLD};
 	Datum		values[6];
 	char		nulls[6];
 	Datum		row;
@@ -96,9 +103,36 @@ bench_schedule(PG_FUNCTION_ARGS)
 	bool		isnull;
 
 	bk_call_args(fcinfo, &bk_fn_schedule, v, n);
-	(void) schedule_call(v, n, NULL, &isnull);
+	(void) schedule_call(v, n, schedule_slots, NULL, &isnull);
 	spec = sweep_spec("bench.schedule", &bk_fn_schedule, v, n, false);
-	row = schedule_call(v, n, spec, &isnull);
+	row = schedule_call(v, n, schedule_slots, spec, &isnull);
+	if (isnull)
+		elog(ERROR, "bench._schedule returned no schedule");
+	PG_RETURN_DATUM(row);
+}
+
+/*
+ * bench_schedule_capacity
+ *		SQL function bench.schedule_capacity(name, schedule, workload, slo,
+ *		clients, <the search's own arguments>, baseline_runs, threshold,
+ *		<the run arguments but rate, transactions, groups and tag>) returns
+ *		bench.schedules: a capacity search (capacity.c) that pg_cron starts,
+ *		each execution's capacity judged against the schedule's previous
+ *		ones (bench.schedule_results).
+ */
+Datum
+bench_schedule_capacity(PG_FUNCTION_ARGS)
+{
+	Datum		v[BK_MAX_ARG_SLOTS];
+	bool		n[BK_MAX_ARG_SLOTS];
+	char	   *spec;
+	Datum		row;
+	bool		isnull;
+
+	bk_call_args(fcinfo, &bk_fn_schedule_capacity, v, n);
+	(void) schedule_call(v, n, schedule_capacity_slots, NULL, &isnull);
+	spec = capacity_spec("bench.schedule_capacity", &bk_fn_schedule_capacity, v, n, false);
+	row = schedule_call(v, n, schedule_capacity_slots, spec, &isnull);
 	if (isnull)
 		elog(ERROR, "bench._schedule returned no schedule");
 	PG_RETURN_DATUM(row);
@@ -208,6 +242,11 @@ bench_run_schedule(PG_FUNCTION_ARGS)
 					 "  OPERATOR(pg_catalog.||) CASE WHEN pg_catalog.jsonb_typeof(pg_catalog.to_jsonb(sc)"
 					 "    OPERATOR(pg_catalog.->) 'targets') OPERATOR(pg_catalog.=) 'array'"
 					 "   THEN pg_catalog.jsonb_build_object('targets', pg_catalog.to_jsonb(sc) OPERATOR(pg_catalog.->) 'targets')"
+					 "   ELSE '{}' END"
+					 /* a capacity search's objective and budget (not in 0.2.0's SQL) */
+					 "  OPERATOR(pg_catalog.||) CASE WHEN pg_catalog.jsonb_typeof(pg_catalog.to_jsonb(sc)"
+					 "    OPERATOR(pg_catalog.->) 'capacity') OPERATOR(pg_catalog.=) 'object'"
+					 "   THEN pg_catalog.jsonb_build_object('capacity', pg_catalog.to_jsonb(sc) OPERATOR(pg_catalog.->) 'capacity')"
 					 "   ELSE '{}' END)::text, created_by"
 					 "  FROM bench.schedules sc WHERE name = $1",
 					 1, types, values, 0);

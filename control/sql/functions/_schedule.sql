@@ -100,14 +100,15 @@ BEGIN
 
     INSERT INTO bench.schedules (name, cron, workload, clients, repeat, run_order, args,
                                  search_path, baseline_runs, threshold, cron_database, created_by,
-                                 targets)
+                                 targets, capacity)
     VALUES (name, schedule, spec->>'workload',
             ARRAY(SELECT e::integer FROM jsonb_array_elements_text(spec->'clients') WITH ORDINALITY AS x(e, pos) ORDER BY pos),
             (spec->>'repeat')::integer, spec->>'run_order', spec->'args',
             spec->>'search_path', baseline_runs, threshold, cron_db, owner,
             CASE WHEN spec ? 'targets'
                  THEN ARRAY(SELECT e FROM jsonb_array_elements_text(spec->'targets') WITH ORDINALITY AS x(e, pos) ORDER BY pos)
-            END);
+            END,
+            spec->'capacity');
 
     -- last: the job, for OWNER, which in another database commits on its own
     jobname := format('pgbenchkit %s %s', current_database(), name);

@@ -2,7 +2,8 @@
 -- bench.schedule_results: every finished suite of a schedule, per client
 -- count (and target, for a schedule over several), against its rolling
 -- baseline: the median tps of the same client count on the same target
--- over the schedule's previous baseline_runs finished suites.
+-- over the schedule's previous baseline_runs finished suites.  A schedule
+-- of capacity searches is judged by the capacity each found.
 --
 CREATE OR REPLACE VIEW bench.schedule_results AS
 WITH per AS (
@@ -10,7 +11,15 @@ WITH per AS (
            m.tps_median AS tps, m.latency_p99_ms_median AS latency_p99_ms, m.target
       FROM bench.suites s
       JOIN bench.suite_summary m ON m.suite_id = s.id
-     WHERE s.schedule IS NOT NULL AND s.status = 'done')
+     WHERE s.schedule IS NOT NULL AND s.status = 'done' AND s.capacity IS NULL
+    UNION ALL
+    -- a capacity search: the capacity it found (none: 0), and the
+    -- objective's percentile there
+    SELECT s.schedule, s.id, s.started_at, c.clients,
+           COALESCE(c.capacity_tps, 0), c.percentile_ms, s.args ->> 'target'
+      FROM bench.suites s
+      JOIN bench.capacity_results c ON c.suite_id = s.id
+     WHERE s.schedule IS NOT NULL AND s.status = 'done' AND s.capacity IS NOT NULL)
 SELECT p.schedule, p.suite_id, p.started_at, p.clients, p.tps, p.latency_p99_ms,
        b.runs AS baseline_runs,
        b.tps AS baseline_tps,

@@ -14,8 +14,12 @@ SELECT sc.name, sc.cron, sc.workload, sc.clients, sc.repeat, sc.jobid, sc.cron_d
        l.started_at AS last_started_at,
        l.ended_at AS last_ended_at,
        l.error AS last_error,
-       -- per client count; a suite over several targets per target, then client count
-       CASE WHEN l.targets IS NULL
+       -- per client count; a suite over several targets per target, then
+       -- client count; a capacity search its capacity
+       CASE WHEN l.capacity IS NOT NULL
+            THEN (SELECT jsonb_build_object(c.clients, round(c.capacity_tps::numeric, 1))
+                    FROM bench.capacity_results c WHERE c.suite_id = l.id)
+            WHEN l.targets IS NULL
             THEN (SELECT jsonb_object_agg(m.clients, round(m.tps_median::numeric, 1) ORDER BY m.position)
                     FROM bench.suite_summary m WHERE m.suite_id = l.id AND m.runs_done > 0)
             ELSE (SELECT jsonb_object_agg(x.target, x.tps ORDER BY array_position(l.targets, x.target))

@@ -50,3 +50,8 @@ DROP FUNCTION bench.add_target(text, text, text, text);
 
 -- bench.compare takes cost => (whether to compare costs): an argument more
 DROP FUNCTION bench.compare(bigint, bigint, double precision);
+
+-- schedules of capacity searches (bench.schedule_capacity)
+ALTER TABLE bench.schedules ADD COLUMN capacity jsonb;
+COMMENT ON COLUMN bench.schedules.capacity IS
+    'A schedule of capacity searches (bench.schedule_capacity): their objective, precision and budget; NULL for a schedule of sweeps';
