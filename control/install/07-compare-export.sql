@@ -5,6 +5,10 @@
 -- Comparing runs and suites, and moving them between servers.
 --
 
+#include "functions/_run_cv.sql"
+
+#include "functions/_judge.sql"
+
 #include "functions/compare.sql"
 
 --

@@ -349,85 +349,37 @@ BEGIN
         -- the runs whose series give the noise: where each side has one
         SELECT x.run_id FROM agg x JOIN agg y ON y.k = x.k AND y.metric = x.metric AND y.side <> x.side
          WHERE x.n = 1 AND y.n = 1
-    ), series (run_id, metric, v) AS (
-        -- per progress interval, out of the warm-up, leaving out a last
-        -- interval shorter than half the others
-        SELECT p.run_id, s.metric, s.v
-          FROM bench.progress p
-          JOIN bench.runs r ON r.id = p.run_id
-         CROSS JOIN LATERAL (VALUES
-               ('tps', p.tps),
-               ('latency_avg_ms', p.latency_avg_ms),
-               ('latency_p50_ms', p.latency_avg_ms),
-               ('latency_p95_ms', p.latency_avg_ms),
-               ('latency_p99_ms', p.latency_p99_ms),
-               -- the price over tps: tps's relative noise
-               ('cost_per_million', p.tps)) AS s (metric, v)
-         WHERE p.run_id IN (SELECT single.run_id FROM single)
-           AND NOT p.in_warmup
-           AND extract(epoch FROM p.interval_end - p.interval_start)
-               >= 0.5 * extract(epoch FROM r.progress)
-        UNION ALL
-        -- per sample interval while the clients ran.  WAL per transaction
-        -- comes from the insert position here: pg_stat_wal's counters
-        -- reach a sample up to a second late, its per-interval series
-        -- would be noise of the sampling, not of the run
-        SELECT i.run_id, s.metric, s.v
-          FROM bench.interval_counters i
-          JOIN bench.runs r ON r.id = i.run_id
-         CROSS JOIN LATERAL (VALUES
-               ('wal_bytes_per_tx', (i.wal_generated_bytes / i.transactions)::float8),
-               ('wal_fpi_per_tx', (i.wal_fpi::numeric / i.transactions)::float8),
-               ('blks_read_per_tx', (i.blks_read::numeric / i.transactions)::float8)) AS s (metric, v)
-         WHERE i.run_id IN (SELECT single.run_id FROM single)
-           AND i.phase = 'during' AND i.transactions > 0
-           AND i.elapsed_s > extract(epoch FROM r.warmup)
     ), cv AS (
-        SELECT series.run_id, series.metric,
-               -- a series that is 0 throughout (no FPI, no block read) does
-               -- not vary: its cv is 0
-               CASE WHEN count(series.v) < 3 THEN NULL
-                    WHEN avg(series.v) = 0 THEN 0
-                    ELSE stddev_samp(series.v) / abs(avg(series.v)) END AS cv
-          FROM series
-         GROUP BY series.run_id, series.metric
+        -- the cv of each single run's series (bench._run_cv, shared with
+        -- bench.compare_many)
+        SELECT v.run_id, v.metric, v.cv
+          FROM bench._run_cv(ARRAY(SELECT single.run_id FROM single)) v
     ), cmp AS (
         SELECT m.ord, m.metric, m.higher, keys.k,
                x.value AS va, y.value AS vb, x.lo AS lo_a, x.hi AS hi_a, y.lo AS lo_b, y.hi AS hi_b,
-               x.n AS n_a, y.n AS n_b,
-               x.n >= 1 AND y.n >= 1 AND (x.n >= 2 OR y.n >= 2) AS by_range,
-               CASE WHEN m.metric = 'checkpoints' THEN NULL
-                    WHEN x.n >= 2 OR y.n >= 2
-                    THEN GREATEST((x.hi - x.lo) / 2 / NULLIF(abs(x.value), 0),
-                                  (y.hi - y.lo) / 2 / NULLIF(abs(y.value), 0))
-                    ELSE sqrt((cx.cv ^ 2 + cy.cv ^ 2) / 2) END AS noise,
-               -- from 0 to anything, the change counts as 100%
-               CASE WHEN x.value = 0 THEN 1
-                    ELSE abs(y.value / x.value - 1) END AS change
+               x.n AS n_a, y.n AS n_b, j.noise, j.verdict
           FROM keys CROSS JOIN ms m
           LEFT JOIN agg x ON x.side = 'a' AND x.k = keys.k AND x.metric = m.metric
           LEFT JOIN agg y ON y.side = 'b' AND y.k = keys.k AND y.metric = m.metric
           LEFT JOIN cv cx ON cx.run_id = x.run_id AND cx.metric = m.metric AND x.n = 1
           LEFT JOIN cv cy ON cy.run_id = y.run_id AND cy.metric = m.metric AND y.n = 1
+         -- the noise and the verdict as bench._judge has them (shared with
+         -- bench.compare_many)
+         CROSS JOIN LATERAL bench._judge(x.value, x.lo, x.hi, x.n, cx.cv,
+                                         y.value, y.lo, y.hi, y.n, cy.cv, m.higher, threshold) j
     )
     SELECT 'metric'::text, c.metric,
            CASE WHEN is_suite THEN c.k ELSE run_clients END,
            fa.t, fb.t,
            c.vb / NULLIF(c.va, 0),
            (c.vb / NULLIF(c.va, 0) - 1) * 100,
-           c.noise * 100,
+           CASE WHEN c.metric = 'checkpoints' THEN NULL ELSE c.noise * 100 END,
            CASE WHEN c.va IS NULL OR c.vb IS NULL THEN NULL
                 WHEN NOT comparable THEN 'not comparable'
                 WHEN c.metric = 'checkpoints'
                 THEN CASE WHEN abs(c.vb - c.va) <= 1 THEN 'within noise'
                           WHEN c.vb < c.va THEN 'improvement' ELSE 'regression' END
-                WHEN c.va = c.vb THEN 'within noise'
-                WHEN c.by_range AND NOT (c.change > threshold AND (c.hi_a < c.lo_b OR c.hi_b < c.lo_a))
-                THEN 'within noise'
-                WHEN NOT c.by_range AND NOT c.change > GREATEST(threshold, 3 * COALESCE(c.noise, 0))
-                THEN 'within noise'
-                WHEN (c.vb > c.va) = c.higher THEN 'improvement'
-                ELSE 'regression' END
+                ELSE c.verdict END
       FROM cmp c
      -- figures as text: four significant digits, at least one decimal
      -- (none for counts of checkpoints); with repeats, the range after the
@@ -493,14 +445,15 @@ BEGIN
     ), cmp AS (
         SELECT m.ord, m.metric, m.higher, names.name,
                COALESCE(y.clients, x.clients) AS clients,
-               x.value AS va, y.value AS vb,
-               sqrt((cx.cv ^ 2 + cy.cv ^ 2) / 2) AS noise,
-               CASE WHEN x.value = 0 THEN 1 ELSE abs(y.value / x.value - 1) END AS change
+               x.value AS va, y.value AS vb, j.noise, j.verdict
           FROM names CROSS JOIN ms m
           LEFT JOIN gv x ON x.side = 'a' AND x.name = names.name AND x.metric = m.metric
           LEFT JOIN gv y ON y.side = 'b' AND y.name = names.name AND y.metric = m.metric
           LEFT JOIN cv cx ON cx.run_id = x.run_id AND cx.group_no = x.group_no AND cx.metric = m.metric
           LEFT JOIN cv cy ON cy.run_id = y.run_id AND cy.group_no = y.group_no AND cy.metric = m.metric
+         -- one run a side: the rule of single runs
+         CROSS JOIN LATERAL bench._judge(x.value, x.value, x.value, 1, cx.cv,
+                                         y.value, y.value, y.value, 1, cy.cv, m.higher, threshold) j
     )
     SELECT 'group'::text, format('%s: %s', c.name, c.metric), c.clients,
            fa.t, fb.t,
@@ -509,10 +462,7 @@ BEGIN
            c.noise * 100,
            CASE WHEN c.va IS NULL OR c.vb IS NULL THEN NULL
                 WHEN NOT comparable THEN 'not comparable'
-                WHEN c.va = c.vb THEN 'within noise'
-                WHEN NOT c.change > GREATEST(threshold, 3 * COALESCE(c.noise, 0)) THEN 'within noise'
-                WHEN (c.vb > c.va) = c.higher THEN 'improvement'
-                ELSE 'regression' END
+                ELSE c.verdict END
       FROM cmp c
      CROSS JOIN LATERAL (
            SELECT CASE WHEN c.va = 0 THEN '0'
