@@ -276,6 +276,28 @@ SELECT e.* FROM unnest(ARRAY[
     format('SELECT bench.chart_runs(ARRAY[%s], height => NULL)', :x1)]) q,
        pg_temp.error_of(q, jsonb_build_object('X1', :x1)) e;
 
+-- prices: a cell's cost per million transactions is the median of its
+-- runs' (price_per_hour x 10^6 / (tps x 3600)), read against the base's;
+-- a configuration without a price has none, and the table says so; runs
+-- priced in two currencies are not compared by cost
+UPDATE bench.runs SET price_per_hour = 0.36, currency = 'USD' WHERE suite_id = :a;
+SELECT configuration, column_label, currency,
+       abs(cost_per_million_median - (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY 0.36 * 1000000 / (r.tps * 3600))
+                                        FROM bench.runs r WHERE r.id = ANY (c.run_ids))) < 1e-9 * cost_per_million_median
+           AS median_of_costs,
+       cost_relative
+  FROM bench.compare_many(suites => ARRAY[:a, :b]) c WHERE c.run_count > 0 ORDER BY config_no, column_no;
+SELECT regexp_replace(l, '[0-9]+\.[0-9]{4} USD', 'N USD', 'g') AS line
+  FROM bench.compare_many_table(suites => ARRAY[:a, :b]) AS l OFFSET 2;
+UPDATE bench.runs SET currency = 'EUR' WHERE id = (SELECT min(id) FROM bench.runs WHERE suite_id = :a);
+SELECT e.* FROM pg_temp.error_of(format('SELECT * FROM bench.compare_many(suites => ARRAY[%s, %s])', :a, :b),
+                                 jsonb_build_object('A', :a, 'B', :b)) e;
+SELECT count(*) AS cells, count(cost_per_million_median) AS with_cost
+  FROM bench.compare_many(suites => ARRAY[:a, :b], cost => false);
+SELECT e.* FROM pg_temp.error_of(format('SELECT * FROM bench.compare_many(suites => ARRAY[%s], cost => NULL)', :a),
+                                 jsonb_build_object('A', :a)) e;
+UPDATE bench.runs SET price_per_hour = NULL, currency = NULL WHERE suite_id = :a;
+
 SELECT bench.drop_workload('cm_sleep') IS NOT NULL AS dropped;
 DELETE FROM bench.runs WHERE id > :runs_before;
 DELETE FROM bench.suites WHERE id > :runs_before;

@@ -14,13 +14,15 @@ CREATE OR REPLACE FUNCTION bench.compare_many(runs bigint[] DEFAULT NULL, suites
                                               tag text DEFAULT NULL, targets text[] DEFAULT NULL,
                                               base text DEFAULT NULL,
                                               threshold double precision DEFAULT 0.05,
-                                              since timestamptz DEFAULT NULL)
+                                              since timestamptz DEFAULT NULL,
+                                              cost boolean DEFAULT true)
 RETURNS TABLE (config_no integer, configuration text, target text, server_version text,
                run_tag text, settings jsonb, column_no integer, column_label text,
                workload text, clients integer, step text, run_count integer, run_ids bigint[],
                tps_median double precision, tps_min double precision, tps_max double precision,
                latency_p99_ms_median double precision, base_tps_median double precision,
-               relative double precision, noise_pct double precision, verdict text)
+               relative double precision, noise_pct double precision, verdict text,
+               currency text, cost_per_million_median double precision, cost_relative double precision)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -34,6 +36,7 @@ DECLARE
     base_name   text := compare_many.base;
     thr         double precision := compare_many.threshold;
     sel_since   timestamptz := compare_many.since;
+    with_cost   boolean := compare_many.cost;
     given       text[];
     lim         integer;
     ids         bigint[];
@@ -53,6 +56,11 @@ DECLARE
     matches     integer[];
     one_wl      boolean;
 BEGIN
+    IF with_cost IS NULL THEN
+        RAISE EXCEPTION 'cost must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'cost => false leaves the prices out; true, the default, compares them where the runs have one.';
+    END IF;
     IF thr IS NULL THEN
         RAISE EXCEPTION 'threshold must not be null'
             USING ERRCODE = 'null_value_not_allowed',
@@ -303,10 +311,20 @@ BEGIN
     SELECT count(DISTINCT r.workload) <= 1 INTO one_wl
       FROM bench.runs r WHERE r.id = ANY (ids) AND r.step IS NULL;
 
+    -- costs are compared in one currency only
+    IF with_cost AND (SELECT count(DISTINCT r.currency) FROM bench.runs r WHERE r.id = ANY (ids)) > 1 THEN
+        RAISE EXCEPTION 'the runs compared are priced in different currencies: %',
+                        (SELECT string_agg(DISTINCT r.currency, ', ') FROM bench.runs r WHERE r.id = ANY (ids))
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'A cost per million transactions in one currency cannot be read against one in another.',
+                  HINT = 'Compare them with cost => false (throughput and latency only), or set the prices in one currency.';
+    END IF;
+
     RETURN QUERY
     WITH rs AS (
         SELECT (cfg_of_run->>r.id::text)::integer AS cfg, r.id, r.workload, r.clients, r.step,
-               r.tps, r.latency_p99_ms, u.pos,
+               r.tps, r.latency_p99_ms, u.pos, r.currency,
+               bench._cost_per_million(r.price_per_hour, r.tps) AS cost,
                CASE WHEN r.step IS NOT NULL THEN 's:' || r.step
                     ELSE 'w:' || r.workload || ':' || r.clients END AS col,
                min(u.pos) OVER (PARTITION BY r.workload) AS wl_first,
@@ -330,7 +348,11 @@ BEGIN
                percentile_cont(0.5) WITHIN GROUP (ORDER BY rs.tps) AS med,
                min(rs.tps) AS lo, max(rs.tps) AS hi, count(rs.tps) AS n_tps,
                percentile_cont(0.5) WITHIN GROUP (ORDER BY rs.latency_p99_ms) AS p99,
-               min(rs.id) FILTER (WHERE rs.tps IS NOT NULL) AS one_run
+               min(rs.id) FILTER (WHERE rs.tps IS NOT NULL) AS one_run,
+               -- a cell's cost: when every run of it has one (in the one currency)
+               min(rs.currency) AS currency,
+               CASE WHEN with_cost AND count(rs.cost) = count(*)
+                    THEN percentile_cont(0.5) WITHIN GROUP (ORDER BY rs.cost) END AS cost
           FROM rs
          GROUP BY rs.cfg, rs.col
     ), cv AS (
@@ -341,7 +363,8 @@ BEGIN
     ), cells AS (
         SELECT g.i AS cfg, cols.col, cols.no, cols.label, cols.workload, cols.clients, cols.step,
                COALESCE(a.n, 0) AS n, COALESCE(a.members, '{}') AS members, a.med, a.lo, a.hi,
-               COALESCE(a.n_tps, 0) AS n_tps, a.p99, cv.cv
+               COALESCE(a.n_tps, 0) AS n_tps, a.p99, cv.cv,
+               CASE WHEN a.cost IS NOT NULL THEN a.currency END AS currency, a.cost
           FROM generate_series(1, ncfg) AS g (i)
          CROSS JOIN cols
           LEFT JOIN agg a ON a.cfg = g.i AND a.col = cols.col
@@ -353,7 +376,8 @@ BEGIN
            CASE WHEN c.med IS NOT NULL AND b.med IS NOT NULL THEN j.noise * 100 END,
            CASE WHEN c.med IS NULL OR b.med IS NULL THEN 'n/a'
                 WHEN c.cfg = base_no THEN 'base'
-                ELSE j.verdict END
+                ELSE j.verdict END,
+           c.currency, c.cost, c.cost / NULLIF(b.cost, 0)
       FROM cells c
       JOIN cells b ON b.cfg = base_no AND b.col = c.col
      CROSS JOIN LATERAL bench._judge(b.med, b.lo, b.hi, b.n_tps, b.cv,
@@ -362,6 +386,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION bench.compare_many(bigint[], bigint[], text, text[], text, double precision, timestamptz) IS
-    'Many runs as configurations (target, server version, tag, the settings that differ) against columns (workload and clients, or step): per cell the runs'' median tps with its range, relative to the base configuration''s, with noise and verdict as bench.compare judges them';
-GRANT EXECUTE ON FUNCTION bench.compare_many(bigint[], bigint[], text, text[], text, double precision, timestamptz) TO PUBLIC;
+COMMENT ON FUNCTION bench.compare_many(bigint[], bigint[], text, text[], text, double precision, timestamptz, boolean) IS
+    'Many runs as configurations (target, server version, tag, the settings that differ) against columns (workload and clients, or step): per cell the runs'' median tps with its range, relative to the base configuration''s, with noise and verdict as bench.compare judges them, and the cost per million transactions where the runs have a price';
+GRANT EXECUTE ON FUNCTION bench.compare_many(bigint[], bigint[], text, text[], text, double precision, timestamptz, boolean) TO PUBLIC;
