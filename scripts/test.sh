@@ -360,7 +360,8 @@ suite_pgtap() {
 # postgres, psql, pgbench); PG_REGRESS (Cluster.pm calls it); TESTDIR
 # (tmp_check/ and its logs go there); TEMP_CONFIG (appended to every node's
 # postgresql.conf); PGBENCHKIT_PG_MAJOR and PGBENCHKIT_SRC for tests that need
-# the version or the source folder.
+# the version or the source folder; PGBENCHKIT_PG15_BIN and PGBENCHKIT_PG18_BIN,
+# the binaries of both versions, for tests with a target of each.
 TAP_ENV=()
 set_tap_env() {
 	local ver=$1 src=$2 testdir=$3
@@ -370,7 +371,9 @@ set_tap_env() {
 		TESTDIR="$testdir"
 		TEMP_CONFIG="$src/test/tap-$ver.conf"
 		PGBENCHKIT_PG_MAJOR="$ver"
-		PGBENCHKIT_SRC="$src")
+		PGBENCHKIT_SRC="$src"
+		PGBENCHKIT_PG15_BIN="$(pg_home 15)/bin"
+		PGBENCHKIT_PG18_BIN="$(pg_home 18)/bin")
 }
 
 # Print the logs of the TAP files that failed (regress_log_<name> and the

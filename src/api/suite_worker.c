@@ -575,9 +575,17 @@ suite_finish(SuiteShared *sh, const char *status)
 	else
 		nulls[2] = nulls[3] = 'n';
 	bk_become_owner(&sw);
-	if (SPI_execute_with_args(psprintf("UPDATE %s SET status = $2, sqlstate = $3, error = $4,"
-									   "   ended_at = pg_catalog.clock_timestamp(), worker_pid = NULL"
-									   " WHERE id = $1", bk_suites_table()),
+	/*
+	 * Its server_version is its runs' when they all ran on one: a suite on a
+	 * target ran on the target's (the row was written with this server's,
+	 * before the first run connected)
+	 */
+	if (SPI_execute_with_args(psprintf("UPDATE %s s SET status = $2, sqlstate = $3, error = $4,"
+									   "   ended_at = pg_catalog.clock_timestamp(), worker_pid = NULL,"
+									   "   server_version = COALESCE((SELECT pg_catalog.min(r.server_version)"
+									   "        FROM %s r WHERE r.suite_id = s.id"
+									   "      HAVING pg_catalog.count(DISTINCT r.server_version) = 1), s.server_version)"
+									   " WHERE s.id = $1", bk_suites_table(), bk_runs_table()),
 							  4, types, values, nulls, false, 0) != SPI_OK_UPDATE)
 		elog(ERROR, "could not record the end of suite %lld", (long long) sh->suite_id);
 	bk_restore_user(&sw);
