@@ -159,8 +159,8 @@ SELECT count(*) FILTER (WHERE metric = 'cost_per_million') AS cost_rows,
 SELECT * FROM pg_temp.error_of(format('SELECT * FROM bench.compare(%s, %s, cost => NULL)', :p1, :p4));
 
 -- ------------------------------------------------------------ suites
--- a suite's runs take the price their worker has: the role's setting here
--- (a SET of the session does not reach a worker)
+-- a suite's runs take the price their worker has: the role's setting here,
+-- as a schedule's executions take it
 DO $$ BEGIN
     EXECUTE format('ALTER ROLE %I SET pgbenchkit.price_per_hour = %L', current_user, '0.75');
     EXECUTE format('ALTER ROLE %I SET pgbenchkit.currency = %L', current_user, 'GBP');

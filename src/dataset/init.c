@@ -964,6 +964,19 @@ init_worker_settings(InitShared *sh)
 }
 
 /*
+ * init_unlock
+ *		Let go of the load's locks (one load per schema, or per target) once
+ *		its end is settled and before the caller hears of it: a caller that
+ *		starts the next bench.init at once must not find them still held
+ *		by this worker, which exits a moment later.
+ */
+static void
+init_unlock(void)
+{
+	LockReleaseAll(USER_LOCKMETHOD, true);
+}
+
+/*
  * init_coordinate
  *		Everything the coordinator does on the way to success.  Errors are
  *		raised; bench_init_coordinator_main cleans up after them.  TABLES
@@ -1283,6 +1296,7 @@ bench_init_coordinator_main(Datum main_arg)
 			init_coordinate_remote(sh, remote);
 		else
 			init_coordinate(sh, seg, loaders, prefix, tables);
+		init_unlock();
 		pg_write_barrier();
 		pg_atomic_write_u32(&sh->state, INIT_DONE);
 	}
@@ -1316,6 +1330,7 @@ bench_init_coordinator_main(Datum main_arg)
 			AbortOutOfAnyTransaction();
 		}
 		PG_END_TRY();
+		init_unlock();
 		pg_write_barrier();
 		pg_atomic_write_u32(&sh->state, INIT_FAILED);
 	}
