@@ -95,7 +95,7 @@ foreach my $limit_ms (100, 200)
 		SELECT suite_id, status, capacity_tps, last_pass_rate, first_fail_rate, probe_tps, runs,
 		       precision_reached, limited_by, percentile_ms, ci_high_ms
 		  FROM bench.capacity(script => 'SELECT pg_sleep($SLEEP);', slo => 'p99 <= $limit_ms ms',
-		                      clients => $CLIENTS, duration => '4 s', warmup => '1 s',
+		                      clients => $CLIENTS, duration => '3 s', warmup => '1 s',
 		                      max_runs => 30, progress => '0', prewarm => false)});
 	my %c;
 	@c{qw(suite status capacity pass fail probe runs reached limited pct ci_high)} = split /\|/, $row;
