@@ -287,7 +287,7 @@ SELECT configuration, column_label, currency,
            AS median_of_costs,
        cost_relative
   FROM bench.compare_many(suites => ARRAY[:a, :b]) c WHERE c.run_count > 0 ORDER BY config_no, column_no;
-SELECT regexp_replace(l, '[0-9]+\.[0-9]{4} USD', 'N USD', 'g') AS line
+SELECT regexp_replace(l, '[0-9]+(\.[0-9]+)?', 'x', 'g') AS line
   FROM bench.compare_many_table(suites => ARRAY[:a, :b]) AS l OFFSET 2;
 UPDATE bench.runs SET currency = 'EUR' WHERE id = (SELECT min(id) FROM bench.runs WHERE suite_id = :a);
 SELECT e.* FROM pg_temp.error_of(format('SELECT * FROM bench.compare_many(suites => ARRAY[%s, %s])', :a, :b),
