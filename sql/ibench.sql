@@ -104,7 +104,9 @@ SELECT count(*) AS rows, min(length(data)) >= 3000 AND max(length(data)) <= 4000
        bool_and(left(data, a) = repeat('a', a) AND substr(data, a + 1) ~ '^[A-Za-z0-9+/]+$') AS data_pattern,
        sum(length(data) - a - length(replace(substr(data, a + 1), 'a', '')))::float8
          / sum(length(data) - a) < 0.05 AS random_part_random,
-       count(DISTINCT data) = count(*) AS distinct_data
+       -- two rows of a batch with the same length and the same window of
+       -- its pool are equal (about one run in 3,000 has such a pair)
+       count(DISTINCT data) >= count(*) - 1 AS distinct_data
   FROM pi1, LATERAL (SELECT length(data) - length(data) * 3 / 4 AS a) AS x
  WHERE transactionid > (SELECT max(transactionid) - 30 FROM pi1);
 

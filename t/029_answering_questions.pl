@@ -84,6 +84,20 @@ $node->safe_psql('postgres', qq{
 
 sub sql { return $node->safe_psql('postgres', $_[0]); }
 
+# an SVG document parsed as XML (by Python's parser: not every server
+# build can parse XML), its root an svg element
+sub svg_parses
+{
+	my ($svg) = @_;
+	my ($out, $err) = ('', '');
+	IPC::Run::run([ 'python3', '-c',
+		'import sys, xml.etree.ElementTree as ET; print(ET.fromstring(sys.stdin.buffer.read()).tag)' ],
+		'<', \$svg, '>', \$out, '2>', \$err);
+	chomp $out;
+	diag($err) if $err ne '';
+	return $out eq '{http://www.w3.org/2000/svg}svg';
+}
+
 # ------------------------------------------------ 1. three configurations
 
 my $suite = sql(q{
@@ -138,7 +152,7 @@ my $ids = sql(qq{SELECT string_agg(id::text, ',' ORDER BY started_at)
 	       ORDER BY started_at LIMIT 3) x});
 my $svg = sql("SELECT bench.chart_runs('{$ids}')");
 like($svg, qr/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/, 'chart_runs draws an SVG document');
-is(sql("SELECT bench.chart_runs('{$ids}')::xml IS DOCUMENT"), 't', 'which is well-formed XML');
+ok(svg_parses($svg), 'which parses as XML');
 like($svg, qr/small/, 'its legend names the targets') and like($svg, qr/large/, 'both of them');
 
 # ------------------------------------------------ 2. capacity under an objective
@@ -170,7 +184,7 @@ else
 {
 	is($limited, 'lowest rate', 'no capacity: the objective broke at the lowest rate');
 }
-is(sql("SELECT bench.chart_capacity($cap_suite)::xml IS DOCUMENT"), 't', 'the capacity chart is well-formed XML');
+ok(svg_parses(sql("SELECT bench.chart_capacity($cap_suite)")), 'the capacity chart parses as XML');
 
 # ------------------------------------------------ 3. PostgreSQL 15 against 18
 

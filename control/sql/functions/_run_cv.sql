@@ -45,10 +45,13 @@ WITH series (run_id, metric, v) AS (
        AND i.phase = 'during' AND i.transactions > 0
        AND i.elapsed_s > extract(epoch FROM r.warmup)
 )
+-- the values summed in one order, their own, whatever order the plan reads
+-- them in: the same series gives the same cv to the last digit (a run and
+-- its imported copy compare alike)
 SELECT series.run_id, series.metric,
        CASE WHEN count(series.v) < 3 THEN NULL
-            WHEN avg(series.v) = 0 THEN 0
-            ELSE stddev_samp(series.v) / abs(avg(series.v)) END
+            WHEN avg(series.v ORDER BY series.v) = 0 THEN 0
+            ELSE stddev_samp(series.v ORDER BY series.v) / abs(avg(series.v ORDER BY series.v)) END
   FROM series
  GROUP BY series.run_id, series.metric
 $fn$;
