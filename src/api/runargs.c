@@ -759,23 +759,30 @@ static const char *const schedule_order[] = {"name", "schedule", "workload", "cl
  * A capacity search's runs take its run arguments but the rate, which the
  * search sets run by run, groups and transactions (a step is a duration).
  */
-static const BkArgDef capacity_own[] = {
-	[CAPACITY_CLIENTS] = {"clients", INT4OID, "1", true, NULL,
-	"concurrent sessions of every run"},
-	[CAPACITY_SLO] = {"slo", TEXTOID, NULL, false, NULL,
-	"the latency objective: a percentile, <= and a limit with its unit, as 'p99 <= 10 ms'"},
-	[CAPACITY_MAX_FAILURE_RATE] = {"max_failure_rate", FLOAT8OID, NULL, false, NULL,
-	"the share of failed transactions a passing rate may have (NULL: not judged)"},
-	[CAPACITY_PRECISION] = {"precision", FLOAT8OID, "0.05", true, NULL,
-	"the search ends when the first failing rate is within this fraction of the last passing one"},
-	[CAPACITY_MAX_RUNS] = {"max_runs", INT4OID, "20", true, NULL,
-	"the most runs the search makes, its probe and repeats included"},
-	[CAPACITY_MAX_TIME] = {"max_time", INTERVALOID, NULL, false, NULL,
-	"no run starts that would end after this time from the suite's start (NULL: no limit)"},
-	[CAPACITY_START_RATE] = {"start_rate", FLOAT8OID, NULL, false, NULL,
-	"the lowest rate, where the bracket starts (NULL: an eighth of an unthrottled probe run's tps)"},
-	[CAPACITY_MAX_REPEATS] = {"max_repeats", INT4OID, "2", true, NULL,
+/*
+ * The own arguments of a capacity search, which bench.schedule_capacity
+ * takes too, in the same slots.
+ */
+#define CAPACITY_OWN_ARGS \
+	[CAPACITY_CLIENTS] = {"clients", INT4OID, "1", true, NULL, \
+	"concurrent sessions of every run"}, \
+	[CAPACITY_SLO] = {"slo", TEXTOID, NULL, false, NULL, \
+	"the latency objective: a percentile, <= and a limit with its unit, as 'p99 <= 10 ms'"}, \
+	[CAPACITY_MAX_FAILURE_RATE] = {"max_failure_rate", FLOAT8OID, NULL, false, NULL, \
+	"the share of failed transactions a passing rate may have (NULL: not judged)"}, \
+	[CAPACITY_PRECISION] = {"precision", FLOAT8OID, "0.05", true, NULL, \
+	"the search ends when the first failing rate is within this fraction of the last passing one"}, \
+	[CAPACITY_MAX_RUNS] = {"max_runs", INT4OID, "20", true, NULL, \
+	"the most runs the search makes, its probe and repeats included"}, \
+	[CAPACITY_MAX_TIME] = {"max_time", INTERVALOID, NULL, false, NULL, \
+	"no run starts that would end after this time from the suite's start (NULL: no limit)"}, \
+	[CAPACITY_START_RATE] = {"start_rate", FLOAT8OID, NULL, false, NULL, \
+	"the lowest rate, where the bracket starts (NULL: an eighth of an unthrottled probe run's tps)"}, \
+	[CAPACITY_MAX_REPEATS] = {"max_repeats", INT4OID, "2", true, NULL, \
 	"runs added at a rate whose percentile is within its confidence interval of the limit"},
+
+static const BkArgDef capacity_own[] = {
+	CAPACITY_OWN_ARGS
 	{"rate", InvalidOid, NULL, false, NULL, NULL},
 	{"transactions", InvalidOid, NULL, false, NULL, NULL},
 	{"groups", InvalidOid, NULL, false, NULL, NULL},
@@ -784,22 +791,7 @@ static const char *const capacity_order[] = {"workload", "slo", "clients", "max_
 	"precision", "max_runs", "max_time", "start_rate", "max_repeats", "*"};
 
 static const BkArgDef schedule_capacity_own[] = {
-	[CAPACITY_CLIENTS] = {"clients", INT4OID, "1", true, NULL,
-	"concurrent sessions of every run"},
-	[CAPACITY_SLO] = {"slo", TEXTOID, NULL, false, NULL,
-	"the latency objective: a percentile, <= and a limit with its unit, as 'p99 <= 10 ms'"},
-	[CAPACITY_MAX_FAILURE_RATE] = {"max_failure_rate", FLOAT8OID, NULL, false, NULL,
-	"the share of failed transactions a passing rate may have (NULL: not judged)"},
-	[CAPACITY_PRECISION] = {"precision", FLOAT8OID, "0.05", true, NULL,
-	"the search ends when the first failing rate is within this fraction of the last passing one"},
-	[CAPACITY_MAX_RUNS] = {"max_runs", INT4OID, "20", true, NULL,
-	"the most runs the search makes, its probe and repeats included"},
-	[CAPACITY_MAX_TIME] = {"max_time", INTERVALOID, NULL, false, NULL,
-	"no run starts that would end after this time from the suite's start (NULL: no limit)"},
-	[CAPACITY_START_RATE] = {"start_rate", FLOAT8OID, NULL, false, NULL,
-	"the lowest rate, where the bracket starts (NULL: an eighth of an unthrottled probe run's tps)"},
-	[CAPACITY_MAX_REPEATS] = {"max_repeats", INT4OID, "2", true, NULL,
-	"runs added at a rate whose percentile is within its confidence interval of the limit"},
+	CAPACITY_OWN_ARGS
 	[SCHEDCAP_NAME] = {"name", TEXTOID, NULL, true, NULL,
 	"the schedule's name, which tags its runs"},
 	[SCHEDCAP_SCHEDULE] = {"schedule", TEXTOID, NULL, true, NULL,
