@@ -80,7 +80,8 @@ SELECT fk_ok('bench', 'histograms', 'run_id', 'bench', '_runs', 'id', 'bench.his
 SELECT columns_are('bench', 'workloads', ARRAY['name', 'dataset', 'scripts', 'weights', 'description', 'builtin',
     'defined_by', 'defined_at'], 'bench.workloads has the documented columns');
 SELECT columns_are('bench', 'run_scripts', ARRAY['run_id', 'script_no', 'weight', 'script', 'transactions',
-    'latency_avg_ms', 'failures', 'skipped', 'group_no'], 'bench.run_scripts has the documented columns');
+    'latency_avg_ms', 'failures', 'skipped', 'group_no', 'rollbacks', 'latency_p50_ms',
+    'latency_p90_ms', 'latency_p95_ms', 'latency_p99_ms', 'latency_max_ms'], 'bench.run_scripts has the documented columns');
 SELECT columns_are('bench', 'run_groups', ARRAY['run_id', 'group_no', 'name', 'workload', 'clients', 'rate',
     'transactions', 'tps', 'latency_avg_ms', 'latency_stddev_ms', 'latency_p50_ms', 'latency_p95_ms',
     'latency_p99_ms', 'latency_max_ms', 'failures', 'ignored_errors', 'skipped', 'lag_avg_ms',

@@ -151,6 +151,12 @@ CREATE TABLE bench.run_scripts (
     failures        bigint,
     skipped         bigint,
     group_no        integer,
+    rollbacks       bigint,
+    latency_p50_ms  double precision,
+    latency_p90_ms  double precision,
+    latency_p95_ms  double precision,
+    latency_p99_ms  double precision,
+    latency_max_ms  double precision,
     PRIMARY KEY (run_id, script_no)
 );
 
@@ -158,6 +164,18 @@ COMMENT ON TABLE bench.run_scripts IS
     'The scripts of each run (numbered from 1) with their weights, transactions, average latency and failures in the measured phase';
 COMMENT ON COLUMN bench.run_scripts.group_no IS
     'The group whose clients run the script (bench.run_groups), in a run with groups';
+COMMENT ON COLUMN bench.run_scripts.rollbacks IS
+    'Of the script''s transactions, those that ended rolled back as the script means them to: by its ROLLBACK, or by an error its \rollback_errors names';
+COMMENT ON COLUMN bench.run_scripts.latency_p50_ms IS
+    'The median latency of the script''s transactions in the measured phase, in milliseconds (from a histogram: within 1%)';
+COMMENT ON COLUMN bench.run_scripts.latency_p90_ms IS
+    'The 90th percentile of the script''s transaction latencies, in milliseconds';
+COMMENT ON COLUMN bench.run_scripts.latency_p95_ms IS
+    'The 95th percentile of the script''s transaction latencies, in milliseconds';
+COMMENT ON COLUMN bench.run_scripts.latency_p99_ms IS
+    'The 99th percentile of the script''s transaction latencies, in milliseconds';
+COMMENT ON COLUMN bench.run_scripts.latency_max_ms IS
+    'The longest of the script''s transactions in the measured phase, in milliseconds (exact)';
 
 --
 -- bench.command_latencies: per-command latencies of each run, as pgbench -r

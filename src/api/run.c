@@ -750,6 +750,7 @@ typedef struct RunLayout
 	Size		clients;
 	Size		hists;
 	Size		script_stats;
+	Size		script_hists;
 	Size		command_stats;
 	Size		size;
 } RunLayout;
@@ -762,7 +763,7 @@ typedef struct RunLayout
 static void
 run_layout(RunLayout *l, Size scripts_len, Size vars_len, Size json_len,
 		   Size tag_len, Size path_len, int clients, int nshards, int nscripts,
-		   int ncommands)
+		   int script_shards, int ncommands)
 {
 	Size		off = MAXALIGN(sizeof(RunShared));
 
@@ -775,6 +776,7 @@ run_layout(RunLayout *l, Size scripts_len, Size vars_len, Size json_len,
 	RUN_PLACE(clients, sizeof(RunClient) * clients);
 	RUN_PLACE(hists, sizeof(BkSharedHist) * 2 * nshards);
 	RUN_PLACE(script_stats, sizeof(RunScriptStat) * clients * nscripts);
+	RUN_PLACE(script_hists, sizeof(BkSharedHist) * nscripts * script_shards);
 	RUN_PLACE(command_stats, sizeof(RunCommandStat) * clients * Max(ncommands, 1));
 #undef RUN_PLACE
 	l->size = off;
@@ -815,6 +817,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	RunShared  *sh;
 	BackgroundWorkerHandle *handle;
 	int			nshards;
+	int			script_shards;
 	int			free_slots;
 	RunGroup	groups[RUN_MAX_GROUPS];
 	char		price[BK_PRICE_MAX_LEN + 1];
@@ -883,10 +886,12 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 		groups[i].nshards = Min(groups[i].nclients, Max(RUN_MAX_SHARDS / Max(a.ngroups, 1), 1));
 		nshards += groups[i].nshards;
 	}
+	/* each script's: RUN_MAX_SHARDS among them all, one each at least */
+	script_shards = Max(1, Min(a.clients, RUN_MAX_SHARDS / w->nscripts));
 	run_layout(&lay, scripts_len, vars_len + 1,
 			   a.variables_json ? strlen(a.variables_json) + 1 : 1,
 			   a.tag ? strlen(a.tag) + 1 : 1, strlen(search_path) + 1,
-			   a.clients, nshards, w->nscripts, ncommands);
+			   a.clients, nshards, w->nscripts, script_shards, ncommands);
 
 	seg = dsm_create(lay.size, 0);
 	sh = (RunShared *) dsm_segment_address(seg);
@@ -911,6 +916,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	sh->connect_per_transaction = a.connect_per_transaction;
 	sh->on_disconnect_continue = a.on_disconnect_continue;
 	sh->nshards = nshards;
+	sh->script_shards = script_shards;
 	sh->protocol = a.protocol;
 	sh->time_phases = bk_time_phases && sh->driver == RUN_DRIVER_SERVER;
 	strlcpy(sh->protocol_name, a.protocol_name, sizeof(sh->protocol_name));
@@ -984,6 +990,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	sh->clients_off = lay.clients;
 	sh->hists_off = lay.hists;
 	sh->script_stats_off = lay.script_stats;
+	sh->script_hists_off = lay.script_hists;
 	sh->command_stats_off = lay.command_stats;
 
 	pg_atomic_init_u32(&sh->state, RUN_STARTING);
@@ -1017,6 +1024,10 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 		for (int s = 0; s < nshards; s++)
 			for (int b = 0; b < BK_HIST_BUCKETS; b++)
 				pg_atomic_init_u64(&RUN_HIST(sh, ph, s)->counts[b], 0);
+	for (int i = 0; i < w->nscripts; i++)
+		for (int s = 0; s < script_shards; s++)
+			for (int b = 0; b < BK_HIST_BUCKETS; b++)
+				pg_atomic_init_u64(&RUN_SCRIPT_HIST(sh, i, s)->counts[b], 0);
 
 	/* --- the coordinator --- */
 	handle = bk_launch(&run_coordinator_launch, seg, sh,

@@ -36,7 +36,7 @@ typedef struct BkError
  * installed while a caller of the old one was starting work):
  * bk_segment_ours refuses it.
  */
-#define BK_LAYOUT_VERSION		4
+#define BK_LAYOUT_VERSION		5
 #define BK_SEGMENT_MAGIC(kind)	(0x424b0000u | ((uint32) (kind) << 8) | BK_LAYOUT_VERSION)
 
 /*

@@ -799,10 +799,12 @@ spi_error(SpiSession *ss, BkResult *res)
 		res->error = BK_ERR_OTHER;
 	/*
 	 * the server log has it, as for any backend's error; not one the
-	 * script ignores, as sysbench says nothing of those
+	 * script ignores, as sysbench says nothing of those, nor the rollback
+	 * it means
 	 */
 	if (res->error == BK_ERR_OTHER && !ss->quiet(ss->quiet_arg) &&
-		!bk_script_ignores(ss->scripts[ss->script], edata->sqlerrcode))
+		!bk_script_ignores(ss->scripts[ss->script], edata->sqlerrcode) &&
+		!bk_script_rolls_back(ss->scripts[ss->script], edata->sqlerrcode))
 		EmitErrorReport();
 	FlushErrorState();
 	bk_error_copy(&res->err, edata);

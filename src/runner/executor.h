@@ -49,7 +49,8 @@ typedef enum BkErrClass
 	BK_ERR_SERIALIZATION,		/* 40001: retried */
 	BK_ERR_DEADLOCK,			/* 40P01: retried */
 	BK_ERR_OTHER,				/* ends the client */
-	BK_ERR_IGNORED				/* in the script's \ignore_errors (the runner's) */
+	BK_ERR_IGNORED,				/* in the script's \ignore_errors (the runner's) */
+	BK_ERR_ROLLBACK				/* in its \rollback_errors (the runner's) */
 } BkErrClass;
 
 /* what a fetch brought */

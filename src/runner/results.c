@@ -258,15 +258,18 @@ run_finish_scripts(RunShared *sh)
 	int			base = 0;
 	/* not in the SQL of 0.1.0 (before ALTER EXTENSION UPDATE) */
 	bool		phases_kept = bench_has_column("command_latencies", "parse_ms");
+	bool		script_percentiles_kept = bench_has_column("run_scripts", "rollbacks");
 
 	for (int s = 0; s < w->nscripts; s++)
 	{
 		BkScript   *script = scripts[s];
-		RunScriptStat tot = {0, 0, 0, 0};
-		Oid			stypes[6] = {INT8OID, INT4OID, INT8OID, FLOAT8OID, INT8OID, INT8OID};
-		Datum		svalues[6];
-		char		snulls[6] = {' ', ' ', ' ', ' ', ' ', ' '};
+		RunScriptStat tot = {0, 0, 0, 0, 0, PG_INT64_MAX, -1};
+		Oid			stypes[12] = {INT8OID, INT4OID, INT8OID, FLOAT8OID, INT8OID, INT8OID,
+			INT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID, FLOAT8OID};
+		Datum		svalues[12];
+		char		snulls[12];
 
+		memset(snulls, ' ', sizeof(snulls));
 		for (int c = 0; c < sh->clients; c++)
 		{
 			RunScriptStat *st = &RUN_SCRIPT_STATS(sh, c)[s];
@@ -275,6 +278,12 @@ run_finish_scripts(RunShared *sh)
 			tot.lat_sum_ns += st->lat_sum_ns;
 			tot.failures += st->failures;
 			tot.skipped += st->skipped;
+			tot.rollbacks += st->rollbacks;
+			if (st->xacts > 0)
+			{
+				tot.min_ns = Min(tot.min_ns, st->min_ns);
+				tot.max_ns = Max(tot.max_ns, st->max_ns);
+			}
 		}
 		svalues[0] = Int64GetDatum(sh->run_id);
 		svalues[1] = Int32GetDatum(s + 1);
@@ -282,9 +291,29 @@ run_finish_scripts(RunShared *sh)
 		set_float(svalues, snulls, 3, tot.xacts > 0 ? tot.lat_sum_ns / 1e6 / tot.xacts : -1);
 		svalues[4] = Int64GetDatum((int64) tot.failures);
 		svalues[5] = Int64GetDatum((int64) tot.skipped);
-		bk_spi_exec("UPDATE bench.run_scripts SET transactions = $3, latency_avg_ms = $4,"
+		svalues[6] = Int64GetDatum((int64) tot.rollbacks);
+		/* the script's latency percentiles, from its histograms' sum */
+		{
+			BkHist	   *h = palloc0(sizeof(BkHist));
+			static const double fractions[4] = {0.50, 0.90, 0.95, 0.99};
+
+			for (int k = 0; k < sh->script_shards; k++)
+				bk_hist_add_shared(h, RUN_SCRIPT_HIST(sh, s, k));
+			for (int k = 0; k < 4; k++)
+				set_float(svalues, snulls, 7 + k, tot.xacts > 0 ?
+						  bk_hist_percentile(h, fractions[k], tot.min_ns, tot.max_ns) / 1e6 : -1);
+			set_float(svalues, snulls, 11, tot.xacts > 0 ? tot.max_ns / 1e6 : -1);
+			pfree(h);
+		}
+		/* not in the SQL of 0.2.0 (before ALTER EXTENSION UPDATE) */
+		bk_spi_exec(script_percentiles_kept ?
+					"UPDATE bench.run_scripts SET transactions = $3, latency_avg_ms = $4,"
+					" failures = $5, skipped = $6, rollbacks = $7, latency_p50_ms = $8,"
+					" latency_p90_ms = $9, latency_p95_ms = $10, latency_p99_ms = $11,"
+					" latency_max_ms = $12 WHERE run_id = $1 AND script_no = $2" :
+					"UPDATE bench.run_scripts SET transactions = $3, latency_avg_ms = $4,"
 					" failures = $5, skipped = $6 WHERE run_id = $1 AND script_no = $2",
-					6, stypes, svalues, snulls, SPI_OK_UPDATE);
+					script_percentiles_kept ? 12 : 6, stypes, svalues, snulls, SPI_OK_UPDATE);
 
 		for (int i = 0; i < script->ncommands; i++)
 		{

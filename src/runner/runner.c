@@ -177,6 +177,8 @@ bk_session_start(BkSession *s)
 
 	s->me->min_ns = PG_INT64_MAX;
 	s->me->max_ns = 0;
+	for (int i = 0; i < s->nscripts; i++)
+		s->script_stats[i].min_ns = PG_INT64_MAX;
 	s->end_ns = sh->duration_ns > 0 ? sh->start_ns + sh->duration_ns : PG_INT64_MAX;
 	s->throttled = s->group->rate > 0;
 	if (!sh->grouped)
@@ -508,8 +510,13 @@ runner_start_command(BkSession *s)
 		case BK_CMD_COMMIT:
 		case BK_CMD_ROLLBACK:
 			s->in_block = false;
+			/* the transaction's last end decides: rolled back or not */
+			s->rolled_back = cmd->kind == BK_CMD_ROLLBACK;
 			break;
 		case BK_CMD_SQL:
+			if (!s->in_block)
+				s->rolled_back = false; /* a transaction of its own */
+			break;
 		case BK_CMD_START_PIPELINE:
 		case BK_CMD_SYNC_PIPELINE:
 		case BK_CMD_END_PIPELINE:
@@ -575,9 +582,15 @@ runner_wait_result(BkSession *s, BkWait *wait)
 		}
 		if (res->error != BK_ERR_NONE)
 		{
-			/* the script's \ignore_errors first: a restart, not a retry */
+			/*
+			 * the script's \ignore_errors first: a restart, not a retry;
+			 * then its \rollback_errors: the end it means its transaction
+			 * to have
+			 */
 			s->error = bk_script_ignores(s->scripts[s->cur_script], res->err.sqlerrcode) ?
-				BK_ERR_IGNORED : res->error;
+				BK_ERR_IGNORED :
+				bk_script_rolls_back(s->scripts[s->cur_script], res->err.sqlerrcode) ?
+				BK_ERR_ROLLBACK : res->error;
 			s->err = res->err;
 			if (res->cmdno >= 0)
 				s->cur_command = res->cmdno;	/* a pipelined command failed */
@@ -616,6 +629,7 @@ runner_start_try(BkSession *s)
 	s->failed_command = -1;
 	s->pc = 0;
 	s->error = BK_ERR_NONE;
+	s->rolled_back = false;
 }
 
 /*
@@ -715,6 +729,12 @@ runner_count_tx(BkSession *s)
 	int			s_no = s->cur_script;
 
 	s->in_try = false;
+	if (s->error == BK_ERR_ROLLBACK)
+	{
+		/* a \rollback_errors error: the transaction ended as it means to */
+		s->error = BK_ERR_NONE;
+		s->rolled_back = true;
+	}
 	if (s->error != BK_ERR_NONE && bk_session_stopping(s))
 		return BK_ST_FINISHED;	/* cut short by the end of the run: not counted */
 	if (s->error == BK_ERR_IGNORED)
@@ -741,12 +761,21 @@ runner_count_tx(BkSession *s)
 		}
 		if (phase == PHASE_MEASURED)
 		{
+			RunScriptStat *st = &s->script_stats[s_no];
+
 			if (lat < me->min_ns)
 				me->min_ns = lat;
 			if (lat > me->max_ns)
 				me->max_ns = lat;
-			s->script_stats[s_no].xacts++;
-			s->script_stats[s_no].lat_sum_ns += lat;
+			st->xacts++;
+			st->lat_sum_ns += lat;
+			if (s->rolled_back)
+				st->rollbacks++;
+			if (lat < st->min_ns)
+				st->min_ns = lat;
+			if (lat > st->max_ns)
+				st->max_ns = lat;
+			bk_hist_record(RUN_SCRIPT_HIST(sh, s_no, s->index % sh->script_shards), lat);
 		}
 		if (sh->latency_limit_ns > 0 && lat > sh->latency_limit_ns)
 			counter_add(&ctr->late, 1);

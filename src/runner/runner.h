@@ -115,6 +115,8 @@ typedef struct BkSession
 	int			next_command;	/* after the one at cur_command */
 	bool		in_try;
 	bool		in_block;		/* between BEGIN and END */
+	bool		rolled_back;	/* the try's last transaction ended in
+								 * ROLLBACK or a \rollback_errors error */
 	int			nresults;		/* results of the current command so far */
 	int64		xact_t0;		/* when the transaction was due (latency) */
 	int64		xact_started;	/* when its first try started */

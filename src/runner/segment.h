@@ -14,6 +14,7 @@
  *		RunClient[clients]	each client's counters, written by it alone
  *		BkSharedHist[2][nshards]	latency histograms: warm-up, measured
  *		RunScriptStat[clients][nscripts]	per client and script
+ *		BkSharedHist[nscripts][script_shards]	measured latencies per script
  *		RunCommandStat[clients][ncommands]	per client and command (of all
  *							scripts, script by script)
  *
@@ -110,6 +111,11 @@ typedef struct RunScriptStat
 	uint64		lat_sum_ns;
 	uint64		failures;
 	uint64		skipped;
+	uint64		rollbacks;		/* of xacts: the script's transaction rolled
+								 * back (its ROLLBACK, a \rollback_errors
+								 * error) */
+	int64		min_ns;			/* of xacts; INT64_MAX before the first */
+	int64		max_ns;
 } RunScriptStat;
 
 typedef struct RunClient
@@ -213,6 +219,8 @@ typedef struct RunShared
 	Size		variables_json_off; /* 0: none; as given, for bench.runs */
 	Size		script_stats_off;
 	Size		command_stats_off;
+	int			script_shards;	/* histograms per script */
+	Size		script_hists_off;
 	Size		tag_off;		/* 0: no tag */
 	Size		search_path_off;
 	Size		clients_off;
@@ -251,6 +259,8 @@ typedef struct RunShared
 	((RunScriptStat *) ((char *) (sh) + (sh)->script_stats_off) + (client) * (sh)->nscripts)
 #define RUN_COMMAND_STATS(sh, client) \
 	((RunCommandStat *) ((char *) (sh) + (sh)->command_stats_off) + (client) * (sh)->ncommands)
+#define RUN_SCRIPT_HIST(sh, script, shard) \
+	((BkSharedHist *) ((char *) (sh) + (sh)->script_hists_off) + (script) * (sh)->script_shards + (shard))
 #define RUN_HIST(sh, phase, shard) \
 	((BkSharedHist *) ((char *) (sh) + (sh)->hists_off) + (phase) * (sh)->nshards + (shard))
 

@@ -187,22 +187,21 @@ bk_no_argument(BkScriptParser *sp, BkWord *words, int nwords)
 }
 
 /*
- * bk_parse_ignore_errors
- *		\ignore_errors SQLSTATE ...: a declaration of the script, not a
- *		command that runs.  A statement that fails with one of them rolls
- *		the transaction back, which starts again from the script's first
- *		command with new random values (sysbench's ignored errors, its
- *		restarted event).  Errors of connections and of the run's end
- *		(classes 08 and 57) cannot be ignored, nor what is no error.
+ * bk_parse_sqlstates
+ *		The SQLSTATEs of a declaration \NAME SQLSTATE ... (\ignore_errors,
+ *		\rollback_errors) into CODES, *NCODES of them.  Only errors may be
+ *		named: not success, warnings or no data (classes 00 to 02), nor a
+ *		lost connection or an operator's intervention (08, 57), which end
+ *		the client or the run whatever a script says; and none that the
+ *		other declaration (OTHER, NOTHER) names.
  */
 static void
-bk_parse_ignore_errors(BkScriptParser *sp, BkWord *words, int nwords, int line)
+bk_parse_sqlstates(BkScriptParser *sp, BkWord *words, int nwords, int line,
+				   const char *name, const char *hint, int *codes, int *ncodes,
+				   const char *other_name, const int *other, int nother)
 {
-	BkScript   *script = sp->script;
-	const char *hint = "Write \\ignore_errors followed by SQLSTATEs, as sysbench ignores them: \\ignore_errors 40P01 23505 40001.";
-
 	if (nwords < 2)
-		bk_syntax_error(sp, line, 0, "ignore_errors", hint, "missing argument");
+		bk_syntax_error(sp, line, 0, name, hint, "missing argument");
 	for (int i = 1; i < nwords; i++)
 	{
 		char	   *code = bk_word(&words[i]);
@@ -216,29 +215,75 @@ bk_parse_ignore_errors(BkScriptParser *sp, BkWord *words, int nwords, int line)
 			valid = (code[k] >= '0' && code[k] <= '9') || (code[k] >= 'A' && code[k] <= 'Z');
 		}
 		if (!valid)
-			bk_syntax_error(sp, words[i].line, words[i].column, "ignore_errors",
+			bk_syntax_error(sp, words[i].line, words[i].column, name,
 							"A SQLSTATE is five digits or upper-case letters, as 23505 (unique_violation).",
 							"invalid SQLSTATE \"%s\"", code);
 		if (strncmp(code, "00", 2) == 0 || strncmp(code, "01", 2) == 0 ||
 			strncmp(code, "02", 2) == 0)
-			bk_syntax_error(sp, words[i].line, words[i].column, "ignore_errors",
-							"Classes 00, 01 and 02 are success, warnings and no data: only errors can be ignored.",
+			bk_syntax_error(sp, words[i].line, words[i].column, name,
+							"Classes 00, 01 and 02 are success, warnings and no data: only errors can be named.",
 							"SQLSTATE %s is not an error", code);
 		if (strncmp(code, "08", 2) == 0 || strncmp(code, "57", 2) == 0)
-			bk_syntax_error(sp, words[i].line, words[i].column, "ignore_errors",
-							"A lost connection (class 08) or an operator's intervention (class 57: a cancel, a shutdown) ends the client, or the run; it cannot be ignored.",
-							"SQLSTATE %s cannot be ignored", code);
+			bk_syntax_error(sp, words[i].line, words[i].column, name,
+							"A lost connection (class 08) or an operator's intervention (class 57: a cancel, a shutdown) ends the client, or the run, whatever the script declares.",
+							"SQLSTATE %s cannot be declared", code);
 		sqlerrcode = MAKE_SQLSTATE(code[0], code[1], code[2], code[3], code[4]);
-		for (int k = 0; k < script->nignored; k++)
-			seen |= (script->ignored[k] == sqlerrcode);
+		for (int k = 0; k < nother; k++)
+		{
+			if (other[k] == sqlerrcode)
+				bk_syntax_error(sp, words[i].line, words[i].column, name,
+								"An error either restarts the transaction (\\ignore_errors) or ends it as a rollback (\\rollback_errors), not both.",
+								"SQLSTATE %s is in \\%s too", code, other_name);
+		}
+		for (int k = 0; k < *ncodes; k++)
+			seen |= (codes[k] == sqlerrcode);
 		if (seen)
 			continue;
-		if (script->nignored >= BK_MAX_IGNORED_ERRORS)
-			bk_syntax_error(sp, words[i].line, words[i].column, "ignore_errors",
-							psprintf("A script may ignore at most %d SQLSTATEs.", BK_MAX_IGNORED_ERRORS),
+		if (*ncodes >= BK_MAX_IGNORED_ERRORS)
+			bk_syntax_error(sp, words[i].line, words[i].column, name,
+							psprintf("A script may name at most %d SQLSTATEs in \\%s.",
+									 BK_MAX_IGNORED_ERRORS, name),
 							"too many SQLSTATEs");
-		script->ignored[script->nignored++] = sqlerrcode;
+		codes[(*ncodes)++] = sqlerrcode;
 	}
+}
+
+/*
+ * bk_parse_ignore_errors
+ *		\ignore_errors SQLSTATE ...: a declaration of the script, not a
+ *		command that runs.  A statement that fails with one of them rolls
+ *		the transaction back, which starts again from the script's first
+ *		command with new random values (sysbench's ignored errors, its
+ *		restarted event).
+ */
+static void
+bk_parse_ignore_errors(BkScriptParser *sp, BkWord *words, int nwords, int line)
+{
+	BkScript   *script = sp->script;
+
+	bk_parse_sqlstates(sp, words, nwords, line, "ignore_errors",
+					   "Write \\ignore_errors followed by SQLSTATEs, as sysbench ignores them: \\ignore_errors 40P01 23505 40001.",
+					   script->ignored, &script->nignored,
+					   "rollback_errors", script->rollback, script->nrollback);
+}
+
+/*
+ * bk_parse_rollback_errors
+ *		\rollback_errors SQLSTATE ...: a declaration of the script.  A
+ *		statement that fails with one of them ends its transaction as the
+ *		script means it to end: rolled back, counted as a transaction and
+ *		as a rollback, not as a failure (TPC-C's new-order with an unused
+ *		item, which a server-side function raises).
+ */
+static void
+bk_parse_rollback_errors(BkScriptParser *sp, BkWord *words, int nwords, int line)
+{
+	BkScript   *script = sp->script;
+
+	bk_parse_sqlstates(sp, words, nwords, line, "rollback_errors",
+					   "Write \\rollback_errors followed by the SQLSTATEs that end a transaction as the script means it to, as \\rollback_errors P0001.",
+					   script->rollback, &script->nrollback,
+					   "ignore_errors", script->ignored, script->nignored);
 }
 
 /*
@@ -280,6 +325,21 @@ bk_script_ignores(const BkScript *script, int sqlerrcode)
 	for (int i = 0; i < script->nignored; i++)
 	{
 		if (script->ignored[i] == sqlerrcode)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * bk_script_rolls_back
+ *		Whether SCRIPT's \rollback_errors names SQLERRCODE.
+ */
+bool
+bk_script_rolls_back(const BkScript *script, int sqlerrcode)
+{
+	for (int i = 0; i < script->nrollback; i++)
+	{
+		if (script->rollback[i] == sqlerrcode)
 			return true;
 	}
 	return false;
@@ -540,7 +600,8 @@ bk_parse_meta(BkScriptParser *sp, const char *bs, int *line)
 	name = bk_word(&words[nwords++]);
 
 	/* a declaration of the script: no command */
-	if (pg_strcasecmp(name, "ignore_errors") == 0 || pg_strcasecmp(name, "dataset") == 0)
+	if (pg_strcasecmp(name, "ignore_errors") == 0 || pg_strcasecmp(name, "rollback_errors") == 0 ||
+		pg_strcasecmp(name, "dataset") == 0)
 	{
 		while (nwords < BK_MAX_WORDS &&
 			   bk_meta_word(sp, &p, end, &wline, &words[nwords]))
@@ -555,6 +616,8 @@ bk_parse_meta(BkScriptParser *sp, const char *bs, int *line)
 		}
 		if (pg_strcasecmp(name, "dataset") == 0)
 			bk_parse_dataset(sp, words, nwords, cmdline);
+		else if (pg_strcasecmp(name, "rollback_errors") == 0)
+			bk_parse_rollback_errors(sp, words, nwords, cmdline);
 		else
 			bk_parse_ignore_errors(sp, words, nwords, cmdline);
 		pfree(words);
@@ -563,7 +626,7 @@ bk_parse_meta(BkScriptParser *sp, const char *bs, int *line)
 
 	if (!bk_meta_name(name, &kind, &gset, &shell))
 		bk_syntax_error(sp, cmdline, bk_column(sp, bs), NULL,
-						"The meta-commands are \\set, \\sleep, \\if, \\elif, \\else, \\endif, \\gset, \\aset, \\startpipeline, \\syncpipeline, \\endpipeline, and the declarations \\ignore_errors and \\dataset.",
+						"The meta-commands are \\set, \\sleep, \\if, \\elif, \\else, \\endif, \\gset, \\aset, \\startpipeline, \\syncpipeline, \\endpipeline, and the declarations \\ignore_errors, \\rollback_errors and \\dataset.",
 						"invalid command \"\\%s\"", name);
 	if (shell)
 	{

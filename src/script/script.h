@@ -200,7 +200,7 @@ typedef struct BkVariants
 	BkVariant **v;
 } BkVariants;
 
-/* how many SQLSTATEs a script's \ignore_errors may name */
+/* how many SQLSTATEs a script's \ignore_errors (\rollback_errors) may name */
 #define BK_MAX_IGNORED_ERRORS	16
 
 typedef struct BkScript
@@ -217,6 +217,13 @@ typedef struct BkScript
 	 */
 	int			nignored;
 	int			ignored[BK_MAX_IGNORED_ERRORS];	/* sqlerrcodes */
+
+	/*
+	 * \rollback_errors: a statement failing with one of these ends the
+	 * transaction as a rollback the script means (counted, not a failure)
+	 */
+	int			nrollback;
+	int			rollback[BK_MAX_IGNORED_ERRORS];
 
 	/*
 	 * \dataset: the kind of dataset the script's statements need (tpcb,

@@ -84,6 +84,15 @@ BEGIN
             IF x->>'latency_average_ms' IS NOT NULL THEN
                 o := o || format(' - latency average = %s ms', x->>'latency_average_ms');
             END IF;
+            IF x->'latency_ms' IS NOT NULL AND jsonb_typeof(x->'latency_ms') = 'object' THEN
+                o := o || format(' - latency percentiles: p50 %s, p90 %s, p95 %s, p99 %s, max %s ms',
+                                 x->'latency_ms'->>'p50', x->'latency_ms'->>'p90', x->'latency_ms'->>'p95',
+                                 x->'latency_ms'->>'p99', x->'latency_ms'->>'max');
+            END IF;
+            IF (x->>'rollbacks')::bigint > 0 THEN
+                o := o || format(' - rolled back: %s (%s%%)', x->>'rollbacks',
+                                 to_char(100.0 * (x->>'rollbacks')::numeric / NULLIF((x->>'transactions')::numeric, 0), 'FM990.000'));
+            END IF;
         END IF;
         -- with retries (max_tries other than 1) a column more, as pgbench
         o := o || format('%sstatement latencies in milliseconds%s:',

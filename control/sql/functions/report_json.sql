@@ -140,13 +140,18 @@ BEGIN
                                         CASE WHEN rs.group_no IS NOT NULL THEN rs.group_workload
                                              WHEN rs.nscripts = 1 THEN r.workload
                                              ELSE format('%s script %s', r.workload, rs.script_no) END)
-                               || COALESCE(format(' (group %s)', rs.group_name), ''),
+                               || CASE WHEN rs.group_name IS NOT NULL THEN format(' (group %s)', rs.group_name) ELSE '' END,
                        'group_no', rs.group_no,
                        'transactions', rs.transactions,
                        'transactions_pct', round(100.0 * rs.transactions / NULLIF(r.transactions, 0), 1),
                        'tps', round((rs.transactions / NULLIF(r.measured_s, 0))::numeric, 6),
                        'failures', rs.failures, 'skipped', rs.skipped,
                        'latency_average_ms', round(rs.latency_avg_ms::numeric, 3),
+                       'rollbacks', rs.rollbacks,
+                       'latency_ms', CASE WHEN rs.latency_max_ms IS NOT NULL THEN jsonb_build_object(
+                           'p50', round(rs.latency_p50_ms::numeric, 3), 'p90', round(rs.latency_p90_ms::numeric, 3),
+                           'p95', round(rs.latency_p95_ms::numeric, 3), 'p99', round(rs.latency_p99_ms::numeric, 3),
+                           'max', round(rs.latency_max_ms::numeric, 3)) END,
                        'commands', COALESCE((
                            SELECT jsonb_agg(jsonb_build_object(
                                       'command_no', cl.command_no, 'line', cl.line,

@@ -55,3 +55,26 @@ DROP FUNCTION bench.compare(bigint, bigint, double precision);
 ALTER TABLE bench.schedules ADD COLUMN capacity jsonb;
 COMMENT ON COLUMN bench.schedules.capacity IS
     'A schedule of capacity searches (bench.schedule_capacity): their objective, precision and budget; NULL for a schedule of sweeps';
+
+-- what each script of a run measured beyond its mean: its rollbacks and its
+-- latency percentiles (TPC-C's per-transaction results; every workload's
+-- scripts).  Existing runs have none (NULL).
+ALTER TABLE bench.run_scripts
+    ADD COLUMN rollbacks bigint,
+    ADD COLUMN latency_p50_ms double precision,
+    ADD COLUMN latency_p90_ms double precision,
+    ADD COLUMN latency_p95_ms double precision,
+    ADD COLUMN latency_p99_ms double precision,
+    ADD COLUMN latency_max_ms double precision;
+COMMENT ON COLUMN bench.run_scripts.rollbacks IS
+    'Of the script''s transactions, those that ended rolled back as the script means them to: by its ROLLBACK, or by an error its \rollback_errors names';
+COMMENT ON COLUMN bench.run_scripts.latency_p50_ms IS
+    'The median latency of the script''s transactions in the measured phase, in milliseconds (from a histogram: within 1%)';
+COMMENT ON COLUMN bench.run_scripts.latency_p90_ms IS
+    'The 90th percentile of the script''s transaction latencies, in milliseconds';
+COMMENT ON COLUMN bench.run_scripts.latency_p95_ms IS
+    'The 95th percentile of the script''s transaction latencies, in milliseconds';
+COMMENT ON COLUMN bench.run_scripts.latency_p99_ms IS
+    'The 99th percentile of the script''s transaction latencies, in milliseconds';
+COMMENT ON COLUMN bench.run_scripts.latency_max_ms IS
+    'The longest of the script''s transactions in the measured phase, in milliseconds (exact)';
