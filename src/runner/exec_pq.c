@@ -58,6 +58,7 @@
 #include "script/subst.h"
 #include "script/value.h"
 #include "script/variant.h"
+#include "script/vars.h"
 
 /* a pipelined command whose results are still to come, or a sync */
 typedef struct PqItem
@@ -305,7 +306,7 @@ pq_prepare_statements(PqSession *ps)
 			PGresult   *r;
 
 			/* with identifier variables: each text when it first runs */
-			if (!pq_is_sql(cmd) || cmd->nstmts != 1 || cmd->stmts[0].nidents > 0)
+			if (!pq_is_sql(cmd) || cmd->nstmts != 1 || cmd->stmts[0].dynamic)
 				continue;
 			pq_stmt_name(name, sizeof(name), s, i);
 			if (!PQsendPrepare(ps->conn, name, cmd->stmts[0].sql_params, 0, NULL))
@@ -508,7 +509,7 @@ pq_variant(PqSession *ps, int script, int cmdno, const char *sql)
 	if (vs->n >= BK_IDENT_MAX_VARIANTS)
 		ereport(ERROR,
 				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-				 errmsg("statement took more than %d texts from its identifier variables in one session",
+				 errmsg("statement took more than %d texts from its identifier variables and lists in one session",
 							BK_IDENT_MAX_VARIANTS),
 				 errdetail("Protocol 'prepared' keeps a prepared statement of each text for the rest of the connection."),
 				 errhint("Draw the identifiers from fewer values, or use protocol => 'extended'.")));
@@ -550,14 +551,34 @@ pq_send_sql(PqSession *ps, int script, int cmdno, const BkCommand *cmd, const Bk
 	else
 	{
 		const BkStatement *stmt = &cmd->stmts[0];
-		const char **values = palloc(sizeof(char *) * Max(stmt->nparams, 1));
-		const char *sql = bk_sql_with_idents(stmt, vars);
+		const char *sql = stmt->sql_params;
+		int			nparams = stmt->nparams;
+		const BkValue **params = NULL;
+		const char **values;
 		BkVariant  *var = NULL;
 
-		for (int p = 0; p < stmt->nparams; p++)
+		if (stmt->dynamic)
 		{
-			const BkValue *v = &vars[stmt->param_vars[p]];
+			BkSqlText	text;
 
+			bk_sql_dynamic(stmt, vars, &text);
+			sql = text.sql;
+			nparams = text.nparams;
+			params = text.params;
+		}
+		values = palloc(sizeof(char *) * Max(nparams, 1));
+		for (int p = 0; p < nparams; p++)
+		{
+			const BkValue *v;
+
+			if (params != NULL)
+				v = params[p];
+			else
+			{
+				v = &vars[stmt->param_vars[p]];
+				if (unlikely(v->kind == BK_VAL_ARRAY))
+					bk_var_not_array(ps->scripts[script]->vt->names[stmt->param_vars[p]]);
+			}
 			if (v->kind == BK_VAL_UNDEF)
 				values[p] = NULL;	/* a variable never set: NULL, as pgbench binds it */
 			else if (v->kind == BK_VAL_STRING)
@@ -570,9 +591,9 @@ pq_send_sql(PqSession *ps, int script, int cmdno, const BkCommand *cmd, const Bk
 			}
 		}
 		if (ps->protocol != RUN_PROTO_PREPARED)
-			return PQsendQueryParams(ps->conn, sql, stmt->nparams, NULL,
+			return PQsendQueryParams(ps->conn, sql, nparams, NULL,
 									 values, NULL, NULL, 0) != 0;
-		if (stmt->nidents == 0)
+		if (!stmt->dynamic)
 			pq_stmt_name(ps->prep_name, sizeof(ps->prep_name), script, cmdno);
 		else
 		{
@@ -588,7 +609,7 @@ pq_send_sql(PqSession *ps, int script, int cmdno, const BkCommand *cmd, const Bk
 			{
 				/* the execution waits for the Parse's answer (pq_fetch_prepare) */
 				ps->prep = var;
-				ps->prep_nparams = stmt->nparams;
+				ps->prep_nparams = nparams;
 				ps->prep_values = values;
 				ps->req = PQ_REQ_PREPARE;
 				return true;
@@ -596,7 +617,7 @@ pq_send_sql(PqSession *ps, int script, int cmdno, const BkCommand *cmd, const Bk
 			var->state = PQ_VARIANT_SENT;
 			pq_push(ps, cmdno, var);
 		}
-		return PQsendQueryPrepared(ps->conn, ps->prep_name, stmt->nparams, values,
+		return PQsendQueryPrepared(ps->conn, ps->prep_name, nparams, values,
 								   NULL, NULL, 0) != 0;
 	}
 }
@@ -743,9 +764,35 @@ pq_next(PqSession *ps, PGresult **r, BkResult *res)
 }
 
 /*
+ * pq_take_all
+ *		The columns of every row of result R into RES, row after row, for
+ *		\garray.
+ */
+static void
+pq_take_all(PqSession *ps, PGresult *r, BkResult *res)
+{
+	MemoryContext oldcxt = MemoryContextSwitchTo(ps->req_cxt);
+	int			nrows = PQntuples(r);
+
+	res->ncols = PQnfields(r);
+	res->names = palloc(sizeof(char *) * Max(res->ncols, 1));
+	res->values = palloc(sizeof(char *) * Max((int64) res->ncols * nrows, 1));
+	for (int f = 0; f < res->ncols; f++)
+		res->names[f] = pstrdup(PQfname(r, f));
+	for (int row = 0; row < nrows; row++)
+	{
+		for (int f = 0; f < res->ncols; f++)
+			res->values[row * res->ncols + f] = PQgetisnull(r, row, f) ? NULL :
+				pstrdup(PQgetvalue(r, row, f));
+	}
+	MemoryContextSwitchTo(oldcxt);
+}
+
+/*
  * pq_take
  *		Result R of command CMDNO into RES: its rows and, with \gset or
- *		\aset, the columns of its last row; or its error.
+ *		\aset, the columns of its last row (with \garray, of every row); or
+ *		its error.
  */
 static void
 pq_take(PqSession *ps, PGresult *r, int cmdno, BkResult *res)
@@ -759,7 +806,9 @@ pq_take(PqSession *ps, PGresult *r, int cmdno, BkResult *res)
 	{
 		case PGRES_TUPLES_OK:
 			res->nrows = PQntuples(r);
-			if (res->nrows > 0)
+			if (cmdno < 0 && ps->cmd != NULL && ps->cmd->gset == BK_GSET_ARRAY)
+				pq_take_all(ps, r, res);
+			else if (res->nrows > 0)
 			{
 				int			last = PQntuples(r) - 1;
 				MemoryContext oldcxt = MemoryContextSwitchTo(ps->req_cxt);

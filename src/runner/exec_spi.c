@@ -54,6 +54,7 @@
 #include "script/subst.h"
 #include "script/value.h"
 #include "script/variant.h"
+#include "script/vars.h"
 
 /* how a bind value is made from a variable, per parameter type */
 typedef struct SpiParam
@@ -268,9 +269,9 @@ spi_prepare_all(SpiSession *ss)
 		{
 			BkCommand  *cmd = &script->commands[i];
 
-			if (cmd->kind == BK_CMD_IF)
+			if (cmd->kind == BK_CMD_IF || cmd->kind == BK_CMD_WHILE)
 				depth++;
-			else if (cmd->kind == BK_CMD_ENDIF)
+			else if (cmd->kind == BK_CMD_ENDIF || cmd->kind == BK_CMD_ENDWHILE)
 				depth--;
 			if (cmd->kind != BK_CMD_SQL)
 				continue;
@@ -280,7 +281,7 @@ spi_prepare_all(SpiSession *ss)
 				const BkStatement *stmt = &cmd->stmts[j];
 				List	   *raw;
 
-				if (stmt->nidents > 0)
+				if (stmt->dynamic)
 				{
 					after_utility = stmt->ident_utility;
 					continue;
@@ -407,14 +408,14 @@ spi_xact_abort(SpiSession *ss)
 
 /*
  * spi_variant
- *		For statement STMT (ST) with identifier variables, whose text is SQL
- *		this time (bk_sql_with_idents): what is kept for that text, made
- *		ready the first time.  'prepared' keeps a plan of each text, at most
+ *		For statement ST with identifier variables or lists, whose text is
+ *		SQL this time, with NPARAMS parameters (bk_sql_dynamic): what is
+ *		kept for that text, made ready the first time.  'prepared' keeps a plan of each text, at most
  *		BK_IDENT_MAX_VARIANTS; 'extended' keeps as many parameter types, and
  *		works the types of any further text out every time.
  */
 static SpiStmt *
-spi_variant(SpiSession *ss, const BkStatement *stmt, SpiStmt *st, const char *sql)
+spi_variant(SpiSession *ss, SpiStmt *st, const char *sql, int nparams)
 {
 	BkVariant  *var = bk_variant_find(&st->variants, sql);
 	SpiStmt    *vst;
@@ -426,16 +427,16 @@ spi_variant(SpiSession *ss, const BkStatement *stmt, SpiStmt *st, const char *sq
 		if (ss->protocol == RUN_PROTO_PREPARED)
 			ereport(ERROR,
 					(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
-					 errmsg("statement took more than %d texts from its identifier variables in one session",
+					 errmsg("statement took more than %d texts from its identifier variables and lists in one session",
 							BK_IDENT_MAX_VARIANTS),
 					 errdetail("Protocol 'prepared' keeps a plan of each text for the rest of the session."),
 					 errhint("Draw the identifiers from fewer values, or use protocol => 'extended'.")));
 		vst = palloc0(sizeof(SpiStmt));
-		spi_prepare_stmt(ss, sql, stmt->nparams, vst, NIL, ss->req_cxt);
+		spi_prepare_stmt(ss, sql, nparams, vst, NIL, ss->req_cxt);
 		return vst;
 	}
 	vst = MemoryContextAllocZero(ss->cxt, sizeof(SpiStmt));
-	spi_prepare_stmt(ss, sql, stmt->nparams, vst, NIL, ss->cxt);
+	spi_prepare_stmt(ss, sql, nparams, vst, NIL, ss->cxt);
 	/* added once made: a text that failed is tried again, not kept */
 	var = bk_variant_add(&st->variants, sql, ss->cxt);
 	var->data = vst;
@@ -587,6 +588,30 @@ phase_end(BkResult *res)
 }
 
 /*
+ * spi_take_all
+ *		The columns of the NROWS rows of TT into RES, row after row (in
+ *		CXT), for \garray.
+ */
+static void
+spi_take_all(SPITupleTable *tt, uint64 nrows, BkResult *res, MemoryContext cxt)
+{
+	TupleDesc	desc = tt->tupdesc;
+	MemoryContext old = MemoryContextSwitchTo(cxt);
+
+	res->ncols = desc->natts;
+	res->names = palloc(sizeof(char *) * Max(desc->natts, 1));
+	res->values = palloc(sizeof(char *) * Max((int64) desc->natts * nrows, 1));
+	for (int f = 0; f < desc->natts; f++)
+		res->names[f] = SPI_fname(desc, f + 1);
+	for (uint64 r = 0; r < nrows; r++)
+	{
+		for (int f = 0; f < desc->natts; f++)
+			res->values[r * desc->natts + f] = SPI_getvalue(tt->vals[r], desc, f + 1);
+	}
+	MemoryContextSwitchTo(old);
+}
+
+/*
  * spi_exec_stmt
  *		Statement J of the command of the request, in the protocol of the
  *		run; RES gets the number of rows it returned and, when the command
@@ -604,20 +629,27 @@ spi_exec_stmt(SpiSession *ss, int j, BkResult *res)
 	char	   *nls = nulls;
 	int			rc;
 	const char *sql = stmt->sql_params;
+	int			nparams = stmt->nparams;
+	const BkValue **params = NULL;
 
 	res->nrows = 0;
 	res->ncols = 0;
 	memset(res->phase_ns, 0, sizeof(res->phase_ns));
-	if (stmt->nidents > 0)
+	if (stmt->dynamic)
 	{
-		/* the text its identifier variables give it, and what it keeps */
+		/* the text its identifier variables and lists give it, what it keeps */
 		MemoryContextSwitchTo(ss->req_cxt);
 		if (ss->protocol == RUN_PROTO_SIMPLE)
 			sql = bk_sql_substitute(stmt, ss->vars);
 		else
 		{
-			sql = bk_sql_with_idents(stmt, ss->vars);
-			st = spi_variant(ss, stmt, st, sql);
+			BkSqlText	text;
+
+			bk_sql_dynamic(stmt, ss->vars, &text);
+			sql = text.sql;
+			nparams = text.nparams;
+			params = text.params;
+			st = spi_variant(ss, st, sql, nparams);
 		}
 	}
 	else
@@ -640,15 +672,15 @@ spi_exec_stmt(SpiSession *ss, int j, BkResult *res)
 		ss->snapshot_pushed = true;
 	}
 	MemoryContextSwitchTo(ss->req_cxt);
-	if (stmt->nparams > FUNC_MAX_ARGS)
+	if (nparams > FUNC_MAX_ARGS)
 	{
-		vals = palloc(sizeof(Datum) * stmt->nparams);
-		nls = palloc(stmt->nparams);
+		vals = palloc(sizeof(Datum) * nparams);
+		nls = palloc(nparams);
 	}
 	pgstat_report_activity(STATE_RUNNING, sql);
 	if (ss->protocol == RUN_PROTO_SIMPLE)
 	{
-		const char *text = stmt->nidents > 0 ? sql : bk_sql_substitute(stmt, ss->vars);
+		const char *text = stmt->dynamic ? sql : bk_sql_substitute(stmt, ss->vars);
 
 		if (ss->time_phases)
 			phase_begin();
@@ -656,18 +688,26 @@ spi_exec_stmt(SpiSession *ss, int j, BkResult *res)
 	}
 	else
 	{
-		for (int p = 0; p < stmt->nparams; p++)
+		for (int p = 0; p < nparams; p++)
 		{
-			int			var = stmt->param_vars[p];
+			const BkValue *v;
 
-			vals[p] = spi_bind(&ss->vars[var], &st->params[p], &nls[p]);
+			if (params != NULL)
+				v = params[p];
+			else
+			{
+				v = &ss->vars[stmt->param_vars[p]];
+				if (unlikely(v->kind == BK_VAL_ARRAY))
+					bk_var_not_array(ss->scripts[ss->script]->vt->names[stmt->param_vars[p]]);
+			}
+			vals[p] = spi_bind(v, &st->params[p], &nls[p]);
 		}
 		if (ss->time_phases)
 			phase_begin();
 		if (ss->protocol == RUN_PROTO_PREPARED)
 			rc = SPI_execute_plan(st->plan, vals, nls, false, 0);
 		else
-			rc = SPI_execute_with_args(sql, stmt->nparams, st->types,
+			rc = SPI_execute_with_args(sql, nparams, st->types,
 									   vals, nls, false, 0);
 	}
 	if (ss->time_phases)
@@ -682,7 +722,9 @@ spi_exec_stmt(SpiSession *ss, int j, BkResult *res)
 	if (SPI_tuptable != NULL)
 	{
 		res->nrows = SPI_processed;
-		if (cmd->gset != BK_GSET_NONE && SPI_processed > 0)
+		if (cmd->gset == BK_GSET_ARRAY)
+			spi_take_all(SPI_tuptable, SPI_processed, res, ss->req_cxt);
+		else if (cmd->gset != BK_GSET_NONE && SPI_processed > 0)
 		{
 			TupleDesc	desc = SPI_tuptable->tupdesc;
 			HeapTuple	tup = SPI_tuptable->vals[SPI_processed - 1];

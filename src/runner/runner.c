@@ -46,9 +46,11 @@
 #include "core/clock.h"
 #include "runner/runner.h"
 #include "meta/workload.h"
+#include "script/expr.h"
 #include "script/expr_eval.h"
 #include "script/meta.h"
 #include "script/sleep.h"
+#include "script/value.h"
 #include "script/vars.h"
 
 /* counter updates: only this client writes its counters */
@@ -418,6 +420,52 @@ runner_false_branch(BkSession *s, BkScript *script, int pc)
 static void runner_cut_short(BkSession *s);
 
 /*
+ * runner_set_element
+ *		\set name[index] expression, or \set name :array[index] (command CMD
+ *		at PC of SCRIPT): an element of an array variable set, or one copied
+ *		as it is (text stays text, where an expression would read it as a
+ *		number).
+ */
+static void
+runner_set_element(BkSession *s, BkScript *script, int pc, const BkCommand *cmd)
+{
+	BkValue		v;
+	const BkValue *src = &v;
+	BkValue		copy;
+
+	memset(&v, 0, sizeof(v));
+	if (cmd->expr->kind == BK_EXPR_ELEM)
+		src = bk_expr_element(script, pc, cmd->expr, s->vars, &s->rnd.func);
+	else
+		bk_expr_eval(script, pc, cmd->expr, s->vars, &s->rnd.func, &v);
+	copy = *src;
+
+	/* an element's string is copied before its array can move or go */
+	if (copy.kind == BK_VAL_STRING && src != &v)
+		copy.s = pstrdup(src->s);
+	if (cmd->index == NULL)
+		bk_var_assign(&s->vars[cmd->var], &copy, s->vars_cxt);
+	else
+	{
+		BkValue		ix;
+
+		memset(&ix, 0, sizeof(ix));
+		bk_expr_eval(script, pc, cmd->index, s->vars, &s->rnd.func, &ix);
+		if (ix.kind == BK_VAL_NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_ARRAY_SUBSCRIPT_ERROR),
+					 errmsg("null index for array variable \"%s\"", s->vt->names[cmd->var]),
+					 errhint("An index is a whole number from 1 to the length of the array + 1.")));
+		bk_var_set_element(&s->vars[cmd->var], s->vt->names[cmd->var], bk_to_int(&ix),
+						   &copy, s->vars_cxt);
+	}
+	if (copy.kind == BK_VAL_STRING && src != &v)
+		pfree(copy.s);
+	if (v.kind == BK_VAL_STRING)
+		pfree(v.s);				/* random_string()'s, copied */
+}
+
+/*
  * runner_start_command
  *		Run the command at pc of the current script, or send it to the
  *		executor; the state that follows.  Past the last command, the try
@@ -448,11 +496,12 @@ runner_start_command(BkSession *s)
 	 * back and not counted, as one whose statement the end cancels: a
 	 * statement sent now would run past the end, and against a target it
 	 * could start waiting on a lock after the cancel requests went out,
-	 * with nobody left to cancel it.
+	 * with nobody left to cancel it.  A loop's \while and \endwhile stop
+	 * too, so that a loop of meta-commands alone ends with the run.
 	 */
 	if (bk_session_stopping(s) && cmd->kind != BK_CMD_SET && cmd->kind != BK_CMD_SLEEP &&
 		cmd->kind != BK_CMD_IF && cmd->kind != BK_CMD_ELIF && cmd->kind != BK_CMD_ELSE &&
-		cmd->kind != BK_CMD_ENDIF)
+		cmd->kind != BK_CMD_ENDIF && cmd->kind != BK_CMD_UNSET)
 	{
 		runner_cut_short(s);
 		return BK_ST_ERROR;
@@ -464,6 +513,9 @@ runner_start_command(BkSession *s)
 	switch (cmd->kind)
 	{
 		case BK_CMD_SET:
+			if (cmd->index != NULL || cmd->expr->kind == BK_EXPR_ELEM)
+				runner_set_element(s, script, pc, cmd);
+			else
 			{
 				BkValue		v;
 
@@ -473,6 +525,22 @@ runner_start_command(BkSession *s)
 				if (v.kind == BK_VAL_STRING)
 					pfree(v.s);	/* random_string()'s, copied */
 			}
+			return BK_ST_END_COMMAND;
+		case BK_CMD_UNSET:
+			bk_var_unset(&s->vars[cmd->var]);
+			return BK_ST_END_COMMAND;
+		case BK_CMD_WHILE:
+			{
+				BkValue		v;
+
+				memset(&v, 0, sizeof(v));
+				bk_expr_eval(script, pc, cmd->expr, s->vars, &s->rnd.func, &v);
+				if (!bk_value_truth(script, pc, &v))
+					s->next_command = cmd->next_branch + 1;
+			}
+			return BK_ST_END_COMMAND;
+		case BK_CMD_ENDWHILE:
+			s->next_command = cmd->next_branch;
 			return BK_ST_END_COMMAND;
 		case BK_CMD_SLEEP:
 			s->sleep_until = s->cmd_t0 + bk_sleep_usec(script, cmd, s->vars) * 1000;
@@ -555,6 +623,56 @@ runner_gset(BkSession *s, const BkCommand *cmd, const BkResult *res)
 }
 
 /*
+ * runner_garray
+ *		Store every row of a statement's result into array variables, one
+ *		per column, named prefix + column name (\garray): element i of each
+ *		from row i, as text (SQL's null as null); no row makes them empty
+ *		arrays.  A column no command of the workload names is skipped.
+ */
+static void
+runner_garray(BkSession *s, const BkCommand *cmd, const BkResult *res)
+{
+	if (res->nrows > BK_ARRAY_MAX_LEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_PROGRAM_LIMIT_EXCEEDED),
+				 errmsg("query before \\garray returned %llu rows, more than an array variable holds (%d)",
+						(unsigned long long) res->nrows, BK_ARRAY_MAX_LEN),
+				 errhint("Fetch fewer rows with LIMIT.")));
+	for (int f = 0; f < res->ncols; f++)
+	{
+		char	   *name = psprintf("%s%s", cmd->gset_prefix, res->names[f]);
+		int			var;
+		BkValue    *arr;
+
+		if (!bk_valid_var_name(name))
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_NAME),
+					 errmsg("invalid variable name: \"%s\"", name),
+					 errhint("Name the column with AS, as in SELECT count(*) AS n ... \\garray.")));
+		var = bk_var_lookup(s->vt, name, false);
+		if (var < 0)
+			continue;
+		arr = &s->vars[var];
+		bk_var_make_array(arr, (int) res->nrows, s->vars_cxt);
+		for (uint64 r = 0; r < res->nrows; r++)
+		{
+			const char *text = res->values[r * res->ncols + f];
+			BkValue		v;
+
+			memset(&v, 0, sizeof(v));
+			if (text == NULL)
+				v.kind = BK_VAL_NULL;
+			else
+			{
+				v.kind = BK_VAL_STRING;
+				v.s = unconstify(char *, text);
+			}
+			bk_var_set_element(arr, name, (int64) r + 1, &v, s->vars_cxt);
+		}
+	}
+}
+
+/*
  * runner_wait_result
  *		Fetch what came of the command's request until it is done: \gset and
  *		\aset take their rows, an error fails the try.  The state that
@@ -612,6 +730,8 @@ runner_wait_result(BkSession *s, BkWait *wait)
 		}
 		else if (cmd->gset == BK_GSET_ALL && res->nrows > 0)
 			runner_gset(s, cmd, res);
+		else if (cmd->gset == BK_GSET_ARRAY && s->nresults == cmd->nstmts)
+			runner_garray(s, cmd, res);
 	}
 }
 

@@ -50,6 +50,7 @@ typedef enum BkExprKind
 {
 	BK_EXPR_CONST,				/* a constant: value */
 	BK_EXPR_VAR,				/* :name: var */
+	BK_EXPR_ELEM,				/* :name[index]: var, args[0] the index */
 	BK_EXPR_FUNC				/* an operator or a function: func, args */
 } BkExprKind;
 
@@ -97,14 +98,17 @@ typedef enum BkFunc
 	BK_F_RANDOM_STRING,			/* sysbench.rand.string: a \set's whole value */
 	BK_F_HASH_MURMUR2,
 	BK_F_HASH_FNV1A,
-	BK_F_PERMUTE
+	BK_F_PERMUTE,
+	BK_F_ARRAY_LENGTH,			/* array_length(:name): var, no args */
+	BK_F_ARRAY_POSITION			/* array_position(:name, v): var, args[0] */
 } BkFunc;
 
 struct BkExpr
 {
 	BkExprKind	kind;
 	BkValue		value;			/* BK_EXPR_CONST */
-	int			var;			/* BK_EXPR_VAR */
+	int			var;			/* BK_EXPR_VAR, BK_EXPR_ELEM; the array of
+								 * BK_F_ARRAY_LENGTH and BK_F_ARRAY_POSITION */
 	BkFunc		func;			/* BK_EXPR_FUNC */
 	int			nargs;
 	BkExpr	  **args;

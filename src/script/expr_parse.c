@@ -40,6 +40,8 @@ static const struct
 }			bk_functions[] =
 {
 	{"abs", 1, BK_F_ABS},
+	{"array_length", 1, BK_F_ARRAY_LENGTH},
+	{"array_position", 2, BK_F_ARRAY_POSITION},
 	{"debug", 1, BK_F_DEBUG},
 	{"double", 1, BK_F_DOUBLE},
 	{"exp", 1, BK_F_EXP},
@@ -68,7 +70,7 @@ static const struct
 };
 
 /* the list of them, for a hint */
-#define BK_FUNCTION_LIST "The functions are abs, debug, double, exp, greatest, hash, hash_fnv1a, hash_murmur2, int, least, ln, mod, permute, pi, pow, power, random, random_exponential, random_gaussian, random_string, random_zipfian, sqrt, sysbench_gaussian, sysbench_pareto, sysbench_special and sysbench_zipfian."
+#define BK_FUNCTION_LIST "The functions are abs, array_length, array_position, debug, double, exp, greatest, hash, hash_fnv1a, hash_murmur2, int, least, ln, mod, permute, pi, pow, power, random, random_exponential, random_gaussian, random_string, random_zipfian, sqrt, sysbench_gaussian, sysbench_pareto, sysbench_special and sysbench_zipfian."
 
 /* the longest pattern of random_string() */
 #define BK_MAX_STRING_PATTERN	8192
@@ -378,6 +380,40 @@ bk_parse_random_string(BkExprParser *ep, const BkToken *name)
 }
 
 /*
+ * bk_parse_array_call
+ *		array_length(:name) or array_position(:name, value) (FUNC), after
+ *		its "(": the first argument is an array variable, named, not an
+ *		expression.
+ */
+static BkExpr *
+bk_parse_array_call(BkExprParser *ep, BkFunc func)
+{
+	const char *fname = func == BK_F_ARRAY_LENGTH ? "array_length" : "array_position";
+	BkExpr	  **args = palloc(sizeof(BkExpr *));
+	BkExpr	   *e;
+	char	   *name;
+	int			var;
+
+	if (ep->tok.kind != TOK_VAR)
+		expr_syntax_error(ep, psprintf("The first argument of %s() is an array variable, as in %s(:name%s).",
+									   fname, fname,
+									   func == BK_F_ARRAY_LENGTH ? "" : ", value"));
+	name = pnstrdup(ep->tok.start + 1, ep->tok.len - 1);
+	var = bk_var_lookup(ep->script->vt, name, true);
+	pfree(name);
+	bk_lex(ep);
+	if (func == BK_F_ARRAY_POSITION)
+	{
+		bk_expect(ep, TOK_COMMA, "\",\" and the value to find");
+		args[0] = bk_parse_expr(ep, 0);
+	}
+	bk_expect(ep, TOK_RPAREN, "\")\"");
+	e = bk_make_func(func, func == BK_F_ARRAY_POSITION ? 1 : 0, args);
+	e->var = var;
+	return e;
+}
+
+/*
  * bk_parse_call
  *		A function call, at its name.  As exprparse.y: the name is checked
  *		as soon as it is read, the number of arguments at the ")"; the list
@@ -406,6 +442,9 @@ bk_parse_call(BkExprParser *ep)
 	bk_expect(ep, TOK_LPAREN, "\"(\" after a function name");
 	if (bk_functions[f].func == BK_F_RANDOM_STRING)
 		return bk_parse_random_string(ep, &name);
+	if (bk_functions[f].func == BK_F_ARRAY_LENGTH ||
+		bk_functions[f].func == BK_F_ARRAY_POSITION)
+		return bk_parse_array_call(ep, bk_functions[f].func);
 
 	/* room for a seed more */
 	args = palloc(sizeof(BkExpr *) * (maxargs + 1));
@@ -592,6 +631,16 @@ bk_parse_prefix(BkExprParser *ep)
 				e = bk_make_var(bk_var_lookup(ep->script->vt, name, true));
 				pfree(name);
 				bk_lex(ep);
+				if (ep->tok.kind == TOK_LBRACKET)
+				{
+					/* :name[index], an element of an array variable */
+					e->kind = BK_EXPR_ELEM;
+					e->nargs = 1;
+					e->args = palloc(sizeof(BkExpr *));
+					bk_lex(ep);
+					e->args[0] = bk_parse_expr(ep, 0);
+					bk_expect(ep, TOK_RBRACKET, "\"]\"");
+				}
 				return e;
 			}
 		case TOK_IDENT:

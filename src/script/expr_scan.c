@@ -283,6 +283,12 @@ bk_lex(BkExprParser *ep)
 				case ',':
 					tok->kind = TOK_COMMA;
 					break;
+				case '[':
+					tok->kind = TOK_LBRACKET;
+					break;
+				case ']':
+					tok->kind = TOK_RBRACKET;
+					break;
 				default:
 					{
 						char		more[2] = {(char) c, '\0'};

@@ -39,6 +39,8 @@ typedef enum BkTokenKind
 	TOK_LPAREN,
 	TOK_RPAREN,
 	TOK_COMMA,
+	TOK_LBRACKET,				/* [ of :name[index] */
+	TOK_RBRACKET,
 	TOK_AND,
 	TOK_OR,
 	TOK_NOT,

@@ -3,13 +3,14 @@
  * meta.c
  *		The meta-commands of a script: a backslash and the rest of its line
  *		(lines ending in a backslash continuing it), read into words as
- *		pgbench's lexer reads them, and parsed: \set, \if, \elif, \else
- *		and \endif (checked and linked to each other as pgbench's
- *		CheckConditional does), \gset and \aset (which go to the SQL
- *		command before them), \startpipeline, \syncpipeline and
- *		\endpipeline, and the declarations of the script, \ignore_errors and
- *		\dataset.  \sleep is sleep.c's, the expressions of \set, \if and
- *		\elif are expr_parse.c's.
+ *		pgbench's lexer reads them, and parsed: \set (and \set name[i] of
+ *		an array variable), \unset, \if, \elif, \else and \endif (checked
+ *		and linked to each other as pgbench's CheckConditional does),
+ *		\while and \endwhile (nested with them), \gset, \aset and \garray
+ *		(which go to the SQL command before them), \startpipeline,
+ *		\syncpipeline and \endpipeline, and the declarations of the script,
+ *		\ignore_errors and \dataset.  \sleep is sleep.c's, the expressions
+ *		of \set, \if, \elif and \while are expr_parse.c's.
  *
  *-------------------------------------------------------------------------
  */
@@ -351,11 +352,14 @@ bk_script_rolls_back(const BkScript *script, int sqlerrcode)
  *		just before it stores its result into variables.
  */
 static void
-bk_parse_gset(BkScriptParser *sp, BkWord *words, int nwords, bool all, int line)
+bk_parse_gset(BkScriptParser *sp, BkWord *words, int nwords, BkGset kind, int line)
 {
-	const char *name = all ? "aset" : "gset";
-	const char *hint = psprintf("End a query with \\%s in place of its semicolon, as in SELECT abalance FROM pgbench_accounts WHERE aid = :aid \\%s.",
-								name, name);
+	bool		all = (kind == BK_GSET_ALL);
+	const char *name = all ? "aset" : kind == BK_GSET_ARRAY ? "garray" : "gset";
+	const char *hint = kind == BK_GSET_ARRAY ?
+		"End a query with \\garray in place of its semicolon, as in SELECT aid, abalance FROM pgbench_accounts WHERE aid IN (:aids[*]) \\garray." :
+		psprintf("End a query with \\%s in place of its semicolon, as in SELECT abalance FROM pgbench_accounts WHERE aid = :aid \\%s.",
+				 name, name);
 	BkScript   *script = sp->script;
 	BkCommand  *prev;
 	char	   *prefix = "";
@@ -389,7 +393,8 @@ bk_parse_gset(BkScriptParser *sp, BkWord *words, int nwords, bool all, int line)
 				 errmsg("\\%s must follow an SQL command in script \"%s\" at line %d",
 						name, script->name, line),
 				 errdetail("The query before it ends with \\%s already.",
-						   prev->gset == BK_GSET_ALL ? "aset" : "gset"),
+						   prev->gset == BK_GSET_ALL ? "aset" :
+						   prev->gset == BK_GSET_ARRAY ? "garray" : "gset"),
 				 errhint("%s", hint)));
 	if (prev->in_pipeline)
 		ereport(ERROR,
@@ -401,13 +406,14 @@ bk_parse_gset(BkScriptParser *sp, BkWord *words, int nwords, bool all, int line)
 	if (!all && prev->kind != BK_CMD_SQL)
 		ereport(ERROR,
 				(errcode(ERRCODE_SYNTAX_ERROR),
-				 errmsg("\\gset after a statement that returns no row in script \"%s\" at line %d",
-						script->name, line),
-				 errdetail("\\gset expects one row, and \"%s\" returns none.",
+				 errmsg("\\%s after a statement that returns no row in script \"%s\" at line %d",
+						name, script->name, line),
+				 errdetail("\\%s expects %s, and \"%s\" returns none.",
+						   name, kind == BK_GSET_ARRAY ? "rows" : "one row",
 						   prev->stmts[0].sql),
 				 errhint("%s", hint)));
 
-	prev->gset = all ? BK_GSET_ALL : BK_GSET_ONE;
+	prev->gset = kind;
 	prev->gset_prefix = prefix;
 }
 
@@ -424,9 +430,10 @@ bk_parse_if(BkScriptParser *sp, BkCommandKind kind, int cmdno)
 	BkCommand  *cmd = &script->commands[cmdno];
 	BkOpenIf   *top = (sp->nifs > 0) ? &sp->ifs[sp->nifs - 1] : NULL;
 	const char *name = (kind == BK_CMD_ELIF) ? "elif" :
-		(kind == BK_CMD_ELSE) ? "else" : "endif";
+		(kind == BK_CMD_ELSE) ? "else" :
+		(kind == BK_CMD_ENDWHILE) ? "endwhile" : "endif";
 
-	if (kind == BK_CMD_IF)
+	if (kind == BK_CMD_IF || kind == BK_CMD_WHILE)
 	{
 		if (sp->nifs == sp->maxifs)
 		{
@@ -436,12 +443,24 @@ bk_parse_if(BkScriptParser *sp, BkCommandKind kind, int cmdno)
 		top = &sp->ifs[sp->nifs++];
 		top->cmd = top->branch = cmdno;
 		top->seen_else = false;
+		top->loop = (kind == BK_CMD_WHILE);
 		return;
 	}
 
-	if (top == NULL)
+	if (kind == BK_CMD_ENDWHILE)
+	{
+		if (top == NULL || !top->loop)
+			bk_syntax_error(sp, cmd->line, 0, NULL,
+							top == NULL ? "Start the loop with \\while." :
+							psprintf("The \\if at line %d ends first, with \\endif.",
+									 script->commands[top->cmd].line),
+							"\\endwhile without matching \\while");
+	}
+	else if (top == NULL || top->loop)
 		bk_syntax_error(sp, cmd->line, 0, NULL,
-						"Start the conditional block with \\if.",
+						top == NULL ? "Start the conditional block with \\if." :
+						psprintf("The \\while at line %d ends first, with \\endwhile.",
+								 script->commands[top->cmd].line),
 						"\\%s without matching \\if", name);
 	if (top->seen_else && kind != BK_CMD_ENDIF)
 		bk_syntax_error(sp, cmd->line, 0, NULL,
@@ -454,10 +473,20 @@ bk_parse_if(BkScriptParser *sp, BkCommandKind kind, int cmdno)
 				(errcode(ERRCODE_SYNTAX_ERROR),
 				 errmsg("\\%s inside a pipeline in script \"%s\" at line %d",
 						name, script->name, cmd->line),
-				 errdetail("The pipeline starts at line %d, in the branch that \\%s ends.",
-						   sp->pipe_line, name),
+				 errdetail("The pipeline starts at line %d, in the %s that \\%s ends.",
+						   sp->pipe_line, top->loop ? "loop" : "branch", name),
+				 top->loop ?
+				 errhint("End the pipeline with \\endpipeline in the loop it starts in.") :
 				 errhint("End the pipeline with \\endpipeline in the branch of the \\if it starts in.")));
 
+	if (kind == BK_CMD_ENDWHILE)
+	{
+		/* the \while goes past its \endwhile, which goes back to it */
+		script->commands[top->cmd].next_branch = cmdno;
+		cmd->next_branch = top->cmd;
+		sp->nifs--;
+		return;
+	}
 	script->commands[top->branch].next_branch = cmdno;
 	top->branch = cmdno;
 	if (kind == BK_CMD_ELSE)
@@ -469,6 +498,39 @@ bk_parse_if(BkScriptParser *sp, BkCommandKind kind, int cmdno)
 		cmd->endif = cmdno;
 		sp->nifs--;
 	}
+}
+
+/*
+ * bk_parse_set_index
+ *		The index of \set name[index] expression (command CMD), whose word
+ *		W holds a '[': *VAR gets the name before it, CMD->index the
+ *		expression between it and its ']' (brackets nest, as in
+ *		\set a[:b[1]] 0), read from the command's text, which ends at END.
+ *		Returns where the value's expression starts.
+ */
+static const char *
+bk_parse_set_index(BkScriptParser *sp, BkCommand *cmd, const BkWord *w,
+				   const char *end, char **var)
+{
+	const char *open = memchr(w->start, '[', w->len);
+	const char *q = open + 1;
+	int			depth = 1;
+
+	*var = pnstrdup(w->start, open - w->start);
+	for (; q < end && *q != '\n'; q++)
+	{
+		if (*q == '[')
+			depth++;
+		else if (*q == ']' && --depth == 0)
+			break;
+	}
+	if (depth > 0)
+		bk_syntax_error(sp, w->line, bk_column(sp, open), "set",
+						"An element of an array variable is set with \\set name[index] expression, the index in brackets.",
+						"unterminated index");
+	cmd->index = bk_expr_parse(sp->script, pnstrdup(open + 1, q - open - 1),
+							   w->line, bk_column(sp, open + 1), "set");
+	return q + 1;
 }
 
 /*
@@ -508,11 +570,15 @@ bk_parse_pipeline(BkScriptParser *sp, BkCommandKind kind, BkCommand *cmd)
 		if (sp->nifs > sp->pipe_nifs)
 			ereport(ERROR,
 					(errcode(ERRCODE_SYNTAX_ERROR),
-					 errmsg("\\endpipeline inside an \\if in script \"%s\" at line %d",
+					 errmsg("\\endpipeline inside %s in script \"%s\" at line %d",
+							sp->ifs[sp->nifs - 1].loop ? "a \\while" : "an \\if",
 							sp->script->name, cmd->line),
-					 errdetail("The pipeline starts at line %d, outside the \\if at line %d.",
+					 errdetail("The pipeline starts at line %d, outside the \\%s at line %d.",
 							   sp->pipe_line,
+							   sp->ifs[sp->nifs - 1].loop ? "while" : "if",
 							   sp->script->commands[sp->ifs[sp->nifs - 1].cmd].line),
+					 sp->ifs[sp->nifs - 1].loop ?
+					 errhint("End the pipeline with \\endpipeline in the loop it starts in.") :
 					 errhint("End the pipeline with \\endpipeline in the branch of the \\if it starts in.")));
 		sp->pipe_line = 0;
 	}
@@ -522,7 +588,8 @@ bk_parse_pipeline(BkScriptParser *sp, BkCommandKind kind, BkCommand *cmd)
  * bk_meta_name
  *		The kind of the meta-command called NAME (in any case), as pgbench's
  *		getMetaCommand; *GSET (\gset, \aset) and *SHELL (\shell, \setshell)
- *		tell those that are no command here.  False if there is none.
+ *		(\gset, \aset, \garray) and *SHELL (\shell, \setshell) tell those
+ *		that are no command here.  False if there is none.
  */
 static bool
 bk_meta_name(const char *name, BkCommandKind *kind, bool *gset, bool *shell)
@@ -541,10 +608,14 @@ bk_meta_name(const char *name, BkCommandKind *kind, bool *gset, bool *shell)
 		{"endif", BK_CMD_ENDIF},
 		{"startpipeline", BK_CMD_START_PIPELINE},
 		{"syncpipeline", BK_CMD_SYNC_PIPELINE},
-		{"endpipeline", BK_CMD_END_PIPELINE}
+		{"endpipeline", BK_CMD_END_PIPELINE},
+		{"while", BK_CMD_WHILE},
+		{"endwhile", BK_CMD_ENDWHILE},
+		{"unset", BK_CMD_UNSET}
 	};
 
-	*gset = (pg_strcasecmp(name, "gset") == 0 || pg_strcasecmp(name, "aset") == 0);
+	*gset = (pg_strcasecmp(name, "gset") == 0 || pg_strcasecmp(name, "aset") == 0 ||
+			 pg_strcasecmp(name, "garray") == 0);
 	*shell = (pg_strcasecmp(name, "shell") == 0 || pg_strcasecmp(name, "setshell") == 0);
 	if (*gset || *shell)
 		return true;
@@ -626,7 +697,7 @@ bk_parse_meta(BkScriptParser *sp, const char *bs, int *line)
 
 	if (!bk_meta_name(name, &kind, &gset, &shell))
 		bk_syntax_error(sp, cmdline, bk_column(sp, bs), NULL,
-						"The meta-commands are \\set, \\sleep, \\if, \\elif, \\else, \\endif, \\gset, \\aset, \\startpipeline, \\syncpipeline, \\endpipeline, and the declarations \\ignore_errors, \\rollback_errors and \\dataset.",
+						"The meta-commands are \\set, \\unset, \\sleep, \\if, \\elif, \\else, \\endif, \\while, \\endwhile, \\gset, \\aset, \\garray, \\startpipeline, \\syncpipeline, \\endpipeline, and the declarations \\ignore_errors, \\rollback_errors and \\dataset.",
 						"invalid command \"\\%s\"", name);
 	if (shell)
 	{
@@ -646,7 +717,7 @@ bk_parse_meta(BkScriptParser *sp, const char *bs, int *line)
 	 * The words of the command; those of \set and \if are a variable name
 	 * and an expression, read apart.
 	 */
-	if (kind != BK_CMD_IF && kind != BK_CMD_ELIF)
+	if (kind != BK_CMD_IF && kind != BK_CMD_ELIF && kind != BK_CMD_WHILE)
 	{
 		int			maxwords = (kind == BK_CMD_SET && !gset) ? 2 : BK_MAX_WORDS;
 
@@ -665,7 +736,10 @@ bk_parse_meta(BkScriptParser *sp, const char *bs, int *line)
 
 	if (gset)
 	{
-		bk_parse_gset(sp, words, nwords, pg_strcasecmp(name, "aset") == 0, cmdline);
+		bk_parse_gset(sp, words, nwords,
+					  pg_strcasecmp(name, "aset") == 0 ? BK_GSET_ALL :
+					  pg_strcasecmp(name, "garray") == 0 ? BK_GSET_ARRAY : BK_GSET_ONE,
+					  cmdline);
 		pfree(words);
 		return (*end == '\n') ? end + 1 : end;
 	}
@@ -687,6 +761,8 @@ bk_parse_meta(BkScriptParser *sp, const char *bs, int *line)
 									"Write \\set followed by a variable name and an expression, as in \\set aid random(1, 100000 * :scale).",
 									"missing argument");
 				var = bk_word(&words[1]);
+				if (memchr(words[1].start, '[', words[1].len) != NULL)
+					p = bk_parse_set_index(sp, cmd, &words[1], end, &var);
 				if (!bk_valid_var_name(var))
 					bk_syntax_error(sp, words[1].line, words[1].column, "set",
 									"A variable name is made of letters, digits and underscores, and does not start with a digit.",
@@ -708,10 +784,41 @@ bk_parse_meta(BkScriptParser *sp, const char *bs, int *line)
 				bk_parse_if(sp, kind, cmdno);
 			}
 			break;
+		case BK_CMD_WHILE:
+			{
+				char	   *expr;
+				int			ecol;
+
+				expr = bk_meta_rest(sp, p, end, &wline, &ecol);
+				cmd->expr = bk_expr_parse(script, expr, wline, ecol, "while");
+				bk_parse_if(sp, kind, cmdno);
+			}
+			break;
 		case BK_CMD_ELSE:
 		case BK_CMD_ENDIF:
+		case BK_CMD_ENDWHILE:
 			bk_no_argument(sp, words, nwords);
 			bk_parse_if(sp, kind, cmdno);
+			break;
+		case BK_CMD_UNSET:
+			{
+				char	   *var;
+
+				if (nwords < 2)
+					bk_syntax_error(sp, cmdline, 0, "unset",
+									"Write \\unset followed by a variable name, as in \\unset items.",
+									"missing argument");
+				if (nwords > 2)
+					bk_syntax_error(sp, words[2].line, words[2].column, "unset",
+									"\\unset takes one variable name.",
+									"too many arguments");
+				var = bk_word(&words[1]);
+				if (!bk_valid_var_name(var))
+					bk_syntax_error(sp, words[1].line, words[1].column, "unset",
+									"A variable name is made of letters, digits and underscores, and does not start with a digit.",
+									"invalid variable name \"%s\"", var);
+				cmd->var = bk_var_lookup(script->vt, var, true);
+			}
 			break;
 		case BK_CMD_SLEEP:
 			bk_parse_sleep(sp, cmd, words, nwords);

@@ -202,6 +202,10 @@ bk_script_parse(const char *text, const char *name, BkVarTable *vt)
 		bk_syntax_error(&sp, sp.paren_line, 0, NULL,
 						"Close each parenthesis in the statement that opens it.",
 						"unterminated parenthesis");
+	if (sp.nifs > 0 && sp.ifs[sp.nifs - 1].loop)
+		bk_syntax_error(&sp, script->commands[sp.ifs[sp.nifs - 1].cmd].line, 0, NULL,
+						"End each \\while with \\endwhile.",
+						"\\while without matching \\endwhile");
 	if (sp.nifs > 0)
 		bk_syntax_error(&sp, script->commands[sp.ifs[sp.nifs - 1].cmd].line, 0, NULL,
 						"End each \\if with \\endif.",

@@ -14,12 +14,13 @@
 
 #include "script/script.h"
 
-/* an \if being parsed, until its \endif */
+/* an \if being parsed, until its \endif, or a \while, until its \endwhile */
 typedef struct BkOpenIf
 {
-	int			cmd;			/* index of the \if */
+	int			cmd;			/* index of the \if or \while */
 	int			branch;			/* index of its latest \if, \elif or \else */
 	bool		seen_else;
+	bool		loop;			/* a \while */
 } BkOpenIf;
 
 /* the state of parsing a script */
@@ -47,7 +48,7 @@ typedef struct BkScriptParser
 	int			njoins;
 	int			maxjoins;
 
-	/* conditionals open, innermost last */
+	/* conditionals and loops open, innermost last */
 	BkOpenIf   *ifs;
 	int			nifs;
 	int			maxifs;

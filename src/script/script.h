@@ -53,11 +53,15 @@ typedef enum BkValueKind
 	BK_VAL_BOOL,
 	BK_VAL_INT,
 	BK_VAL_DOUBLE,
-	BK_VAL_STRING				/* text not yet read as a value: a run's
+	BK_VAL_STRING,				/* text not yet read as a value: a run's
 								 * variables (pgbench -D) and \gset/\aset
 								 * results; an expression reads it as pgbench's
 								 * makeVariableValue does, SQL gets it as is */
+	BK_VAL_ARRAY				/* an array variable (\set name[i], \garray):
+								 * only a variable holds one */
 } BkValueKind;
+
+typedef struct BkArray BkArray;
 
 typedef struct BkValue
 {
@@ -67,7 +71,26 @@ typedef struct BkValue
 	double		d;
 	char	   *s;				/* BK_VAL_STRING: palloc'd, owned by the
 								 * variable; see bk_var_assign */
+	BkArray    *a;				/* BK_VAL_ARRAY: palloc'd, owned by the
+								 * variable, as are its elements' strings */
 } BkValue;
+
+/*
+ * An array variable's elements, 1 to n in the language (0 to n - 1 here):
+ * values of any kind but BK_VAL_UNDEF and BK_VAL_ARRAY.
+ */
+struct BkArray
+{
+	int			n;
+	int			max;
+	BkValue    *elems;
+};
+
+/* the most elements an array variable holds */
+#define BK_ARRAY_MAX_LEN		65535
+
+/* the most parameters a statement has (the protocol's limit) */
+#define BK_MAX_PARAMS			65535
 
 /* variable names, shared by the scripts of a workload */
 typedef struct BkVarTable
@@ -100,7 +123,10 @@ typedef enum BkCommandKind
 	BK_CMD_ENDIF,				/* \endif */
 	BK_CMD_START_PIPELINE,		/* \startpipeline */
 	BK_CMD_SYNC_PIPELINE,		/* \syncpipeline */
-	BK_CMD_END_PIPELINE			/* \endpipeline */
+	BK_CMD_END_PIPELINE,		/* \endpipeline */
+	BK_CMD_WHILE,				/* \while expr */
+	BK_CMD_ENDWHILE,			/* \endwhile */
+	BK_CMD_UNSET				/* \unset var */
 } BkCommandKind;
 
 /* what a SQL command does with its result rows */
@@ -108,7 +134,9 @@ typedef enum BkGset
 {
 	BK_GSET_NONE,
 	BK_GSET_ONE,				/* \gset: exactly one row, of the last statement */
-	BK_GSET_ALL					/* \aset: every statement, the last row of each */
+	BK_GSET_ALL,				/* \aset: every statement, the last row of each */
+	BK_GSET_ARRAY				/* \garray: every row of the last statement,
+								 * a column an array variable */
 } BkGset;
 
 /* one statement of a SQL command */
@@ -134,6 +162,15 @@ typedef struct BkStatement
 	 */
 	int			nidents;		/* :{name}s in the text */
 	bool		ident_utility;
+
+	/*
+	 * Lists, :name[*] and :(a, b)[*] (an extension too): expanded into as
+	 * many parameters as the arrays have elements when the statement runs,
+	 * so its text, like one with identifier variables, is known only then.
+	 * DYNAMIC: it has identifier variables or lists (bk_sql_dynamic).
+	 */
+	int			nlists;
+	bool		dynamic;
 } BkStatement;
 
 typedef struct BkCommand
@@ -144,9 +181,13 @@ typedef struct BkCommand
 								 * first line (127 bytes at most), a
 								 * meta-command whole; no trailing blanks */
 
-	/* BK_CMD_SET (var, expr); BK_CMD_IF and BK_CMD_ELIF (expr) */
+	/*
+	 * BK_CMD_SET (var, expr, and index for \set name[index]); BK_CMD_IF,
+	 * BK_CMD_ELIF and BK_CMD_WHILE (expr); BK_CMD_UNSET (var)
+	 */
 	int			var;			/* index into the BkVarTable; -1 if none */
 	BkExpr	   *expr;
+	BkExpr	   *index;			/* NULL: the variable itself */
 
 	/*
 	 * BK_CMD_IF, BK_CMD_ELIF, BK_CMD_ELSE: the next \elif, \else or \endif
@@ -155,6 +196,11 @@ typedef struct BkCommand
 	 */
 	int			next_branch;	/* command index */
 	int			endif;			/* command index */
+
+	/*
+	 * BK_CMD_WHILE: its \endwhile (a false condition goes past it);
+	 * BK_CMD_ENDWHILE: its \while (where it goes back to).  In next_branch.
+	 */
 
 	/* BK_CMD_SLEEP: a constant or a variable, times a unit */
 	int64		sleep_value;	/* when sleep_var < 0 */

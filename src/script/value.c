@@ -309,6 +309,7 @@ bk_value_format(const BkValue *v, char *out)
 			strlcpy(out, v->s, BK_VALUE_TEXT_LEN);
 			return (int) strlen(out);
 		case BK_VAL_UNDEF:
+		case BK_VAL_ARRAY:		/* never read as one value (bk_var_not_array) */
 			break;
 	}
 	out[0] = '\0';

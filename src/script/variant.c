@@ -1,8 +1,8 @@
 /*-------------------------------------------------------------------------
  *
  * variant.c
- *		The texts that a statement with identifier variables takes in one
- *		session (BkVariants): kept sorted by text, each with what an
+ *		The texts that a statement with identifier variables or lists takes
+ *		in one session (BkVariants): kept sorted by text, each with what an
  *		executor keeps for it (a plan, a prepared statement's state).
  *
  *-------------------------------------------------------------------------

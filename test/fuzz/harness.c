@@ -6,9 +6,11 @@
  *
  *	script	the input is a script: bk_script_parse, then each command once,
  *			in order, as the runner would meet it: \set evaluates and
- *			assigns, \if and \elif evaluate and take the truth, \sleep
- *			computes its time, SQL gets its variables substituted.  An
- *			ERROR of one command does not stop the next.
+ *			assigns (an element of an array too), \unset unsets, \if,
+ *			\elif and \while evaluate and take the truth, \sleep computes
+ *			its time, SQL gets its variables substituted (and, with
+ *			identifier variables or lists, its text for the extended
+ *			protocol made).  An ERROR of one command does not stop the next.
  *	expr	the input is an expression, optionally followed by a newline
  *			and a text that variable :s holds (as \gset or a run's
  *			variables give text): bk_expr_parse, then bk_expr_eval.
@@ -25,6 +27,7 @@
 #include "lib/stringinfo.h"
 
 #include "script/script.h"
+#include "script/expr.h"
 #include "script/expr_eval.h"
 #include "script/expr_parse.h"
 #include "script/parse.h"
@@ -73,6 +76,34 @@ bk_fuzz_vars(BkVarTable *vt)
 	return vars;
 }
 
+/* \set of command I of SCRIPT: a variable, or an element of an array */
+static void
+bk_fuzz_set(BkScript *script, int i, BkValue *vars, BkPrng *prng, BkValue *v)
+{
+	BkCommand  *cmd = &script->commands[i];
+	BkValue		ix;
+
+	if (cmd->expr->kind == BK_EXPR_ELEM)
+	{
+		*v = *bk_expr_element(script, i, cmd->expr, vars, prng);
+		if (v->kind == BK_VAL_STRING)
+			v->s = pstrdup(v->s);
+	}
+	else
+		bk_expr_eval(script, i, cmd->expr, vars, prng, v);
+	if (cmd->index == NULL)
+	{
+		bk_var_assign(&vars[cmd->var], v, CurrentMemoryContext);
+		return;
+	}
+	memset(&ix, 0, sizeof(ix));
+	bk_expr_eval(script, i, cmd->index, vars, prng, &ix);
+	if (ix.kind == BK_VAL_NULL)
+		elog(ERROR, "null index");
+	bk_var_set_element(&vars[cmd->var], script->vt->names[cmd->var], bk_to_int(&ix),
+					   v, CurrentMemoryContext);
+}
+
 /* run every command of SCRIPT once, in order */
 static void
 bk_fuzz_commands(BkScript *script)
@@ -95,16 +126,18 @@ bk_fuzz_commands(BkScript *script)
 		switch (cmd->kind)
 		{
 			case BK_CMD_SET:
-				if (BK_STUB_TRY(bk_expr_eval(script, i, cmd->expr, vars, &prng, &v)))
+				if (BK_STUB_TRY(bk_fuzz_set(script, i, vars, &prng, &v)))
 					bk_outcome_error(what);
 				else
-				{
-					bk_var_assign(&vars[cmd->var], &v, CurrentMemoryContext);
 					bk_outcome_value(what, &v);
-				}
+				break;
+			case BK_CMD_UNSET:
+				bk_var_unset(&vars[cmd->var]);
+				appendStringInfo(&bk_outcome, "%s: unset\n", what);
 				break;
 			case BK_CMD_IF:
 			case BK_CMD_ELIF:
+			case BK_CMD_WHILE:
 				if (BK_STUB_TRY(bk_expr_eval(script, i, cmd->expr, vars, &prng, &v);
 								truth = bk_value_truth(script, i, &v)))
 					bk_outcome_error(what);
@@ -139,6 +172,16 @@ bk_fuzz_commands(BkScript *script)
 								appendStringInfoChar(&bk_outcome, *c);
 						}
 						appendStringInfoChar(&bk_outcome, '\n');
+					}
+					if (cmd->stmts[j].dynamic)
+					{
+						BkSqlText	text;
+
+						if (BK_STUB_TRY(bk_sql_dynamic(&cmd->stmts[j], vars, &text)))
+							bk_outcome_error(what);
+						else
+							appendStringInfo(&bk_outcome, "%s: %d parameters\n", what,
+											 text.nparams);
 					}
 				}
 				break;

@@ -23,7 +23,7 @@ sub slurp { local (@ARGV, $/) = @_; return <> }
 sub script_like
 {
 	my ($s) = @_;
-	return $s =~ /\\(set|sleep|if|elif|else|endif|gset|aset|startpipeline|endpipeline|syncpipeline)\b/
+	return $s =~ /\\(set|unset|sleep|if|elif|else|endif|while|endwhile|gset|aset|garray|startpipeline|endpipeline|syncpipeline)\b/
 	  || $s =~ /^\s*(select|insert|update|delete|begin|end|commit|rollback|with|create|drop|vacuum)\b.*;/ims;
 }
 
@@ -32,7 +32,7 @@ sub add_script
 	my ($s) = @_;
 	return unless defined $s && length $s && length $s < 4096 && script_like($s);
 	$script{$s} = 1;
-	while ($s =~ /^\s*\\(?:set\s+\S+|if|elif)\s+(.+?)\s*$/mg)
+	while ($s =~ /^\s*\\(?:set\s+[^\s\[]+(?:\[[^\]]*\])?|if|elif|while)\s+(.+?)\s*$/mg)
 	{
 		$expr{$1} = 1;
 	}
