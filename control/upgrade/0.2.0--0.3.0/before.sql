@@ -55,3 +55,6 @@ DROP FUNCTION bench.compare(bigint, bigint, double precision);
 ALTER TABLE bench.schedules ADD COLUMN capacity jsonb;
 COMMENT ON COLUMN bench.schedules.capacity IS
     'A schedule of capacity searches (bench.schedule_capacity): their objective, precision and budget; NULL for a schedule of sweeps';
+
+-- bench.init takes warehouses (the tpcc dataset): an argument more
+DROP FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer);
