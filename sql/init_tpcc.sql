@@ -7,6 +7,7 @@
 SET client_min_messages = warning;
 CREATE EXTENSION IF NOT EXISTS pgbenchkit CASCADE;
 \set VERBOSITY default
+SELECT coalesce(max(id), 0) AS runs_before FROM bench.runs \gset
 CREATE SCHEMA tc;
 SET search_path = tc, public;
 
@@ -130,6 +131,33 @@ SELECT conname, conrelid::regclass, pg_get_constraintdef(oid) FROM pg_constraint
 SELECT count(*) AS datasets, count(*) FILTER (WHERE status = 'ready') AS ready
   FROM bench.datasets WHERE schema_name = 'tc' AND workload = 'tpcc';
 
+-- a run on it (\dataset tpcc) sees the warehouses, the load's constants,
+-- and the run's C for C_LAST at a delta of 65 .. 119, not 96 nor 112
+CREATE TABLE public.tc_vars (warehouses int, scale int, c_id int, ol_i_id int, c_last int, c_last_load int);
+SELECT status, transactions FROM bench.run(script => E'\\dataset tpcc\nINSERT INTO public.tc_vars VALUES (:warehouses, :scale, :c_id, :ol_i_id, :c_last, :c_last_load);',
+                                           transactions => 1, clients => 1, progress => '0');
+SELECT v.warehouses, v.scale, v.c_id = (d.options->>'c_id')::int AS c_id_load,
+       v.ol_i_id = (d.options->>'ol_i_id')::int AS ol_i_id_load,
+       v.c_last_load = (d.options->>'c_last')::int AS c_last_load,
+       abs(v.c_last - v.c_last_load) BETWEEN 65 AND 119 AND abs(v.c_last - v.c_last_load) NOT IN (96, 112) AS c_last_delta,
+       v.c_last BETWEEN 0 AND 255 AS c_last_range
+  FROM public.tc_vars v, bench.datasets d
+ WHERE d.schema_name = 'tc' AND d.status = 'ready';
+-- tables go-tpc prepared (no record): its warehouses counted, the constants the run's own
+CREATE SCHEMA tc_gotpc;
+CREATE TABLE tc_gotpc.warehouse (w_id int);
+INSERT INTO tc_gotpc.warehouse SELECT generate_series(1, 3);
+SET search_path = tc_gotpc, public;
+TRUNCATE public.tc_vars;
+SELECT status, transactions FROM bench.run(script => E'\\dataset tpcc\nINSERT INTO public.tc_vars VALUES (:warehouses, :scale, :c_id, :ol_i_id, :c_last, :c_last_load);',
+                                           transactions => 1, clients => 1, progress => '0');
+SELECT warehouses, scale, c_id BETWEEN 0 AND 1023 AS c_id, ol_i_id BETWEEN 0 AND 8191 AS ol_i_id,
+       c_last BETWEEN 0 AND 255 AS c_last, c_last_load FROM public.tc_vars;
+TRUNCATE tc_gotpc.warehouse;
+SELECT bench.run(script => E'\\dataset tpcc\nSELECT 1;', transactions => 1);
+DROP SCHEMA tc_gotpc CASCADE;
+SET search_path = tc, public;
+
 -- bad input: nothing is written
 SELECT count(*) AS datasets_before FROM bench.datasets \gset
 SELECT bench.init('tpcc', warehouses => 0);
@@ -164,4 +192,6 @@ SELECT count(*) AS still_there FROM tc_user.item;
 RESET search_path;
 DROP SCHEMA tc CASCADE;
 DROP SCHEMA tc_user CASCADE;
+DROP TABLE public.tc_vars;
+DELETE FROM bench.runs WHERE id > :runs_before;
 DELETE FROM bench.datasets WHERE schema_name IN ('tc', 'tc_user');
