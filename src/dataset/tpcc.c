@@ -1127,8 +1127,9 @@ tc_load_share(const void *opts_in, const Oid *leaves, int64 *leaf_rows, int load
 	l->leaves = leaves;
 	l->progress = progress;
 	l->cancel = cancel;
+	/* a row's values fit in its first block, kept between rows */
 	l->rowcxt = AllocSetContextCreate(CurrentMemoryContext, "pgbenchkit tpcc row",
-									  ALLOCSET_SMALL_SIZES);
+									  ALLOCSET_DEFAULT_SIZES);
 	nunits = tc_nunits(l->opts);
 	for (int64 u = loader; u < nunits; u += nloaders)
 		tc_load_unit(l, u);
