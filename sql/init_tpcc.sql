@@ -117,6 +117,34 @@ SELECT count(*) FILTER (WHERE s_data LIKE '%ORIGINAL%') BETWEEN 9000 AND 11000 A
 SELECT count(DISTINCT d) AS dates FROM (SELECT c_since AS d FROM customer UNION SELECT h_date FROM history
                                         UNION SELECT o_entry_d FROM orders) x;
 
+-- the consistency conditions of clause 3.3.2 that the initial population meets
+SELECT (SELECT bool_and(w_ytd = (SELECT sum(d_ytd) FROM district WHERE d_w_id = w_id)) FROM warehouse) AS c1,
+       (SELECT bool_and(d_next_o_id - 1 = (SELECT max(o_id) FROM orders WHERE (o_w_id, o_d_id) = (d_w_id, d_id))
+                    AND d_next_o_id - 1 = (SELECT max(no_o_id) FROM new_order WHERE (no_w_id, no_d_id) = (d_w_id, d_id)))
+          FROM district) AS c2,
+       (SELECT bool_and(n = hi - lo + 1) FROM (SELECT count(*) AS n, max(no_o_id) AS hi, min(no_o_id) AS lo
+                                                 FROM new_order GROUP BY no_w_id, no_d_id) x) AS c3,
+       (SELECT sum(o_ol_cnt) FROM orders) = (SELECT count(*) FROM order_line) AS c4,
+       (SELECT bool_and((o_carrier_id IS NULL) = EXISTS (SELECT 1 FROM new_order
+                                                         WHERE (no_w_id, no_d_id, no_o_id) = (o_w_id, o_d_id, o_id)))
+          FROM orders) AS c5,
+       (SELECT bool_and((l.ol_delivery_d IS NULL) = (o.o_carrier_id IS NULL))
+          FROM order_line l JOIN orders o ON (o.o_w_id, o.o_d_id, o.o_id) = (l.ol_w_id, l.ol_d_id, l.ol_o_id)) AS c7,
+       (SELECT bool_and(w_ytd = (SELECT sum(h_amount) FROM history WHERE h_w_id = w_id)) FROM warehouse) AS c8,
+       (SELECT bool_and(d_ytd = (SELECT sum(h_amount) FROM history WHERE (h_w_id, h_d_id) = (d_w_id, d_id)))
+          FROM district) AS c9,
+       (SELECT bool_and(n = 2100) FROM (SELECT count(*) - (SELECT count(*) FROM new_order
+                                                            WHERE (no_w_id, no_d_id) = (o_w_id, o_d_id)) AS n
+                                          FROM orders GROUP BY o_w_id, o_d_id) x) AS c11;
+SELECT bool_and(c.c_balance = coalesce(l.delivered, 0) - coalesce(h.paid, 0)) AS c10,
+       bool_and(c.c_balance + c.c_ytd_payment = coalesce(l.delivered, 0)) AS c12
+  FROM customer c
+  LEFT JOIN (SELECT o_w_id, o_d_id, o_c_id, sum(ol_amount) AS delivered
+               FROM orders JOIN order_line ON (ol_w_id, ol_d_id, ol_o_id) = (o_w_id, o_d_id, o_id)
+              WHERE ol_delivery_d IS NOT NULL GROUP BY 1, 2, 3) l ON (l.o_w_id, l.o_d_id, l.o_c_id) = (c.c_w_id, c.c_d_id, c.c_id)
+  LEFT JOIN (SELECT h_c_w_id, h_c_d_id, h_c_id, sum(h_amount) AS paid FROM history GROUP BY 1, 2, 3) h
+    ON (h.h_c_w_id, h.h_c_d_id, h.h_c_id) = (c.c_w_id, c.c_d_id, c.c_id);
+
 -- jobs => 2, with foreign keys: the same counts; the keys by go-tpc's names
 SELECT workload, scale FROM bench.init('tpcc', warehouses => 1, jobs => 2, foreign_keys => true, force => true);
 SELECT (SELECT count(*) FROM warehouse) AS warehouse, (SELECT count(*) FROM district) AS district,
