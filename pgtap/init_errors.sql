@@ -169,7 +169,7 @@ SELECT throws_ok($$SELECT bench.init('x')$$,
     '42501', 'permission denied for function init', 'no EXECUTE comes before any argument check');
 RESET ROLE;
 
-GRANT EXECUTE ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)
+GRANT EXECUTE ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer, integer)
     TO pgbk_tap_caller;
 SET LOCAL ROLE pgbk_tap_caller;
 SELECT throws_ok($$SELECT bench.init('tpcb')$$,
@@ -195,7 +195,7 @@ RESET ROLE;
 -- a role that cannot log in: before 17 the workers cannot connect as it
 CREATE ROLE pgbk_tap_nologin NOLOGIN;
 GRANT USAGE, CREATE ON SCHEMA pgbk_tap_errors TO pgbk_tap_nologin;
-GRANT EXECUTE ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)
+GRANT EXECUTE ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer, integer)
     TO pgbk_tap_nologin;
 SET LOCAL ROLE pgbk_tap_nologin;
 SELECT CASE WHEN current_setting('server_version_num')::int < 170000

@@ -44,7 +44,7 @@ SET search_path = pgbk_tap_existing, public;
 -- another role that may call bench.init and create tables here
 CREATE ROLE pgbk_tap_other LOGIN;
 GRANT USAGE, CREATE ON SCHEMA pgbk_tap_existing TO pgbk_tap_other;
-GRANT EXECUTE ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)
+GRANT EXECUTE ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer, integer)
     TO pgbk_tap_other;
 
 SELECT plan(26);

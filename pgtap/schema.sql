@@ -144,68 +144,69 @@ SELECT is(
 
 -- ---------------------------------------------------------------- bench.init
 SELECT has_function('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
-    'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer) exists');
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer', 'integer'],
+    'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer, integer) exists');
 SELECT function_returns('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer', 'integer'],
     'bench.init_result', 'bench.init returns bench.init_result');
 SELECT function_lang_is('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer', 'integer'],
     'c', 'bench.init is written in C');
 SELECT volatility_is('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer', 'integer'],
     'volatile', 'bench.init is volatile');
 SELECT isnt_strict('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer', 'integer'],
     'bench.init is not strict (it reports NULL arguments itself)');
 SELECT isnt_definer('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer', 'integer'],
     'bench.init is not SECURITY DEFINER (it runs as the caller)');
 SELECT is(
-    (SELECT proparallel FROM pg_proc WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)'::regprocedure),
+    (SELECT proparallel FROM pg_proc WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer, integer)'::regprocedure),
     'u', 'bench.init is PARALLEL UNSAFE');
 SELECT is(
-    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)'::regprocedure),
+    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer, integer)'::regprocedure),
     ARRAY['workload', 'scale', 'fillfactor', 'partitions', 'partition_method',
-          'unlogged', 'foreign_keys', 'jobs', 'force', 'target', 'generate', 'tables', 'table_size']::text[],
+          'unlogged', 'foreign_keys', 'jobs', 'force', 'target', 'generate', 'tables', 'table_size',
+          'warehouses']::text[],
     'bench.init has the documented argument names');
 SELECT is(
     (SELECT pg_get_expr(proargdefaults, 0) FROM pg_proc
-      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)'::regprocedure),
-    '1, 100, 0, NULL::text, false, false, 1, false, NULL::text, NULL::text, NULL::integer, NULL::integer',
-    'bench.init defaults: scale 1, fillfactor 100, partitions 0, no method, logged, no FKs, 1 job, no force, this database, the generation of a target''s default, sysbench''s sizes');
+      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer, integer)'::regprocedure),
+    '1, 100, 0, NULL::text, false, false, 1, false, NULL::text, NULL::text, NULL::integer, NULL::integer, NULL::integer',
+    'bench.init defaults: scale 1, fillfactor 100, partitions 0, no method, logged, no FKs, 1 job, no force, this database, the generation of a target''s default, sysbench''s sizes, no warehouses');
 SELECT is(
     (SELECT pronargdefaults::int FROM pg_proc
-      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)'::regprocedure),
-    12, 'every argument of bench.init but workload has a default');
+      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer, integer)'::regprocedure),
+    13, 'every argument of bench.init but workload has a default');
 
 -- ---------------------------------------------------------------- privileges
 CREATE ROLE pgbk_tap_nobody NOLOGIN;
 CREATE ROLE pgbk_tap_granted NOLOGIN;
-GRANT EXECUTE ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)
+GRANT EXECUTE ON FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer, integer)
     TO pgbk_tap_granted;
 
 SELECT function_privs_are('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer', 'integer'],
     'public', ARRAY[]::name[], 'PUBLIC may not EXECUTE bench.init');
 SELECT function_privs_are('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer', 'integer'],
     'pgbk_tap_nobody', ARRAY[]::name[], 'an ordinary role may not EXECUTE bench.init');
 SELECT function_privs_are('bench', 'init',
-    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer'],
+    ARRAY['text', 'integer', 'integer', 'integer', 'text', 'boolean', 'boolean', 'integer', 'boolean', 'text', 'text', 'integer', 'integer', 'integer'],
     'pgbk_tap_granted', ARRAY['EXECUTE'], 'a role granted EXECUTE may EXECUTE bench.init');
 SELECT ok(
     NOT has_function_privilege('public',
-        'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)', 'EXECUTE'),
+        'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer, integer)', 'EXECUTE'),
     'has_function_privilege(public, bench.init, EXECUTE) is false');
 SELECT ok(
     NOT EXISTS (SELECT 1 FROM pg_proc p, aclexplode(p.proacl) a
-                 WHERE p.oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)'::regprocedure
+                 WHERE p.oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer, integer)'::regprocedure
                    AND a.grantee = 0),
     'the ACL of bench.init has no entry for PUBLIC');
 SELECT isnt(
     (SELECT proacl FROM pg_proc
-      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer)'::regprocedure),
+      WHERE oid = 'bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer, integer)'::regprocedure),
     NULL, 'bench.init has an explicit ACL (the default would let PUBLIC execute it)');
 
 SELECT table_privs_are('bench', 'datasets', 'public', ARRAY['SELECT'],

@@ -5,7 +5,7 @@ CREATE SCHEMA errs;
 SET search_path = errs, public;
 
 -- unknown workload
-SELECT * FROM bench.init('tpcc');
+SELECT * FROM bench.init('tpch');
 -- NULL arguments
 SELECT * FROM bench.init(NULL);
 SELECT * FROM bench.init('tpcb', scale => NULL);

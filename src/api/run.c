@@ -49,6 +49,7 @@
 
 #include "meta/catalog.h"
 #include "core/compat.h"
+#include "core/datasets.h"
 #include "core/random.h"
 #include "runner/segment.h"
 #include "api/run.h"
@@ -343,8 +344,8 @@ run_groups_workload(const RunArgs *a, int *ncommands, RunGroup *g)
 				ereport(ERROR,
 						(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 						 errmsg("group \"%s\" needs %s %s dataset, and group \"%s\" %s %s dataset",
-								ga->name, strcmp(w->dataset, "ibench") == 0 ? "an" : "a", w->dataset,
-								dataset_group, strcmp(all->dataset, "ibench") == 0 ? "an" : "a",
+								ga->name, bk_dataset_article(w->dataset), w->dataset,
+								dataset_group, bk_dataset_article(all->dataset),
 								all->dataset),
 						 errhint("The groups of a run share its tables: give them workloads of one dataset.")));
 			all->dataset = w->dataset;
@@ -421,27 +422,73 @@ run_default_variable(RunArgs *a, const char *name, int value)
 }
 
 /*
+ * run_tpcc_c_last
+ *		TPC-C's C for C_LAST in a run (clause 2.1.6.1): the load's C_LOAD
+ *		plus or minus a delta drawn from the run's SEED, in 65 .. 119 but
+ *		neither 96 nor 112, so that the run's last names are not the
+ *		load's; within 0 .. 255 either way.
+ */
+static int
+run_tpcc_c_last(int c_load, uint64 seed)
+{
+	BkPrng		prng;
+	int			delta;
+
+	bk_prng_seed(&prng, seed ^ UINT64CONST(0x7470636343));
+	do
+		delta = (int) bk_random_uniform(&prng, 65, 119);
+	while (delta == 96 || delta == 112);
+	return c_load + delta <= 255 ? c_load + delta : c_load - delta;
+}
+
+/*
  * run_dataset_variables
- *		The variables a run on a DATASET of TABLES tables (and TABLE_SIZE
- *		rows each) sets, unless given: sysbench's :tables and :table_size
+ *		The variables a run on DATASET (FOUND, in this server or on its
+ *		target) sets, unless given: sysbench's :tables and :table_size
  *		(--tables, --table-size); the Insert Benchmark's :tables,
  *		:min_trxid, -1 until a client reads its table's oldest row, and
  *		:query_no, the point queries' count (they read the ids there are
- *		again every 100).
+ *		again every 100); TPC-C's :warehouses, NURand's constants of the
+ *		load :c_id, :ol_i_id and :c_last_load, and the run's :c_last (from
+ *		the run's SEED).  A TPC-C dataset bench.init did not make (go-tpc
+ *		prepare's) has no recorded constants: go-tpc draws its own at
+ *		random and keeps them nowhere, so the run draws :c_id, :ol_i_id and
+ *		:c_last from its seed, and :c_last_load is -1 (unknown).
  */
 static void
-run_dataset_variables(RunArgs *a, const char *dataset, int tables, int table_size)
+run_dataset_variables(RunArgs *a, const char *dataset, const BkFoundDataset *found, uint64 seed)
 {
 	if (strcmp(dataset, "sysbench") == 0)
 	{
-		run_default_variable(a, "tables", tables);
-		run_default_variable(a, "table_size", table_size);
+		run_default_variable(a, "tables", found->tables);
+		run_default_variable(a, "table_size", found->table_size);
 	}
 	else if (strcmp(dataset, "ibench") == 0)
 	{
-		run_default_variable(a, "tables", tables);
+		run_default_variable(a, "tables", found->tables);
 		run_default_variable(a, "min_trxid", -1);
 		run_default_variable(a, "query_no", 0);
+	}
+	else if (strcmp(dataset, "tpcc") == 0)
+	{
+		run_default_variable(a, "warehouses", found->warehouses);
+		if (found->constants)
+		{
+			run_default_variable(a, "c_id", found->c_id);
+			run_default_variable(a, "ol_i_id", found->ol_i_id);
+			run_default_variable(a, "c_last", run_tpcc_c_last(found->c_last, seed));
+			run_default_variable(a, "c_last_load", found->c_last);
+		}
+		else
+		{
+			BkPrng		prng;
+
+			bk_prng_seed(&prng, seed ^ UINT64CONST(0x7470636344));
+			run_default_variable(a, "c_id", (int) bk_random_uniform(&prng, 0, 1023));
+			run_default_variable(a, "ol_i_id", (int) bk_random_uniform(&prng, 0, 8191));
+			run_default_variable(a, "c_last", (int) bk_random_uniform(&prng, 0, 255));
+			run_default_variable(a, "c_last_load", -1);
+		}
 	}
 }
 
@@ -474,50 +521,67 @@ run_price(const RunArgs *a, char *price, char *currency)
 }
 
 /*
- * run_target_sizes
- *		For workload WORKLOAD of DATASET (sysbench, ibench) against target
- *		NAME: the number of its tables sbtest1, sbtest2, ... (pi1, pi2,
- *		...) that the target's role finds in its search_path (*TABLES) and,
- *		for sysbench, sbtest1's largest id (*TABLE_SIZE), as a run in the
- *		server takes tables their benchmark made itself, over a connection
- *		of the caller's own.
+ * run_target_found
+ *		For workload WORKLOAD of DATASET (sysbench, ibench, tpcc) against
+ *		target NAME, into *FOUND: the number of its tables sbtest1, sbtest2,
+ *		... (pi1, pi2, ...) that the target's role finds in its search_path
+ *		and, for sysbench, sbtest1's largest id, as a run in the server
+ *		takes tables their benchmark made itself; for tpcc, the rows of its
+ *		warehouse, and NURand's constants of the last load bench.init
+ *		recorded for that target (none for go-tpc prepare's).  Over a
+ *		connection of the caller's own.
  */
 static void
-run_target_sizes(const char *workload, const char *dataset, const char *name, int *tables,
-				 int *table_size)
+run_target_found(const char *workload, const char *dataset, const char *name,
+				 BkFoundDataset *found)
 {
+	const BkDatasetInfo *info = bk_dataset_info(dataset);
 	BkTarget   *target = bk_target_open(name, GetUserId(), "pgbenchkit run");
 	PGconn	   *conn = bk_target_open_conn(target);
 	bool		sysbench = strcmp(dataset, "sysbench") == 0;
-	const char *prefix = sysbench ? "sbtest" : "pi";
+	bool		tpcc = info->sizing == BK_SIZED_BY_WAREHOUSES;
 
+	memset(found, 0, sizeof(*found));
+	found->scale = 1;
 	PG_TRY();
 	{
-		char	   *n = bk_target_value(conn, name, "its dataset's tables",
-										psprintf("SELECT count(*) FROM pg_catalog.generate_series(1, 10000) AS i"
-												 " WHERE pg_catalog.to_regclass('%s' OPERATOR(pg_catalog.||) i) IS NOT NULL",
-												 prefix),
-										-1, NULL, NULL);
 		char	   *readable = bk_target_value(conn, name, "its dataset's tables",
-											   psprintf("SELECT pg_catalog.to_regclass('%s1') IS NOT NULL"
-														" AND pg_catalog.has_table_privilege('%s1', 'SELECT')",
-														prefix, prefix),
+											   psprintf("SELECT pg_catalog.to_regclass('%s') IS NOT NULL"
+														" AND pg_catalog.has_table_privilege('%s', 'SELECT')",
+														info->key_table, info->key_table),
 											   -1, NULL, NULL);
 
 		if (strcmp(readable, "t") != 0)
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_TABLE),
-					 errmsg("workload \"%s\" needs %s %s dataset, and target \"%s\" has no %s1 its role can read",
-							workload, sysbench ? "a" : "an", dataset, name, prefix),
-					 sysbench ?
-					 errhint("Load one there with bench.init('sysbench', tables => N, table_size => M, target => '%s'), or sysbench prepare, as the target's role finds it in its search_path.",
-							 name) :
-					 errhint("Make one there with bench.init('ibench', tables => N, target => '%s'), as the target's role finds it in its search_path.",
-							 name)));
-		*tables = atoi(n);
-		if (sysbench)
-			*table_size = atoi(bk_target_value(conn, name, "the size of its sysbench tables",
-											   "SELECT coalesce(max(id), 0) FROM sbtest1", -1, NULL, NULL));
+					 errmsg("workload \"%s\" needs %s %s dataset, and target \"%s\" has no %s its role can read",
+							workload, info->article, dataset, name, info->key_table),
+					 errhint("Load one there with bench.init('%s', ..., target => '%s'), as the target's role finds it in its search_path.",
+							 dataset, name)));
+		if (tpcc)
+		{
+			found->warehouses = atoi(bk_target_value(conn, name, "its warehouses",
+													 "SELECT count(*) FROM warehouse", -1, NULL, NULL));
+			if (found->warehouses < 1)
+				ereport(ERROR,
+						(errcode(ERRCODE_UNDEFINED_TABLE),
+						 errmsg("workload \"%s\" needs %s %s dataset, and target \"%s\" has an empty warehouse",
+								workload, info->article, dataset, name),
+						 errhint("Load one there with bench.init('tpcc', warehouses => W, target => '%s'), or go-tpc tpcc prepare.",
+								 name)));
+			found->scale = found->warehouses;
+		}
+		else
+		{
+			found->tables = atoi(bk_target_value(conn, name, "its dataset's tables",
+												 psprintf("SELECT count(*) FROM pg_catalog.generate_series(1, 10000) AS i"
+														  " WHERE pg_catalog.to_regclass('%s' OPERATOR(pg_catalog.||) i) IS NOT NULL",
+														  info->prefix),
+												 -1, NULL, NULL));
+			if (sysbench)
+				found->table_size = atoi(bk_target_value(conn, name, "the size of its sysbench tables",
+														 "SELECT coalesce(max(id), 0) FROM sbtest1", -1, NULL, NULL));
+		}
 	}
 	PG_CATCH();
 	{
@@ -526,6 +590,32 @@ run_target_sizes(const char *workload, const char *dataset, const char *name, in
 	}
 	PG_END_TRY();
 	bk_target_close_conn(target, conn);
+
+	/* the constants of the last load bench.init made there, of that size */
+	if (tpcc)
+	{
+		Oid			types[2] = {TEXTOID, INT4OID};
+		Datum		values[2] = {CStringGetTextDatum(name), Int32GetDatum(found->warehouses)};
+		bool		isnull;
+
+		bk_spi_connect();
+		if (SPI_execute_with_args("SELECT (options->>'c_last')::int4, (options->>'c_id')::int4,"
+								  "       (options->>'ol_i_id')::int4"
+								  "  FROM bench.datasets"
+								  " WHERE status = 'ready' AND workload = 'tpcc' AND target = $1"
+								  "   AND scale = $2 AND options ? 'c_last'"
+								  " ORDER BY id DESC LIMIT 1",
+								  2, types, values, NULL, true, 1) != SPI_OK_SELECT)
+			elog(ERROR, "could not read bench.datasets");
+		if (SPI_processed == 1)
+		{
+			found->c_last = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
+			found->c_id = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 2, &isnull));
+			found->ol_i_id = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 3, &isnull));
+			found->constants = true;
+		}
+		bk_spi_finish();
+	}
 }
 
 /*
@@ -587,9 +677,7 @@ bk_run_dataset_shape(const char *fn, const Datum *v, const bool *n)
 	RunArgs		a;
 	BkWorkload *w;
 	int			ncommands;
-	int			scale = 0;
-	int			tables = 0;
-	int			table_size = 0;
+	BkFoundDataset found;
 
 	bk_run_args_read(fn, v, n, &a);
 	if (a.ngroups > 0)
@@ -602,17 +690,21 @@ bk_run_dataset_shape(const char *fn, const Datum *v, const bool *n)
 		w = run_workload(&a, &ncommands);
 	if (w->dataset == NULL)
 		return NULL;
+	memset(&found, 0, sizeof(found));
 	if (a.target == NULL)
-		(void) bk_find_dataset_sizes(w->name, w->dataset, &scale, &tables, &table_size);
+		bk_find_dataset_found(w->name, w->dataset, &found);
 	else if (strcmp(w->dataset, "tpcb") == 0)
-		scale = run_target_scale(w->name, a.target);
+		found.scale = run_target_scale(w->name, a.target);
 	else
-		run_target_sizes(w->name, w->dataset, a.target, &tables, &table_size);
+		run_target_found(w->name, w->dataset, a.target, &found);
 	if (strcmp(w->dataset, "sysbench") == 0)
-		return psprintf("%d table%s of %d rows", tables, tables == 1 ? "" : "s", table_size);
+		return psprintf("%d table%s of %d rows", found.tables, found.tables == 1 ? "" : "s",
+						found.table_size);
 	if (strcmp(w->dataset, "ibench") == 0)
-		return psprintf("%d table%s", tables, tables == 1 ? "" : "s");
-	return psprintf("scale %d", scale);
+		return psprintf("%d table%s", found.tables, found.tables == 1 ? "" : "s");
+	if (strcmp(w->dataset, "tpcc") == 0)
+		return psprintf("%d warehouse%s", found.warehouses, found.warehouses == 1 ? "" : "s");
+	return psprintf("scale %d", found.scale);
 }
 
 /*
@@ -810,6 +902,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	Size		vars_len = 0;
 	int64		dataset_id = 0;
 	int			scale = 0;
+	uint64		seed;
 	int			target_tables = 0;
 	const char *search_path;
 	RunLayout	lay;
@@ -840,24 +933,27 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 		groups[0].total_weight = w->total_weight;
 		groups[0].rate = a.rate;
 	}
+	seed = a.seed_given ? a.seed : bk_strong_seed();
 	if (w->dataset != NULL && a.target == NULL)
 	{
-		int			tables = 0;
-		int			table_size = 0;
+		BkFoundDataset found;
 
-		dataset_id = bk_find_dataset_sizes(w->name, w->dataset, &scale, &tables, &table_size);
+		bk_find_dataset_found(w->name, w->dataset, &found);
+		dataset_id = found.id;
+		scale = found.scale;
 		if (dataset_id > 0)
 			bk_refuse_busy_dataset(dataset_id);
-		run_dataset_variables(&a, w->dataset, tables, table_size);
+		run_dataset_variables(&a, w->dataset, &found, seed);
 	}
 	else if (w->dataset != NULL && strcmp(w->dataset, "tpcb") != 0)
 	{
 		/* against a target: its tables, counted and measured there */
-		int			table_size = 0;
+		BkFoundDataset found;
 
-		run_target_sizes(w->name, w->dataset, a.target, &target_tables, &table_size);
-		run_dataset_variables(&a, w->dataset, target_tables, table_size);
-		scale = 1;
+		run_target_found(w->name, w->dataset, a.target, &found);
+		target_tables = found.tables;
+		run_dataset_variables(&a, w->dataset, &found, seed);
+		scale = found.scale;
 	}
 	for (int i = 0; i < w->nscripts; i++)
 		scripts_len += strlen(w->scripts[i]) + 1;
@@ -905,8 +1001,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	sh->needs_dataset = w->dataset != NULL && strcmp(w->dataset, "tpcb") == 0;
 	sh->target_tables = target_tables;
 	if (w->dataset != NULL && target_tables > 0)
-		strlcpy(sh->target_prefix, strcmp(w->dataset, "ibench") == 0 ? "pi" : "sbtest",
-				sizeof(sh->target_prefix));
+		strlcpy(sh->target_prefix, bk_dataset_info(w->dataset)->prefix, sizeof(sh->target_prefix));
 	sh->scale = scale;
 	sh->clients = a.clients;
 	sh->nworkers = a.jobs;
@@ -934,7 +1029,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	sh->sample_ns = a.sample_ns;
 	sh->sample_interval = a.sample_interval;
 	sh->seed_given = a.seed_given;
-	sh->seed = a.seed_given ? a.seed : bk_strong_seed();
+	sh->seed = seed;
 	sh->rate = a.rate;
 	sh->latency_limit_ns = a.latency_limit_ns;
 	sh->latency_limit = a.latency_limit;

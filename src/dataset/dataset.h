@@ -33,6 +33,7 @@
  *	after_vacuum	(coordinator) after VACUUM ANALYZE of every table
  *	add_keys		(coordinator, in the swap's transaction, final names)
  *	add_foreign_keys	(same; only when the options ask for them)
+ *	functions_sql	(same, last: statements such as server-side functions)
  *
  * A load into a target (another server, over libpq: init_remote.c) runs
  * none of these: it sends what pgbench -i sends, which a kind gives as SQL
@@ -64,6 +65,8 @@ typedef struct BkInitArgs
 	bool		tables_given;
 	int			table_size;		/* sysbench's */
 	bool		table_size_given;	/* not NULL: a value of the caller's */
+	int			warehouses;		/* tpcc's */
+	bool		warehouses_given;
 } BkInitArgs;
 
 typedef struct BkDatasetKind
@@ -109,6 +112,15 @@ typedef struct BkDatasetKind
 	void		(*add_keys) (const void *opts, const char *nspname);
 	void		(*add_foreign_keys) (const void *opts, const char *nspname);
 	bool		(*wants_foreign_keys) (const void *opts);
+
+	/*
+	 * Or NULL: statements to send once the tables are there under their
+	 * final names, keys and all (CREATE OR REPLACE FUNCTION, names
+	 * qualified by NSPNAME), for a server whose server_version_num is
+	 * VERSION: in the server, in the swap's transaction after the keys; on
+	 * a target, after the foreign keys.
+	 */
+	List	   *(*functions_sql) (const void *opts, int version, const char *nspname);
 
 	/*
 	 * A load into a target: the statements pgbench -i would send, for a

@@ -72,6 +72,7 @@ ib_read_options(const BkInitArgs *args, void *opts_out)
 	ib_refuse_option("unlogged", "tpcb", args->unlogged);
 	ib_refuse_option("foreign_keys", "tpcb", args->foreign_keys);
 	ib_refuse_option("table_size", "sysbench", args->table_size_given);
+	ib_refuse_option("warehouses", "tpcc", args->warehouses_given);
 	opts->tables = args->tables_given ? args->tables : IB_DEFAULT_TABLES;
 	if (opts->tables < 1 || opts->tables > IB_MAX_TABLES)
 		ereport(ERROR,

@@ -688,6 +688,18 @@ bk_remote_load(BkRemoteLoad *load)
 			remote_exec(load, (char *) lfirst(lc));
 		load->secs[BK_INIT_PH_FKEYS] = seconds_since(step);
 	}
+	if (kind->functions_sql != NULL)
+	{
+		List	   *stmts = kind->functions_sql(opts, load->version, load->schema);
+
+		if (stmts != NIL)
+		{
+			remote_notice(load, "creating functions...");
+			remote_activity(load, "creating functions");
+		}
+		foreach(lc, stmts)
+			remote_exec(load, (char *) lfirst(lc));
+	}
 	pgstat_report_activity(STATE_RUNNING, "bench.init: recording the dataset");
 
 	/* pgbench's last line */

@@ -8,8 +8,24 @@
 #ifndef PGBENCHKIT_LOOKUP_H
 #define PGBENCHKIT_LOOKUP_H
 
+/* what a run needs of the dataset it found */
+typedef struct BkFoundDataset
+{
+	int64		id;				/* bench.datasets.id; 0: tables it did not record */
+	int			scale;			/* :scale (tpcc: the warehouses) */
+	int			tables;			/* sysbench, ibench */
+	int			table_size;		/* sysbench */
+	int			warehouses;		/* tpcc */
+	bool		constants;		/* tpcc: the load's NURand constants are known */
+	int			c_last;			/* tpcc: the load's C for C_LAST */
+	int			c_id;			/* for C_ID */
+	int			ol_i_id;		/* for OL_I_ID */
+} BkFoundDataset;
+
 extern int64 bk_find_dataset(const char *workload, const char *dataset, int *scale);
 extern int64 bk_find_dataset_sizes(const char *workload, const char *dataset, int *scale,
 								   int *tables, int *table_size);
+extern void bk_find_dataset_found(const char *workload, const char *dataset,
+								  BkFoundDataset *found);
 
 #endif							/* PGBENCHKIT_LOOKUP_H */

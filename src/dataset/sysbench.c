@@ -105,6 +105,11 @@ sb_read_options(const BkInitArgs *args, void *opts_out)
 	sb_refuse_pgbench_option("partition_method", args->partition_method != NULL);
 	sb_refuse_pgbench_option("unlogged", args->unlogged);
 	sb_refuse_pgbench_option("foreign_keys", args->foreign_keys);
+	if (args->warehouses_given)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("warehouses is an option of the tpcc dataset, not of sysbench"),
+				 errhint("sysbench's dataset is sized by tables and table_size, as sysbench prepare --tables=N --table-size=M.")));
 	opts->tables = args->tables_given ? args->tables : SB_DEFAULT_TABLES;
 	opts->table_size = args->table_size_given ? args->table_size : SB_DEFAULT_TABLE_SIZE;
 	if (opts->tables < 1 || opts->tables > SB_MAX_TABLES)

@@ -890,6 +890,11 @@ tpcb_read_options(const BkInitArgs *args, void *opts_out)
 				 errmsg("%s is an option of the sysbench dataset, not of tpcb",
 						args->tables_given ? "tables" : "table_size"),
 				 errhint("pgbench's dataset is sized by scale; bench.init('sysbench', tables => N, table_size => M) makes sysbench's.")));
+	if (args->warehouses_given)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("warehouses is an option of the tpcc dataset, not of tpcb"),
+				 errhint("pgbench's dataset is sized by scale; bench.init('tpcc', warehouses => W) makes TPC-C's.")));
 	opts->scale = args->scale;
 	opts->fillfactor = args->fillfactor;
 	opts->partitions = args->partitions;

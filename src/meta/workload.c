@@ -29,6 +29,7 @@
 
 #include "meta/catalog.h"
 #include "meta/workload.h"
+#include "core/datasets.h"
 #include "core/pgbenchkit.h"
 #include "meta/privilege.h"
 #include "script/parse.h"
@@ -36,9 +37,6 @@
 
 PG_FUNCTION_INFO_V1(bench_define_workload);
 PG_FUNCTION_INFO_V1(bench_drop_workload);
-
-/* the kinds of dataset bench.init loads, which a workload may need */
-static const char *const bk_dataset_kinds[] = {"tpcb", "sysbench", "ibench", NULL};
 
 /*
  * bk_workload_load
@@ -149,8 +147,8 @@ bk_workload_declare_dataset(BkWorkload *w, BkScript **scripts)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("script \"%s\" declares %s %s dataset, and workload \"%s\" needs %s %s dataset",
-							scripts[i]->name, strcmp(kind, "ibench") == 0 ? "an" : "a", kind,
-							w->name, strcmp(w->dataset, "ibench") == 0 ? "an" : "a", w->dataset),
+							scripts[i]->name, bk_dataset_article(kind), kind,
+							w->name, bk_dataset_article(w->dataset), w->dataset),
 					 errhint("A workload's scripts run on one kind of dataset.")));
 	}
 }
@@ -443,16 +441,13 @@ bench_define_workload(PG_FUNCTION_ARGS)
 	}
 	if (!PG_ARGISNULL(4))
 	{
-		bool		known = false;
-
 		dataset = text_to_cstring(PG_GETARG_TEXT_PP(4));
-		for (int i = 0; bk_dataset_kinds[i] != NULL; i++)
-			known |= strcmp(dataset, bk_dataset_kinds[i]) == 0;
-		if (!known)
+		if (bk_dataset_info(dataset) == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 					 errmsg("unknown dataset \"%s\"", dataset),
-					 errhint("The datasets bench.init loads are \"tpcb\" (pgbench's tables), \"sysbench\" (sysbench's sbtest tables) and \"ibench\" (the Insert Benchmark's pi tables); leave dataset null for a workload that needs none.")));
+					 errhint("The datasets bench.init loads are %s; leave dataset null for a workload that needs none.",
+							 bk_dataset_kinds_text())));
 	}
 
 	/* every script parses, with the variables they share; \dataset gives the dataset */

@@ -18,6 +18,7 @@
 
 #include "lib/stringinfo.h"
 
+#include "core/datasets.h"
 #include "script/expr_parse.h"
 #include "script/meta.h"
 #include "script/sleep.h"
@@ -290,7 +291,7 @@ bk_parse_rollback_errors(BkScriptParser *sp, BkWord *words, int nwords, int line
 /*
  * bk_parse_dataset
  *		\dataset KIND: a declaration of the script, not a command: the kind
- *		of dataset its statements need (tpcb, sysbench or ibench), which a
+ *		of dataset its statements need (core/datasets.c's), which a
  *		run of the script alone, or in a group, finds as a named workload's
  *		(bench.ibench_script and bench.sysbench_script write it).
  */
@@ -298,7 +299,8 @@ static void
 bk_parse_dataset(BkScriptParser *sp, BkWord *words, int nwords, int line)
 {
 	BkScript   *script = sp->script;
-	const char *hint = "Write \\dataset followed by the kind of dataset the script needs: tpcb, sysbench or ibench.";
+	const char *hint = psprintf("Write \\dataset followed by the kind of dataset the script needs: %s.",
+								bk_dataset_names_text());
 	char	   *kind;
 
 	if (nwords < 2)
@@ -306,7 +308,7 @@ bk_parse_dataset(BkScriptParser *sp, BkWord *words, int nwords, int line)
 	if (nwords > 2)
 		bk_syntax_error(sp, words[2].line, words[2].column, "dataset", hint, "too many arguments");
 	kind = bk_word(&words[1]);
-	if (strcmp(kind, "tpcb") != 0 && strcmp(kind, "sysbench") != 0 && strcmp(kind, "ibench") != 0)
+	if (bk_dataset_info(kind) == NULL)
 		bk_syntax_error(sp, words[1].line, words[1].column, "dataset", hint,
 						"unknown kind of dataset \"%s\"", kind);
 	if (script->dataset[0] != '\0' && strcmp(script->dataset, kind) != 0)

@@ -78,3 +78,6 @@ COMMENT ON COLUMN bench.run_scripts.latency_p99_ms IS
     'The 99th percentile of the script''s transaction latencies, in milliseconds';
 COMMENT ON COLUMN bench.run_scripts.latency_max_ms IS
     'The longest of the script''s transactions in the measured phase, in milliseconds (exact)';
+
+-- bench.init takes warehouses (the tpcc dataset): an argument more
+DROP FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer);
