@@ -47,6 +47,7 @@ SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'p
     '_svg_escape', '_svg_num', '_svg_text', '_svg_fit', '_svg_check_size', '_svg_ticks', '_svg_tick_label',
     '_svg_tick_labels', '_svg_time_ticks', '_svg_open', '_svg_heading', '_svg_panel', '_svg_legend',
     '_svg_no_data', 'add_target', 'drop_target', 'check_target', '_target_validator', '_target_conninfo',
+    'tpcc_check',
     '_redact_statement', '_host_cpu_sample', '_run_alive', '_rate_schedule', '_progress_histogram', '_run_aborted',
     '_run_state', '_suite_alive', '_suite_state', '_write_through', '_cost_per_million', '_transactions_per_unit'],
     'schema bench has exactly the documented functions and the internal ones (named with a leading _)');
