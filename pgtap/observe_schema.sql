@@ -43,7 +43,7 @@ SELECT table_privs_are('bench', 'relation_sizes', 'public', ARRAY['SELECT'], 'PU
 SELECT views_are('bench', ARRAY['runs', 'suites', 'runs_in_progress', 'sample_counters', 'interval_counters',
     'run_counters', 'run_statements', 'suite_summary', 'schedule_results', 'regressions',
     'schedule_status', 'export_runs', 'export_progress', 'export_suites', 'workload_scripts',
-    'run_arguments', 'targets', 'ibench_steps', 'capacity_results'],
+    'run_arguments', 'targets', 'ibench_steps', 'capacity_results', 'tpcc_transactions', 'tpcc_results'],
     'schema bench has exactly the documented views');
 SELECT table_privs_are('bench', 'targets', 'public', ARRAY['SELECT'], 'PUBLIC may SELECT bench.targets, and nothing else');
 SELECT columns_are('bench', 'targets', ARRAY['name', 'host', 'port', 'dbname', 'sslmode', 'sslrootcert',

@@ -79,6 +79,11 @@ GRANT SELECT ON bench.prewarms, bench.samples, bench.relation_sizes TO PUBLIC;
 
 #include "functions/prewarm.sql"
 
+-- TPC-C's results, as HammerDB and go-tpc report them
+#include "views/tpcc_transactions.sql"
+
+#include "views/tpcc_results.sql"
+
 #include "functions/report_json.sql"
 
 #include "functions/report.sql"

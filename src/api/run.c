@@ -901,6 +901,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	Size		scripts_len = 0;
 	Size		vars_len = 0;
 	int64		dataset_id = 0;
+	char		dataset_schema[NAMEDATALEN] = "";
 	int			scale = 0;
 	uint64		seed;
 	int			target_tables = 0;
@@ -941,6 +942,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 		bk_find_dataset_found(w->name, w->dataset, &found);
 		dataset_id = found.id;
 		scale = found.scale;
+		strlcpy(dataset_schema, found.nspname, NAMEDATALEN);
 		if (dataset_id > 0)
 			bk_refuse_busy_dataset(dataset_id);
 		run_dataset_variables(&a, w->dataset, &found, seed);
@@ -1000,6 +1002,9 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	sh->dataset_id = dataset_id;
 	sh->needs_dataset = w->dataset != NULL && strcmp(w->dataset, "tpcb") == 0;
 	sh->target_tables = target_tables;
+	if (w->dataset != NULL)
+		strlcpy(sh->dataset_kind, w->dataset, sizeof(sh->dataset_kind));
+	strlcpy(sh->dataset_schema, dataset_schema, NAMEDATALEN);
 	if (w->dataset != NULL && target_tables > 0)
 		strlcpy(sh->target_prefix, bk_dataset_info(w->dataset)->prefix, sizeof(sh->target_prefix));
 	sh->scale = scale;

@@ -15,13 +15,16 @@
 
 const BkDatasetInfo bk_dataset_infos[] = {
 	{"tpcb", "a", "pgbench's tables", "pgbench_accounts", NULL, BK_SIZED_BY_RECORD,
-	"Load one first with bench.init('tpcb', scale => N)."},
+	"Load one first with bench.init('tpcb', scale => N).", NULL, NULL},
 	{"sysbench", "a", "sysbench's sbtest tables", "sbtest1", "sbtest", BK_SIZED_BY_TABLES,
-	"Load one first with bench.init('sysbench', tables => N, table_size => M), or sysbench prepare."},
+	"Load one first with bench.init('sysbench', tables => N, table_size => M), or sysbench prepare.", NULL, NULL},
 	{"ibench", "an", "the Insert Benchmark's pi tables", "pi1", "pi", BK_SIZED_BY_TABLES,
-	"Make one first with bench.init('ibench', tables => N)."},
+	"Make one first with bench.init('ibench', tables => N).", NULL, NULL},
 	{"tpcc", "a", "TPC-C's nine tables", "warehouse", NULL, BK_SIZED_BY_WAREHOUSES,
-	"Load one first with bench.init('tpcc', warehouses => W), or go-tpc tpcc prepare."},
+	"Load one first with bench.init('tpcc', warehouses => W), or go-tpc tpcc prepare.",
+	"(SELECT pg_catalog.jsonb_build_object('d_next_o_id', pg_catalog.sum(d.d_next_o_id))"
+	" FROM %sdistrict d)",
+	"{warehouse,district,customer,history,new_order,orders,order_line,item,stock}"},
 };
 
 const int	bk_ndataset_infos = lengthof(bk_dataset_infos);

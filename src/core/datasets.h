@@ -29,6 +29,17 @@ typedef struct BkDatasetInfo
 	const char *prefix;			/* BK_SIZED_BY_TABLES: the tables' prefix */
 	BkDatasetSizing sizing;
 	const char *load_hint;		/* how to load one, a sentence */
+
+	/*
+	 * What every sample of a run on it reads of its tables (the key
+	 * "dataset" of bench.samples.data), or NULL: a SQL expression of a
+	 * jsonb object, with %s for the tables' schema and a dot (or "", where
+	 * the role's search_path finds them), as TPC-C's d_next_o_id, whose
+	 * sum counts the new orders committed
+	 */
+	const char *counters;
+	/* its tables, as an array literal, where a run on a target measures them ({a,b}), or NULL */
+	const char *table_names;
 } BkDatasetInfo;
 
 /* the kinds, in the order messages list them */

@@ -93,6 +93,7 @@ bk_find_dataset_found(const char *workload, const char *dataset, BkFoundDataset 
 				 errmsg("workload \"%s\" needs %s %s dataset, and there is no %s in search_path",
 						workload, info->article, dataset, info->key_table),
 				 errhint("%s", info->load_hint)));
+	strlcpy(found->nspname, get_namespace_name(get_rel_namespace(relid)), NAMEDATALEN);
 	values[0] = CStringGetTextDatum(dataset);
 	values[1] = ObjectIdGetDatum(relid);
 	bk_spi_connect();

@@ -20,6 +20,8 @@ typedef struct BkFoundDataset
 	int			c_last;			/* tpcc: the load's C for C_LAST */
 	int			c_id;			/* for C_ID */
 	int			ol_i_id;		/* for OL_I_ID */
+	char		nspname[NAMEDATALEN];	/* the schema of its key table; "" on
+										 * a target (its role's search_path) */
 } BkFoundDataset;
 
 extern int64 bk_find_dataset(const char *workload, const char *dataset, int *scale);

@@ -142,7 +142,8 @@ obs_view_exists(BkObserver *o, const char *name)
  *		redacted here before they are stored.
  */
 static char *
-obs_sample_sql(const bool *read, const char *pgss_schema, int kind, bool redact)
+obs_sample_sql(const bool *read, const char *pgss_schema, int kind, bool redact,
+			   const char *counters)
 {
 	bool		texts = kind == OBS_SAMPLE_AFTER;
 	StringInfoData q;
@@ -157,6 +158,9 @@ obs_sample_sql(const bool *read, const char *pgss_schema, int kind, bool redact)
 		appendStringInfo(&q, "%s'%s', %s", sep, obs_sources[i].key, obs_sources[i].expr);
 		sep = ", ";
 	}
+	/* the dataset's own counters (core/datasets.h), when its kind has some */
+	if (counters != NULL)
+		appendStringInfo(&q, "%s'dataset', %s", sep, counters);
 	if (pgss_schema != NULL)
 	{
 		bool		every = kind == OBS_SAMPLE_BEFORE;
@@ -214,7 +218,7 @@ obs_pgss_usable(const char *schema, char **why)
  *		role can read; prepare the sample queries.
  */
 void
-bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid)
+bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid, const char *counters)
 {
 	MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
 	char	   *pgss;
@@ -272,7 +276,7 @@ bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid)
 	for (int kind = 0; kind < OBS_SAMPLE_KINDS; kind++)
 	{
 		Oid			types[5] = {OIDOID, OIDARRAYOID, TEXTOID, INT8OID, OIDOID};
-		char	   *sql = obs_sample_sql(read, pgss, kind, true);
+		char	   *sql = obs_sample_sql(read, pgss, kind, true, counters);
 
 		bk_spi_connect();
 		o->sample_plan[kind] = SPI_prepare(sql, 5, types);
@@ -295,7 +299,7 @@ bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid)
  */
 void
 bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *conn,
-				   const char *name, const char *table_names)
+				   const char *name, const char *table_names, const char *counters)
 {
 	MemoryContext old = MemoryContextSwitchTo(TopMemoryContext);
 	bool		read[OBS_NSOURCES];
@@ -374,7 +378,7 @@ bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *conn,
 	for (int i = 0; i < OBS_NSOURCES; i++)
 		read[i] = obs_sources[i].view == NULL || obs_view_exists(o, obs_sources[i].view);
 	for (int kind = 0; kind < OBS_SAMPLE_KINDS; kind++)
-		o->remote_sample_sql[kind] = obs_sample_sql(read, pgss, kind, false);
+		o->remote_sample_sql[kind] = obs_sample_sql(read, pgss, kind, false, counters);
 	o->sampling = true;
 	MemoryContextSwitchTo(old);
 }

@@ -57,6 +57,7 @@
 #include "core/pgbenchkit.h"
 #include "target/target.h"
 #include "core/clock.h"
+#include "core/datasets.h"
 #include "runner/segment.h"
 #include "runner/results.h"
 #include "meta/runstate.h"
@@ -1095,6 +1096,8 @@ coord_run(Coord *co, dsm_segment *seg)
 	int64		end_ns;
 	CoordEnd	why = END_COMPLETE;
 	char		appname[NAMEDATALEN];
+	const BkDatasetInfo *info;
+	char	   *counters = NULL;
 
 	/*
 	 * 1: the dataset and the run's id; first, what a crash left behind
@@ -1136,8 +1139,12 @@ coord_run(Coord *co, dsm_segment *seg)
 	 * this server, or of the target over the coordinator's connection)
 	 */
 	coord_xact_begin(sh->prewarm ? "pgbenchkit: prewarming" : "pgbenchkit: starting a run");
+	info = sh->dataset_kind[0] != '\0' ? bk_dataset_info(sh->dataset_kind) : NULL;
+	if (info != NULL && info->counters != NULL)
+		counters = psprintf(info->counters, sh->dataset_schema[0] == '\0' ? "" :
+							psprintf("%s.", quote_identifier(sh->dataset_schema)));
 	if (sh->driver == RUN_DRIVER_SERVER)
-		bk_obs_init(&co->obs, sh->run_id, sh->dataset_id, sh->roleid);
+		bk_obs_init(&co->obs, sh->run_id, sh->dataset_id, sh->roleid, counters);
 	else
 	{
 		/* the dataset's tables on the target: prewarmed, measured */
@@ -1153,8 +1160,10 @@ coord_run(Coord *co, dsm_segment *seg)
 				appendStringInfo(&names, "%s%s%d", i > 1 ? "," : "", sh->target_prefix, i);
 			appendStringInfoChar(&names, '}');
 		}
+		else if (info != NULL && info->table_names != NULL)
+			appendStringInfoString(&names, info->table_names);
 		bk_obs_init_remote(&co->obs, sh->run_id, sh->roleid, co->target_conn, sh->target,
-						   names.len > 0 ? names.data : NULL);
+						   names.len > 0 ? names.data : NULL, counters);
 	}
 	if (sh->prewarm)
 	{

@@ -170,6 +170,10 @@ typedef struct RunShared
 	int			target_tables;	/* against a target: the dataset's tables there
 								 * (sysbench's, ibench's), if any */
 	char		target_prefix[8];	/* their names' prefix: "sbtest", "pi" */
+	char		dataset_kind[16];	/* the workload's kind of dataset; "" none */
+	char		dataset_schema[NAMEDATALEN];	/* its schema in this server; ""
+												 * on a target (its role's
+												 * search_path finds it) */
 	int			scale;
 	int			clients;
 	int			nworkers;		/* client workers: jobs, or one per client */

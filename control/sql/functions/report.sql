@@ -239,6 +239,25 @@ BEGIN
                                                ELSE format('%s transactions per %s', x->>'transactions_per_currency_unit',
                                                            x->>'currency') END) END);
     END IF;
+    -- a TPC-C run: NOPM, TPM, tpmC, tpmTotal and each transaction type
+    x := j->'tpcc';
+    IF x IS NOT NULL THEN
+        o := o || format('TPC-C (%s, %s warehouse%s): NOPM %s (d_next_o_id: %s), TPM %s (pg_stat_database), tpmC %s, tpmTotal %s',
+                         x->>'mode', x->>'warehouses', CASE WHEN x->>'warehouses' = '1' THEN '' ELSE 's' END,
+                         COALESCE(round((x->>'nopm')::numeric)::text, '-'),
+                         COALESCE(round((x->>'nopm_server')::numeric)::text, '-'),
+                         COALESCE(round((x->>'tpm')::numeric)::text, '-'),
+                         COALESCE(round((x->>'tpmc')::numeric)::text, '-'),
+                         COALESCE(round((x->>'tpm_total')::numeric)::text, '-'));
+        o := o || format('   %-12s %10s %10s %10s  %s', 'transaction', 'count', 'rollbacks', 'failures',
+                         'latency ms: avg, p50, p90, p95, p99, max');
+        o := o || ARRAY(SELECT format('   %-12s %10s %10s %10s  %s, %s, %s, %s, %s, %s', t->>'transaction', t->>'count',
+                                      COALESCE(t->>'rollbacks', '-'), t->>'failures',
+                                      COALESCE(t->'latency_ms'->>'avg', '-'), COALESCE(t->'latency_ms'->>'p50', '-'),
+                                      COALESCE(t->'latency_ms'->>'p90', '-'), COALESCE(t->'latency_ms'->>'p95', '-'),
+                                      COALESCE(t->'latency_ms'->>'p99', '-'), COALESCE(t->'latency_ms'->>'max', '-'))
+                          FROM jsonb_array_elements(COALESCE(x->'transactions', '[]')) t);
+    END IF;
     IF (j->'run'->>'warmup_s')::numeric > 0 THEN
         o := o || format('warm-up: %s s, %s transactions left out of the figures above',
                          j->'run'->>'warmup_s', j->'run'->>'warmup_transactions');

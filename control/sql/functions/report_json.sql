@@ -244,6 +244,34 @@ BEGIN
     IF sb IS NOT NULL THEN
         result := result || jsonb_build_object('sysbench', sb);
     END IF;
+    -- a TPC-C run: its results as HammerDB and go-tpc report them
+    IF EXISTS (SELECT FROM bench.tpcc_transactions t WHERE t.run_id = r.id) THEN
+        result := result || jsonb_build_object('tpcc', (
+            SELECT jsonb_build_object(
+                       'mode', x.mode, 'warehouses', x.warehouses,
+                       'new_orders', x.new_orders, 'new_orders_rolled_back', x.new_orders_rolled_back,
+                       'nopm', round(x.nopm::numeric, 1),
+                       'new_orders_server', x.new_orders_server,
+                       'nopm_server', round(x.nopm_server::numeric, 1),
+                       'tpm', round(x.tpm::numeric, 1),
+                       'tpmc', round(x.tpmc::numeric, 1),
+                       'tpm_total', round(x.tpm_total::numeric, 1),
+                       'cost_per_million_new_orders', round(x.cost_per_million_new_orders::numeric, 6),
+                       'transactions', (
+                           SELECT jsonb_agg(jsonb_build_object(
+                                      'transaction', t.transaction, 'count', t.transactions,
+                                      'rollbacks', t.rollbacks, 'failures', t.failures,
+                                      'per_minute', round(t.per_minute::numeric, 1),
+                                      'latency_ms', jsonb_build_object(
+                                          'avg', round(t.latency_avg_ms::numeric, 3),
+                                          'p50', round(t.latency_p50_ms::numeric, 3),
+                                          'p90', round(t.latency_p90_ms::numeric, 3),
+                                          'p95', round(t.latency_p95_ms::numeric, 3),
+                                          'p99', round(t.latency_p99_ms::numeric, 3),
+                                          'max', round(t.latency_max_ms::numeric, 3))) ORDER BY t.script_no)
+                             FROM bench.tpcc_transactions t WHERE t.run_id = r.id))
+              FROM bench.tpcc_results x WHERE x.run_id = r.id));
+    END IF;
     -- a run with groups: what each group measured
     IF EXISTS (SELECT FROM bench.run_groups g WHERE g.run_id = r.id) THEN
         result := result || jsonb_build_object('groups', (

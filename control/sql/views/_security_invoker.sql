@@ -15,7 +15,8 @@ BEGIN
                              'bench.suite_summary', 'bench.schedule_results',
                              'bench.regressions', 'bench.schedule_status',
                              'bench.export_runs', 'bench.export_progress',
-                             'bench.export_suites', 'bench.capacity_results']
+                             'bench.export_suites', 'bench.capacity_results',
+                             'bench.tpcc_transactions', 'bench.tpcc_results']
     LOOP
         IF pg_catalog.current_setting('server_version_num')::integer >= 150000 THEN
             EXECUTE pg_catalog.format('ALTER VIEW %s SET (security_invoker = true)', v);
