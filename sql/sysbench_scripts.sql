@@ -168,7 +168,7 @@ SELECT bench.define_workload('bad', $s$\ignore_errors 08006$s$);
 SELECT bench.define_workload('bad', $s$\ignore_errors 57014$s$);
 SELECT bench.define_workload('bad', $s$\ignore_errors 23505 23502 23503 23514 22001 22003 22012 40001 40P01 42P01 42703 55P03 53100 53200 25P02 22P02 22023$s$);
 SELECT bench.define_workload('bad', $s$\dataset$s$);
-SELECT bench.define_workload('bad', $s$\dataset tpcc$s$);
+SELECT bench.define_workload('bad', $s$\dataset tpce$s$);
 SELECT bench.define_workload('bad', $s$\dataset ibench sysbench$s$);
 SELECT bench.define_workload('bad', $s$\dataset ibench
 \dataset sysbench$s$);

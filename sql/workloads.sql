@@ -183,7 +183,7 @@ SELECT bench.define_workload('x', ARRAY['SELECT 1;', NULL]);
 SELECT bench.define_workload('x', ARRAY['SELECT 1;', 'SELECT 2;'], '{1}');
 SELECT bench.define_workload('x', ARRAY['SELECT 1;', 'SELECT 2;'], '{1,-1}');
 SELECT bench.define_workload('x', ARRAY['SELECT 1;', 'SELECT 2;'], '{0,0}');
-SELECT bench.define_workload('x', 'SELECT 1;', dataset => 'tpcc');
+SELECT bench.define_workload('x', 'SELECT 1;', dataset => 'tpce');
 SELECT bench.define_workload('x', '-- nothing but a comment');
 SELECT bench.define_workload('x', E'\\set n 1 +\n');
 SELECT bench.define_workload('counter', 'SELECT 1;');

@@ -48,8 +48,9 @@ bk_find_dataset_sizes(const char *workload, const char *dataset, int *scale,
 {
 	bool		ibench = strcmp(dataset, "ibench") == 0;
 	bool		sysbench = strcmp(dataset, "sysbench") == 0;
+	bool		tpcc = strcmp(dataset, "tpcc") == 0;
 	const char *prefix = ibench ? "pi" : "sbtest";
-	const char *key = sysbench ? "sbtest1" : ibench ? "pi1" : "pgbench_accounts";
+	const char *key = sysbench ? "sbtest1" : ibench ? "pi1" : tpcc ? "warehouse" : "pgbench_accounts";
 	Oid			relid;
 	Oid			types[2] = {TEXTOID, OIDOID};
 	Datum		values[2];
@@ -65,6 +66,8 @@ bk_find_dataset_sizes(const char *workload, const char *dataset, int *scale,
 				 errhint("Load one first with bench.init('sysbench', tables => N, table_size => M), or sysbench prepare.") :
 				 ibench ?
 				 errhint("Make one first with bench.init('ibench', tables => N).") :
+				 tpcc ?
+				 errhint("Load one first with bench.init('tpcc', warehouses => N), or go-tpc prepare.") :
 				 errhint("Load one first with bench.init('%s', scale => N).", dataset)));
 	values[0] = CStringGetTextDatum(dataset);
 	values[1] = ObjectIdGetDatum(relid);
@@ -126,6 +129,20 @@ bk_find_dataset_sizes(const char *workload, const char *dataset, int *scale,
 			*table_size = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 		}
 		*scale = 1;
+		bk_spi_finish();
+		return 0;
+	}
+	else if (tpcc)
+	{
+		/* TPC-C tables another tool loaded: as many warehouses as they have */
+		bool		isnull;
+
+		if (SPI_execute(psprintf("SELECT pg_catalog.count(*)::int4 FROM %s",
+								 quote_qualified_identifier(get_namespace_name(get_rel_namespace(relid)),
+															"warehouse")),
+						true, 1) != SPI_OK_SELECT)
+			elog(ERROR, "could not count the warehouses");
+		*scale = DatumGetInt32(SPI_getbinval(SPI_tuptable->vals[0], SPI_tuptable->tupdesc, 1, &isnull));
 		bk_spi_finish();
 		return 0;
 	}

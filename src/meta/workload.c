@@ -38,7 +38,7 @@ PG_FUNCTION_INFO_V1(bench_define_workload);
 PG_FUNCTION_INFO_V1(bench_drop_workload);
 
 /* the kinds of dataset bench.init loads, which a workload may need */
-static const char *const bk_dataset_kinds[] = {"tpcb", "sysbench", "ibench", NULL};
+static const char *const bk_dataset_kinds[] = {"tpcb", "sysbench", "ibench", "tpcc", NULL};
 
 /*
  * bk_workload_load

@@ -260,7 +260,8 @@ bk_parse_dataset(BkScriptParser *sp, BkWord *words, int nwords, int line)
 	if (nwords > 2)
 		bk_syntax_error(sp, words[2].line, words[2].column, "dataset", hint, "too many arguments");
 	kind = bk_word(&words[1]);
-	if (strcmp(kind, "tpcb") != 0 && strcmp(kind, "sysbench") != 0 && strcmp(kind, "ibench") != 0)
+	if (strcmp(kind, "tpcb") != 0 && strcmp(kind, "sysbench") != 0 && strcmp(kind, "ibench") != 0 &&
+		strcmp(kind, "tpcc") != 0)
 		bk_syntax_error(sp, words[1].line, words[1].column, "dataset", hint,
 						"unknown kind of dataset \"%s\"", kind);
 	if (script->dataset[0] != '\0' && strcmp(script->dataset, kind) != 0)
