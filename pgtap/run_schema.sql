@@ -120,8 +120,9 @@ SELECT throws_ok(
 SELECT is((SELECT array_agg(name ORDER BY name) FROM bench.workloads WHERE builtin),
     ARRAY['ibench.l.i0', 'ibench.l.i1', 'ibench.l.i2', 'ibench.l.x', 'ibench.qp', 'ibench.qr',
           'oltp_delete', 'oltp_insert', 'oltp_point_select', 'oltp_read_only', 'oltp_read_write',
-          'oltp_update_index', 'oltp_update_non_index', 'oltp_write_only', 'select-only', 'simple-update', 'tpcb'],
-    'the built-in workloads are tpcb, simple-update, select-only, sysbench''s eight OLTP workloads and the Insert Benchmark''s four load steps and two kinds of query clients');
+          'oltp_update_index', 'oltp_update_non_index', 'oltp_write_only', 'select-only', 'simple-update', 'tpcb',
+          'tpcc', 'tpcc-delivery', 'tpcc-new-order', 'tpcc-order-status', 'tpcc-payment', 'tpcc-stock-level'],
+    'the built-in workloads are tpcb, simple-update, select-only, sysbench''s eight OLTP workloads, the Insert Benchmark''s four load steps and two kinds of query clients, and TPC-C''s mix and five transactions');
 SELECT matches((SELECT script FROM bench.workload_scripts WHERE workload = 'tpcb'),
     'UPDATE pgbench_branches SET bbalance = bbalance \+ :delta WHERE bid = :bid;',
     'tpcb is pgbench''s tpcb-like script');
@@ -147,40 +148,40 @@ SELECT ok((SELECT 'bench.run_groups'::regclass = ANY (extconfig) AND 'bench.grou
 
 -- ---------------------------------------------------------------- functions
 SELECT function_returns('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean'],
     'bench.runs', 'bench.run returns a row of bench.runs');
 SELECT function_returns('bench', 'start',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean'],
     'bigint', 'bench.start returns the run id');
 SELECT function_returns('bench', 'wait', ARRAY['bigint'], 'bench.runs', 'bench.wait returns a row of bench.runs');
 SELECT function_returns('bench', 'cancel', ARRAY['bigint'], 'boolean', 'bench.cancel returns boolean');
 SELECT is(
-    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb)'::regprocedure),
+    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean)'::regprocedure),
     ARRAY['workload', 'clients', 'duration', 'transactions', 'protocol', 'warmup', 'progress', 'max_tries', 'tag', 'prewarm', 'sample_interval',
-          'script', 'rate', 'latency_limit', 'random_seed', 'variables', 'target', 'jobs', 'connect', 'on_disconnect', 'groups']::text[],
+          'script', 'rate', 'latency_limit', 'random_seed', 'variables', 'target', 'jobs', 'connect', 'on_disconnect', 'groups', 'warehouse_choice', 'keying_and_thinking']::text[],
     'bench.run has the documented argument names');
 SELECT is(
     (SELECT pg_get_expr(proargdefaults, 0) FROM pg_proc
-      WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb)'::regprocedure),
-    'NULL::text, 1, NULL::interval, NULL::bigint, ''prepared''::text, ''00:00:00''::interval, ''00:00:05''::interval, 1, NULL::text, true, ''00:00:01''::interval, NULL::text, NULL::double precision, NULL::interval, NULL::bigint, NULL::jsonb, NULL::text, NULL::integer, ''per_run''::text, ''fail''::text, NULL::jsonb',
-    'bench.run defaults: no workload (a script instead), 1 client, 60 s (duration NULL), prepared, no warm-up, progress every 5 s, 1 try, no tag, prewarm, a sample every second, no rate or latency limit, a random seed, no variables, no target (in-server clients), no jobs, a connection per run, a lost connection fails the run, no groups');
+      WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean)'::regprocedure),
+    'NULL::text, 1, NULL::interval, NULL::bigint, ''prepared''::text, ''00:00:00''::interval, ''00:00:05''::interval, 1, NULL::text, true, ''00:00:01''::interval, NULL::text, NULL::double precision, NULL::interval, NULL::bigint, NULL::jsonb, NULL::text, NULL::integer, ''per_run''::text, ''fail''::text, NULL::jsonb, ''home''::text, false',
+    'bench.run defaults: no workload (a script instead), 1 client, 60 s (duration NULL), prepared, no warm-up, progress every 5 s, 1 try, no tag, prewarm, a sample every second, no rate or latency limit, a random seed, no variables, no target (in-server clients), no jobs, a connection per run, a lost connection fails the run, no groups, home warehouses, no keying and think times');
 SELECT isnt_strict('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean'],
     'bench.run is not strict (it reports NULL arguments itself)');
 SELECT isnt_definer('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean'],
     'bench.run is not SECURITY DEFINER (its workers run as the caller)');
 SELECT volatility_is('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean'],
     'volatile', 'bench.run is volatile');
 
 -- ---------------------------------------------------------------- privileges
 CREATE ROLE pgbk_tap_runner NOLOGIN;
 SELECT ok(NOT has_function_privilege('public',
-    'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb)', 'EXECUTE'),
+    'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.run');
 SELECT ok(NOT has_function_privilege('public',
-    'bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb)', 'EXECUTE'),
+    'bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.start');
 SELECT ok(NOT has_function_privilege('public', 'bench.wait(bigint)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.wait');

@@ -10,7 +10,7 @@ RESET client_min_messages;
 SELECT coalesce(max(id), 0) AS runs_before FROM bench.runs \gset
 
 -- unknown workload
-SELECT * FROM bench.run('tpcc');
+SELECT * FROM bench.run('tpcd');
 -- NULL arguments
 SELECT * FROM bench.run(NULL);
 SELECT * FROM bench.run('tpcb', clients => NULL);

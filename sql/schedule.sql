@@ -26,7 +26,7 @@ SELECT * FROM bench.schedule('bad', '0 3 * * *', 'tpcb', clients => '{0,1}');
 SELECT * FROM bench.schedule('bad', '0 3 * * *', 'tpcb', repeat => 0);
 SELECT * FROM bench.schedule('bad', '0 3 * * *', 'tpcb', baseline_runs => 0);
 SELECT * FROM bench.schedule('bad', '0 3 * * *', 'tpcb', threshold => 1.5);
-SELECT * FROM bench.schedule('bad', '0 3 * * *', 'tpcc');
+SELECT * FROM bench.schedule('bad', '0 3 * * *', 'tpcd');
 SELECT * FROM bench.schedule('bad', '0 3 * * *', 'tpcb', clients => '{500}');
 SELECT count(*) AS schedules FROM bench.schedules;
 

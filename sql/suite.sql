@@ -140,7 +140,7 @@ SELECT * FROM bench.sweep('tpcb', repeat => 1001);
 SELECT * FROM bench.sweep('tpcb', run_order => 'random');
 SELECT * FROM bench.sweep('tpcb', duration => '0 s');
 SELECT * FROM bench.sweep('tpcb', protocol => 'binary');
-SELECT * FROM bench.sweep('tpcc');
+SELECT * FROM bench.sweep('tpcd');
 SELECT * FROM bench.sweep(NULL);
 SELECT * FROM bench.sweep('tpcb', script => 'SELECT 1;');
 SELECT * FROM bench.sweep(script => 'SELECT 1;', rate => -1);

@@ -133,8 +133,9 @@ sub contents
 		            WHERE e.key = ANY ('{$columns->{$t}}'::text[]))}
 		  if $columns && $columns->{$t};
 		my $where = $t eq 'samples' ? "WHERE NOT (x.run_id = $run_tpcb AND x.phase = 'after')"
-		  # the built-in workloads 0.2.0 adds (sysbench's, ibench's) are checked apart
-		  : $t eq 'workloads' ? "WHERE NOT (x.builtin AND x.dataset IN ('sysbench', 'ibench'))" : '';
+		  # the built-in workloads 0.2.0 and 0.3.0 add (sysbench's, ibench's,
+		  # TPC-C's) are checked apart
+		  : $t eq 'workloads' ? "WHERE NOT (x.builtin AND x.dataset IN ('sysbench', 'ibench', 'tpcc'))" : '';
 		$c{$t} = $node->safe_psql($db, qq{SELECT count(*) || ' rows, md5 '
 			|| md5(coalesce(string_agg(r::text, E'\\n' ORDER BY r::text), ''))
 			FROM (SELECT $row AS r FROM bench."$table" x $where) y});
@@ -177,6 +178,9 @@ is(lab(q{SELECT string_agg(name, ',' ORDER BY name) FROM bench.workloads WHERE b
 is(lab(q{SELECT string_agg(name, ',' ORDER BY name) FROM bench.workloads WHERE builtin AND dataset = 'ibench'}),
 	'ibench.l.i0,ibench.l.i1,ibench.l.i2,ibench.l.x,ibench.qp,ibench.qr',
 	'the update adds the Insert Benchmark\'s four load steps and its two kinds of query clients, built in');
+is(lab(q{SELECT string_agg(name || ' ' || array_to_string(weights, '/'), ',' ORDER BY name) FROM bench.workloads WHERE builtin AND dataset = 'tpcc'}),
+	'tpcc 45/43/4/4/4,tpcc-delivery 1,tpcc-new-order 1,tpcc-order-status 1,tpcc-payment 1,tpcc-stock-level 1',
+	'the update adds TPC-C\'s mix and its five transactions alone, built in');
 is(lab(q{SELECT count(*) FILTER (WHERE driver = 'server' AND target IS NULL) = count(*) FROM bench.runs}), 't',
 	'the runs of 0.1.0 read as runs of in-server clients');
 is(lab(q{SELECT count(*) FROM bench.samples WHERE data::text ~ 'hunter2'}), '0',

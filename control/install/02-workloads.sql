@@ -67,6 +67,23 @@ SELECT w.name, 'sysbench', ARRAY[bench.sysbench_script(w.name)], '{1}',
   FROM unnest(ARRAY['oltp_read_write', 'oltp_read_only', 'oltp_write_only', 'oltp_point_select',
                     'oltp_update_index', 'oltp_update_non_index', 'oltp_insert', 'oltp_delete']) AS w(name);
 
+#include "functions/tpcc_script.sql"
+
+#include "functions/tpcc_functions.sql"
+
+-- TPC-C: the specification's mix, and each transaction alone
+INSERT INTO bench.workloads (name, dataset, scripts, weights, description, builtin, defined_by)
+SELECT 'tpcc', 'tpcc',
+       ARRAY[bench.tpcc_script('new_order'), bench.tpcc_script('payment'), bench.tpcc_script('order_status'),
+             bench.tpcc_script('delivery'), bench.tpcc_script('stock_level')],
+       '{45,43,4,4,4}'::integer[],
+       'TPC-C''s five transactions in the specification''s mix, 45/43/4/4/4, one call each (bench.tpcc_workload for other mixes)',
+       true, current_user
+UNION ALL
+SELECT 'tpcc-' || replace(t, '_', '-'), 'tpcc', ARRAY[bench.tpcc_script(t)], '{1}'::integer[],
+       format('TPC-C''s %s transaction alone, one call each', replace(t, '_', '-')), true, current_user
+  FROM unnest(ARRAY['new_order', 'payment', 'order_status', 'delivery', 'stock_level']) AS t;
+
 SELECT pg_catalog.pg_extension_config_dump('bench.workloads', 'WHERE NOT builtin');
 GRANT SELECT ON bench.workloads TO PUBLIC;
 
@@ -75,3 +92,5 @@ GRANT SELECT ON bench.workloads TO PUBLIC;
 #include "functions/define_workload.sql"
 
 #include "functions/drop_workload.sql"
+
+#include "functions/tpcc_workload.sql"

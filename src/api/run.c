@@ -493,6 +493,95 @@ run_dataset_variables(RunArgs *a, const char *dataset, const BkFoundDataset *fou
 }
 
 /*
+ * run_tpcc_args
+ *		warehouse_choice and keying_and_thinking are for TPC-C's workloads:
+ *		refused with any other (22023) unless left at their defaults.
+ */
+static void
+run_tpcc_args(const RunArgs *a, const BkWorkload *w)
+{
+	if ((a->random_warehouse || a->keying_and_thinking) &&
+		(w->dataset == NULL || strcmp(w->dataset, "tpcc") != 0))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s is for TPC-C's workloads, and workload \"%s\" runs on %s",
+						a->random_warehouse ? "warehouse_choice => 'random'" : "keying_and_thinking => true",
+						w->name, w->dataset == NULL ? "no dataset" :
+						psprintf("a%s %s dataset", strcmp(w->dataset, "ibench") == 0 ? "n" : "",
+								 w->dataset)),
+				 errhint("Leave it out, or run a workload of dataset tpcc, as tpcc.")));
+}
+
+/*
+ * run_tpcc_variables
+ *		The variables of A's run of a TPC-C workload that come from its
+ *		arguments, unless given: :random_warehouse (1 with warehouse_choice
+ *		=> 'random') and :keying_and_thinking (1 with keying_and_thinking
+ *		=> true), and :warehouses, those of the dataset found
+ *		(WAREHOUSES_FOUND, 0: not known here).  With keying and think times, clients are terminals: at
+ *		most 10 per warehouse (:warehouses), as the specification has them
+ *		(clause 4.2.2), refused before the run starts.
+ */
+static void
+run_tpcc_variables(RunArgs *a, int warehouses_found)
+{
+	if (warehouses_found > 0)
+		run_default_variable(a, "warehouses", warehouses_found);
+	run_default_variable(a, "random_warehouse", a->random_warehouse ? 1 : 0);
+	run_default_variable(a, "keying_and_thinking", a->keying_and_thinking ? 1 : 0);
+	if (!a->keying_and_thinking)
+		return;
+	for (int i = 0; i < a->nvariables; i++)
+	{
+		int64		warehouses;
+
+		if (strcmp(a->var_names[i], "warehouses") != 0 || a->var_values[i] == NULL)
+			continue;
+		warehouses = strtoi64(a->var_values[i], NULL, 10);
+		if (warehouses > 0 && a->clients > 10 * warehouses)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("keying_and_thinking => true allows at most 10 clients per warehouse: %lld for %lld warehouse%s, not %d",
+							(long long) (10 * warehouses), (long long) warehouses,
+							warehouses == 1 ? "" : "s", a->clients),
+					 errdetail("With keying and think times a client is one of the TPC-C specification's terminals, 10 per warehouse."),
+					 errhint("Use fewer clients, load more warehouses, or leave keying_and_thinking out (no keying and think times, as HammerDB's timed driver runs).")));
+	}
+}
+
+/*
+ * run_tpcc_functions
+ *		A TPC-C workload sent as procedures calls the dataset's functions,
+ *		one per transaction: each that W's scripts call must be in
+ *		search_path (as the dataset's tables are), or the run is refused
+ *		before it starts, saying how to make them (42883).
+ */
+static void
+run_tpcc_functions(const BkWorkload *w)
+{
+	static const char *const names[] = {"tpcc_new_order", "tpcc_payment", "tpcc_order_status",
+	"tpcc_delivery", "tpcc_stock_level"};
+
+	for (int i = 0; i < lengthof(names); i++)
+	{
+		char	   *call = psprintf("%s(", names[i]);
+		bool		called = false;
+
+		for (int s = 0; s < w->nscripts && !called; s++)
+			called = strstr(w->scripts[s], call) != NULL;
+		if (called &&
+			FuncnameGetCandidates(list_make1(makeString(pstrdup(names[i]))), -1, NIL,
+								  false, false, false, true) == NULL)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_FUNCTION),
+					 errmsg("workload \"%s\" calls function %s(), and there is none in search_path",
+							w->name, names[i]),
+					 errdetail("Its transactions are sent as procedures: one call of the dataset's function per transaction."),
+					 errhint("Load the dataset with bench.init('tpcc', warehouses => N), which makes the functions; for TPC-C tables another tool loaded, make them beside the tables with bench.tpcc_functions(schema) (in psql: SELECT unnest(bench.tpcc_functions('public')) \\gexec).")));
+	}
+}
+
+/*
  * run_price
  *		The price the run of A runs at, into PRICE and CURRENCY ("" each
  *		when unknown): its target's options price_per_hour and currency,
@@ -734,8 +823,13 @@ bk_run_check_argv(const char *fn, const Datum *v, const bool *n, int extra_worke
 	}
 	else
 		w = run_workload(&a, &ncommands);
+	run_tpcc_args(&a, w);
 	if (w->dataset != NULL && a.target == NULL && !bk_run_check_skip_dataset)
+	{
 		(void) bk_find_dataset(w->name, w->dataset, &scale);
+		if (strcmp(w->dataset, "tpcc") == 0)
+			run_tpcc_functions(w);
+	}
 	if (extra_workers < 0)
 	{
 		/* a schedule: the workers must exist, for a run later */
@@ -935,6 +1029,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 		groups[0].rate = a.rate;
 	}
 	seed = a.seed_given ? a.seed : bk_strong_seed();
+	run_tpcc_args(&a, w);
 	if (w->dataset != NULL && a.target == NULL)
 	{
 		BkFoundDataset found;
@@ -956,6 +1051,12 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 		target_tables = found.tables;
 		run_dataset_variables(&a, w->dataset, &found, seed);
 		scale = found.scale;
+	}
+	if (w->dataset != NULL && strcmp(w->dataset, "tpcc") == 0)
+	{
+		run_tpcc_variables(&a, a.target == NULL ? scale : 0);
+		if (a.target == NULL)
+			run_tpcc_functions(w);
 	}
 	for (int i = 0; i < w->nscripts; i++)
 		scripts_len += strlen(w->scripts[i]) + 1;

@@ -634,6 +634,36 @@ check_on_disconnect(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 				 errhint("Leave on_disconnect out, or run against a target: target => 'name'.")));
 }
 
+/*
+ * warehouse_choice => 'home' | 'random': each TPC-C terminal keeps its home
+ * warehouse (client i's is i mod W + 1), or draws one per transaction as
+ * go-tpc does.  Its dataset kind is checked with the workload (run.c).
+ */
+static void
+check_warehouse_choice(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	char	   *what = text_to_cstring(DatumGetTextPP(v[RA_WAREHOUSE_CHOICE]));
+
+	if (strcmp(what, "random") == 0)
+		a->random_warehouse = true;
+	else if (strcmp(what, "home") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown warehouse_choice \"%s\"", bk_shown(what)),
+				 errhint("Use \"home\" (each client keeps its warehouse, as the TPC-C specification binds terminals) or \"random\" (one drawn per transaction, as go-tpc does).")));
+}
+
+/*
+ * keying_and_thinking => true: TPC-C's keying and think times (clause
+ * 5.2.5.7) between a terminal's transactions.  The limit of 10 clients
+ * per warehouse it brings is checked once the dataset is known (run.c).
+ */
+static void
+check_keying_and_thinking(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	a->keying_and_thinking = DatumGetBool(v[RA_KEYING_AND_THINKING]);
+}
+
 /* ------------------------------------------------------------------------
  * The table
  * ------------------------------------------------------------------------
@@ -688,6 +718,10 @@ const BkArgDef bk_run_args[RUN_NARGS] = {
 	"fail: a client whose connection to the target breaks fails the run; continue: it ends, the others go on"},
 	[RA_GROUPS] = {"groups", JSONBOID, NULL, false, NULL,
 	"groups of clients, each with its own workload or script and rate, as a jsonb array of {name, workload | script, clients, rate}; instead of workload, script, clients and rate"},
+	[RA_WAREHOUSE_CHOICE] = {"warehouse_choice", TEXTOID, "home", true, check_warehouse_choice,
+	"TPC-C: home (client i keeps warehouse i mod W + 1, as the specification binds terminals) or random (a warehouse per transaction, as go-tpc draws it)"},
+	[RA_KEYING_AND_THINKING] = {"keying_and_thinking", BOOLOID, "false", true, check_keying_and_thinking,
+	"TPC-C: the specification's keying and think times between transactions (at most 10 clients per warehouse)"},
 };
 
 /*

@@ -45,6 +45,8 @@ typedef enum BkRunArgNo
 	RA_CONNECT,
 	RA_ON_DISCONNECT,
 	RA_GROUPS,
+	RA_WAREHOUSE_CHOICE,
+	RA_KEYING_AND_THINKING,
 	RUN_NARGS
 } BkRunArgNo;
 
@@ -94,6 +96,8 @@ typedef struct RunArgs
 	bool		on_disconnect_continue;
 	int			ngroups;		/* 0: no groups => */
 	RunGroupArg *groups;
+	bool		random_warehouse;	/* TPC-C: warehouse_choice => 'random' */
+	bool		keying_and_thinking;	/* TPC-C: keying and think times */
 } RunArgs;
 
 /*

@@ -9,4 +9,16 @@
 --   - whatever else a piece of control/install/ does once that an
 --     upgraded database has not had done.
 --
--- Nothing yet.
+
+-- TPC-C's built-in workloads (as control/install/02-workloads.sql inserts them)
+INSERT INTO bench.workloads (name, dataset, scripts, weights, description, builtin, defined_by)
+SELECT 'tpcc', 'tpcc',
+       ARRAY[bench.tpcc_script('new_order'), bench.tpcc_script('payment'), bench.tpcc_script('order_status'),
+             bench.tpcc_script('delivery'), bench.tpcc_script('stock_level')],
+       '{45,43,4,4,4}'::integer[],
+       'TPC-C''s five transactions in the specification''s mix, 45/43/4/4/4, one call each (bench.tpcc_workload for other mixes)',
+       true, current_user
+UNION ALL
+SELECT 'tpcc-' || replace(t, '_', '-'), 'tpcc', ARRAY[bench.tpcc_script(t)], '{1}'::integer[],
+       format('TPC-C''s %s transaction alone, one call each', replace(t, '_', '-')), true, current_user
+  FROM unnest(ARRAY['new_order', 'payment', 'order_status', 'delivery', 'stock_level']) AS t;
