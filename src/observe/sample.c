@@ -200,6 +200,49 @@ obs_pgss_probe(void *arg)
 	bk_spi_finish();
 }
 
+static void
+obs_counters_probe(void *arg)
+{
+	const char *counters = arg;
+
+	bk_spi_connect();
+	if (SPI_execute(psprintf("SELECT %s", counters), true, 1) != SPI_OK_SELECT)
+		elog(ERROR, "could not read the dataset's counters");
+	bk_spi_finish();
+}
+
+/*
+ * The dataset's counters (core/datasets.h), when they can be read: a table
+ * of them missing, or not readable by the run's role (another tool made
+ * the dataset), leaves them out of the samples, said in unavailable, and
+ * the run goes on.
+ */
+static const char *
+obs_counters_usable(BkObserver *o, const char *counters)
+{
+	ErrorData  *edata;
+
+	if (counters == NULL)
+		return NULL;
+	if (o->remote != NULL)
+	{
+		PGresult   *r = bk_target_exec(o->remote, psprintf("SELECT %s", counters));
+		bool		ok = r != NULL && PQresultStatus(r) == PGRES_TUPLES_OK;
+
+		if (!ok)
+			obs_unavailable(o, "dataset",
+							psprintf("the dataset's counters could not be read on the target: %s",
+									 pchomp(r ? PQresultErrorMessage(r) : PQerrorMessage(o->remote))));
+		PQclear(r);
+		return ok ? counters : NULL;
+	}
+	edata = obs_try(obs_counters_probe, (void *) counters);
+	if (edata == NULL)
+		return counters;
+	obs_unavailable(o, "dataset", psprintf("the dataset's counters could not be read: %s", edata->message));
+	return NULL;
+}
+
 /* whether pg_stat_statements can be read here; the reason why not in *WHY */
 static bool
 obs_pgss_usable(const char *schema, char **why)
@@ -273,6 +316,7 @@ bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid, const cha
 
 	for (int i = 0; i < OBS_NSOURCES; i++)
 		read[i] = obs_sources[i].view == NULL || obs_view_exists(o, obs_sources[i].view);
+	counters = obs_counters_usable(o, counters);
 	for (int kind = 0; kind < OBS_SAMPLE_KINDS; kind++)
 	{
 		Oid			types[5] = {OIDOID, OIDARRAYOID, TEXTOID, INT8OID, OIDOID};
@@ -377,6 +421,7 @@ bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *conn,
 
 	for (int i = 0; i < OBS_NSOURCES; i++)
 		read[i] = obs_sources[i].view == NULL || obs_view_exists(o, obs_sources[i].view);
+	counters = obs_counters_usable(o, counters);
 	for (int kind = 0; kind < OBS_SAMPLE_KINDS; kind++)
 		o->remote_sample_sql[kind] = obs_sample_sql(read, pgss, kind, false, counters);
 	o->sampling = true;

@@ -81,6 +81,9 @@ BEGIN
                '\set w_id CASE WHEN :random_warehouse THEN random(1, :warehouses) ELSE :client_id % :warehouses + 1 END'];
     IF transaction = 'new_order' THEN
         s := s || ARRAY[
+            -- the unused item's error: the rollback the specification asks
+            -- for, counted as one (bench.run_scripts.rollbacks)
+            '\rollback_errors TPC01',
             '\set d_id random(1, 10)',
             '\set customer ((random(0, 1023) | random(1, 3000)) + :c_id) % 3000 + 1',
             '\set ol_cnt random(5, 15)',
