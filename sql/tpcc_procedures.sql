@@ -168,8 +168,18 @@ SELECT cardinality(bench.tpcc_functions('tc', 140000)) AS statements,
 -- a dataset without the functions (tables another tool loaded): refused
 -- before the run starts, saying how to make them
 ALTER FUNCTION tc.tpcc_delivery(integer, integer) RENAME TO tpcc_delivery_gone;
+SET search_path = tc;
 SELECT * FROM bench.run('tpcc', transactions => 1);
 SELECT status FROM bench.run('tpcc-payment', transactions => 1, progress => '0');
+-- a function of that name found first elsewhere would work on another
+-- schema's tables: refused too
+CREATE SCHEMA tc_other;
+CREATE FUNCTION tc_other.tpcc_delivery(w_id integer, carrier_id integer) RETURNS integer
+    LANGUAGE sql AS 'SELECT 0';
+SET search_path = tc_other, tc;
+SELECT * FROM bench.run('tpcc-delivery', transactions => 1);
+DROP SCHEMA tc_other CASCADE;
+SET search_path = tc, public;
 DROP FUNCTION tc.tpcc_delivery_gone(integer, integer);
 DO $$ DECLARE s text; BEGIN FOREACH s IN ARRAY bench.tpcc_functions('tc') LOOP EXECUTE s; END LOOP; END $$;
 SELECT status FROM bench.run('tpcc-delivery', transactions => 1, progress => '0');

@@ -552,32 +552,53 @@ run_tpcc_variables(RunArgs *a, int warehouses_found)
 /*
  * run_tpcc_functions
  *		A TPC-C workload sent as procedures calls the dataset's functions,
- *		one per transaction: each that W's scripts call must be in
- *		search_path (as the dataset's tables are), or the run is refused
- *		before it starts, saying how to make them (42883).
+ *		one per transaction: each that W's scripts call must be the one
+ *		search_path finds first, in the dataset's schema (where search_path
+ *		finds its warehouse table), or the run is refused before it starts,
+ *		saying how to make them (42883).  A function of the same name found
+ *		first in another schema would run that schema's dataset instead
+ *		(its statements name their tables with its own schema).
  */
 static void
 run_tpcc_functions(const BkWorkload *w)
 {
 	static const char *const names[] = {"tpcc_new_order", "tpcc_payment", "tpcc_order_status",
 	"tpcc_delivery", "tpcc_stock_level"};
+	Oid			relid = RangeVarGetRelid(makeRangeVar(NULL, "warehouse", -1), NoLock, true);
+	Oid			nsp = OidIsValid(relid) ? get_rel_namespace(relid) : InvalidOid;
 
 	for (int i = 0; i < lengthof(names); i++)
 	{
 		char	   *call = psprintf("%s(", names[i]);
 		bool		called = false;
+		FuncCandidateList c;
+		FuncCandidateList first = NULL;
 
 		for (int s = 0; s < w->nscripts && !called; s++)
 			called = strstr(w->scripts[s], call) != NULL;
-		if (called &&
-			FuncnameGetCandidates(list_make1(makeString(pstrdup(names[i]))), -1, NIL,
-								  false, false, false, true) == NULL)
+		if (!called)
+			continue;
+		c = FuncnameGetCandidates(list_make1(makeString(pstrdup(names[i]))), -1, NIL,
+								  false, false, false, true);
+		for (; c != NULL; c = c->next)
+			if (first == NULL || c->pathpos < first->pathpos)
+				first = c;
+		if (first == NULL)
 			ereport(ERROR,
 					(errcode(ERRCODE_UNDEFINED_FUNCTION),
 					 errmsg("workload \"%s\" calls function %s(), and there is none in search_path",
 							w->name, names[i]),
 					 errdetail("Its transactions are sent as procedures: one call of the dataset's function per transaction."),
 					 errhint("Load the dataset with bench.init('tpcc', warehouses => N), which makes the functions; for TPC-C tables another tool loaded, make them beside the tables with bench.tpcc_functions(schema) (in psql: SELECT unnest(bench.tpcc_functions('public')) \\gexec).")));
+		if (OidIsValid(nsp) && get_func_namespace(first->oid) != nsp)
+			ereport(ERROR,
+					(errcode(ERRCODE_UNDEFINED_FUNCTION),
+					 errmsg("workload \"%s\" calls function %s(), and search_path finds it first in schema \"%s\", not in the dataset's schema \"%s\"",
+							w->name, names[i], get_namespace_name(get_func_namespace(first->oid)),
+							get_namespace_name(nsp)),
+					 errdetail("That function works on its own schema's tables, not on the dataset the run's statements find."),
+					 errhint("Make the dataset's functions in its schema with bench.tpcc_functions('%s') (in psql: SELECT unnest(bench.tpcc_functions('%s')) \\gexec), or load it again with bench.init('tpcc').",
+							 get_namespace_name(nsp), get_namespace_name(nsp))));
 	}
 }
 
