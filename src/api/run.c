@@ -494,18 +494,20 @@ run_dataset_variables(RunArgs *a, const char *dataset, const BkFoundDataset *fou
 
 /*
  * run_tpcc_args
- *		warehouse_choice and keying_and_thinking are for TPC-C's workloads:
- *		refused with any other (22023) unless left at their defaults.
+ *		warehouse_choice, keying_and_thinking and mode are for TPC-C's
+ *		workloads: refused with any other (22023) unless left at their
+ *		defaults.
  */
 static void
 run_tpcc_args(const RunArgs *a, const BkWorkload *w)
 {
-	if ((a->random_warehouse || a->keying_and_thinking) &&
+	if ((a->random_warehouse || a->keying_and_thinking || a->statements) &&
 		(w->dataset == NULL || strcmp(w->dataset, "tpcc") != 0))
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("%s is for TPC-C's workloads, and workload \"%s\" runs on %s",
-						a->random_warehouse ? "warehouse_choice => 'random'" : "keying_and_thinking => true",
+						a->random_warehouse ? "warehouse_choice => 'random'" :
+						a->keying_and_thinking ? "keying_and_thinking => true" : "mode => 'statements'",
 						w->name, w->dataset == NULL ? "no dataset" :
 						psprintf("a%s %s dataset", strcmp(w->dataset, "ibench") == 0 ? "n" : "",
 								 w->dataset)),
@@ -516,8 +518,11 @@ run_tpcc_args(const RunArgs *a, const BkWorkload *w)
  * run_tpcc_variables
  *		The variables of A's run of a TPC-C workload that come from its
  *		arguments, unless given: :random_warehouse (1 with warehouse_choice
- *		=> 'random') and :keying_and_thinking (1 with keying_and_thinking
- *		=> true), and :warehouses, those of the dataset found
+ *		=> 'random'), :keying_and_thinking (1 with keying_and_thinking =>
+ *		true) and :statements (1 with mode => 'statements': the scripts
+ *		send their statements, not the dataset's functions; the run's
+ *		recorded variables keep it, which bench.tpcc_transactions reads),
+ *		and :warehouses, those of the dataset found
  *		(WAREHOUSES_FOUND, 0: not known here).  With keying and think times, clients are terminals: at
  *		most 10 per warehouse (:warehouses), as the specification has them
  *		(clause 4.2.2), refused before the run starts.
@@ -529,6 +534,7 @@ run_tpcc_variables(RunArgs *a, int warehouses_found)
 		run_default_variable(a, "warehouses", warehouses_found);
 	run_default_variable(a, "random_warehouse", a->random_warehouse ? 1 : 0);
 	run_default_variable(a, "keying_and_thinking", a->keying_and_thinking ? 1 : 0);
+	run_default_variable(a, "statements", a->statements ? 1 : 0);
 	if (!a->keying_and_thinking)
 		return;
 	for (int i = 0; i < a->nvariables; i++)
@@ -551,17 +557,20 @@ run_tpcc_variables(RunArgs *a, int warehouses_found)
 
 /*
  * run_tpcc_functions
- *		A TPC-C workload sent as procedures calls the dataset's functions,
- *		one per transaction: each that W's scripts call must be in
- *		search_path (as the dataset's tables are), or the run is refused
- *		before it starts, saying how to make them (42883).
+ *		A TPC-C workload sent as procedures (A's mode) calls the dataset's
+ *		functions, one per transaction: each that W's scripts call must be
+ *		in search_path (as the dataset's tables are), or the run is refused
+ *		before it starts, saying how to make them (42883).  Sent as
+ *		statements, it needs none (a dataset go-tpc prepared runs so).
  */
 static void
-run_tpcc_functions(const BkWorkload *w)
+run_tpcc_functions(const RunArgs *a, const BkWorkload *w)
 {
 	static const char *const names[] = {"tpcc_new_order", "tpcc_payment", "tpcc_order_status",
 	"tpcc_delivery", "tpcc_stock_level"};
 
+	if (a->statements)
+		return;
 	for (int i = 0; i < lengthof(names); i++)
 	{
 		char	   *call = psprintf("%s(", names[i]);
@@ -577,7 +586,7 @@ run_tpcc_functions(const BkWorkload *w)
 					 errmsg("workload \"%s\" calls function %s(), and there is none in search_path",
 							w->name, names[i]),
 					 errdetail("Its transactions are sent as procedures: one call of the dataset's function per transaction."),
-					 errhint("Load the dataset with bench.init('tpcc', warehouses => N), which makes the functions; for TPC-C tables another tool loaded, make them beside the tables with bench.tpcc_functions(schema) (in psql: SELECT unnest(bench.tpcc_functions('public')) \\gexec).")));
+					 errhint("Load the dataset with bench.init('tpcc', warehouses => N), which makes the functions; for TPC-C tables another tool loaded, make them beside the tables with bench.tpcc_functions(schema) (in psql: SELECT unnest(bench.tpcc_functions('public')) \\gexec), or run with mode => 'statements', which needs none.")));
 	}
 }
 
@@ -828,7 +837,7 @@ bk_run_check_argv(const char *fn, const Datum *v, const bool *n, int extra_worke
 	{
 		(void) bk_find_dataset(w->name, w->dataset, &scale);
 		if (strcmp(w->dataset, "tpcc") == 0)
-			run_tpcc_functions(w);
+			run_tpcc_functions(&a, w);
 	}
 	if (extra_workers < 0)
 	{
@@ -1056,7 +1065,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	{
 		run_tpcc_variables(&a, a.target == NULL ? scale : 0);
 		if (a.target == NULL)
-			run_tpcc_functions(w);
+			run_tpcc_functions(&a, w);
 	}
 	for (int i = 0; i < w->nscripts; i++)
 		scripts_len += strlen(w->scripts[i]) + 1;
