@@ -12,9 +12,10 @@
 -- name NURand(255, 0, 999) with :c_last, amounts, the carrier, the
 -- threshold.  New-order's lines are drawn by the function from a seed the
 -- script draws (procedures), or by the script (statements): items by
--- NURand(8191, 1, 100000) with :ol_i_id.  :warehouses, :c_id, :ol_i_id and :c_last are set
--- by bench.run from the tpcc dataset; :random_warehouse and
--- :keying_and_thinking from its arguments.
+-- NURand(8191, 1, 100000) with :ol_i_id.  :warehouses, :c_id, :ol_i_id
+-- and :c_last are set by bench.run from the tpcc dataset;
+-- :random_warehouse, :keying_and_thinking and :statements from its
+-- arguments.
 --
 -- Each script holds both ways of sending the transaction, and the run's
 -- mode chooses (its :statements, 0 or 1): mode 'procedures' sends it as
