@@ -664,6 +664,26 @@ check_keying_and_thinking(const char *fn, const Datum *v, const bool *n, RunArgs
 	a->keying_and_thinking = DatumGetBool(v[RA_KEYING_AND_THINKING]);
 }
 
+/*
+ * mode => 'procedures' | 'statements': how a TPC-C workload sends its
+ * transactions, one call of the dataset's function each (as HammerDB), or
+ * each statement its own round trip (as go-tpc).  Its dataset kind is
+ * checked with the workload (run.c).
+ */
+static void
+check_mode(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	char	   *what = text_to_cstring(DatumGetTextPP(v[RA_MODE]));
+
+	if (strcmp(what, "statements") == 0)
+		a->statements = true;
+	else if (strcmp(what, "procedures") != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("unknown mode \"%s\"", bk_shown(what)),
+				 errhint("Use \"procedures\" (one call of the dataset's function per TPC-C transaction, as HammerDB sends them) or \"statements\" (each statement its own round trip, as go-tpc sends them).")));
+}
+
 /* ------------------------------------------------------------------------
  * The table
  * ------------------------------------------------------------------------
@@ -722,6 +742,8 @@ const BkArgDef bk_run_args[RUN_NARGS] = {
 	"TPC-C: home (client i keeps warehouse i mod W + 1, as the specification binds terminals) or random (a warehouse per transaction, as go-tpc draws it)"},
 	[RA_KEYING_AND_THINKING] = {"keying_and_thinking", BOOLOID, "false", true, check_keying_and_thinking,
 	"TPC-C: the specification's keying and think times between transactions (at most 10 clients per warehouse)"},
+	[RA_MODE] = {"mode", TEXTOID, "procedures", true, check_mode,
+	"TPC-C: procedures (one call of the dataset's function per transaction, as HammerDB) or statements (each statement its own round trip, as go-tpc)"},
 };
 
 /*

@@ -47,6 +47,7 @@ typedef enum BkRunArgNo
 	RA_GROUPS,
 	RA_WAREHOUSE_CHOICE,
 	RA_KEYING_AND_THINKING,
+	RA_MODE,
 	RUN_NARGS
 } BkRunArgNo;
 
@@ -98,6 +99,7 @@ typedef struct RunArgs
 	RunGroupArg *groups;
 	bool		random_warehouse;	/* TPC-C: warehouse_choice => 'random' */
 	bool		keying_and_thinking;	/* TPC-C: keying and think times */
+	bool		statements;		/* TPC-C: mode => 'statements' */
 } RunArgs;
 
 /*

@@ -106,6 +106,8 @@ typedef struct PqSession
 	/* the variants of the connection's statements with identifier variables */
 	MemoryContext var_cxt;		/* reset when the connection closes */
 	BkVariants ***variants;		/* [script][command]; NULL: none yet */
+	/* [script][command]: in an \if block or a loop, prepared when it runs */
+	bool	  **deferred;
 
 	PqRequest	req;
 	int			cmdno;
@@ -289,13 +291,37 @@ pq_wait_last(PqSession *ps)
  * pq_prepare_statements
  *		Protocol 'prepared': every SQL command of the scripts prepared on the
  *		new connection, once (pgbench prepares them when a connection first
- *		runs its script).  An error is raised, redacted.
+ *		runs its script).  One inside an \if block or a \while loop is
+ *		prepared when it first runs instead, as the in-server clients do: its
+ *		branch may never run (a TPC-C script's other mode calls functions
+ *		the dataset may not have).  An error is raised, redacted.
  */
 static void
 pq_prepare_statements(PqSession *ps)
 {
 	char		name[32];
 
+	if (ps->deferred == NULL)
+	{
+		ps->deferred = MemoryContextAllocZero(ps->cxt, sizeof(bool *) * Max(ps->nscripts, 1));
+		for (int s = 0; s < ps->nscripts; s++)
+		{
+			BkScript   *script = ps->scripts[s];
+			int			depth = 0;
+
+			ps->deferred[s] = MemoryContextAllocZero(ps->cxt, sizeof(bool) * Max(script->ncommands, 1));
+			for (int i = 0; i < script->ncommands; i++)
+			{
+				BkCommandKind kind = script->commands[i].kind;
+
+				if (kind == BK_CMD_IF || kind == BK_CMD_WHILE)
+					depth++;
+				else if (kind == BK_CMD_ENDIF || kind == BK_CMD_ENDWHILE)
+					depth--;
+				ps->deferred[s][i] = depth > 0;
+			}
+		}
+	}
 	for (int s = 0; s < ps->nscripts; s++)
 	{
 		BkScript   *script = ps->scripts[s];
@@ -305,8 +331,12 @@ pq_prepare_statements(PqSession *ps)
 			const BkCommand *cmd = &script->commands[i];
 			PGresult   *r;
 
-			/* with identifier variables: each text when it first runs */
-			if (!pq_is_sql(cmd) || cmd->nstmts != 1 || cmd->stmts[0].dynamic)
+			/*
+			 * with identifier variables, or in a branch: each text when it
+			 * first runs
+			 */
+			if (!pq_is_sql(cmd) || cmd->nstmts != 1 || cmd->stmts[0].dynamic ||
+				ps->deferred[s][i])
 				continue;
 			pq_stmt_name(name, sizeof(name), s, i);
 			if (!PQsendPrepare(ps->conn, name, cmd->stmts[0].sql_params, 0, NULL))
@@ -593,7 +623,7 @@ pq_send_sql(PqSession *ps, int script, int cmdno, const BkCommand *cmd, const Bk
 		if (ps->protocol != RUN_PROTO_PREPARED)
 			return PQsendQueryParams(ps->conn, sql, nparams, NULL,
 									 values, NULL, NULL, 0) != 0;
-		if (!stmt->dynamic)
+		if (!stmt->dynamic && !ps->deferred[script][cmdno])
 			pq_stmt_name(ps->prep_name, sizeof(ps->prep_name), script, cmdno);
 		else
 		{

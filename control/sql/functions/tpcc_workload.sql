@@ -2,12 +2,12 @@
 -- bench.tpcc_workload: a workload of TPC-C's transactions in a mix of the
 -- user's, as bench.define_workload defines one: each transaction's script
 -- (bench.tpcc_script) with its weight, on dataset tpcc.  The built-in
--- 'tpcc' is the specification's mix, 45/43/4/4/4.
+-- 'tpcc' is the specification's mix, 45/43/4/4/4.  Its scripts hold both
+-- modes: a run's mode argument chooses.
 --
 CREATE OR REPLACE FUNCTION bench.tpcc_workload(
     name         text,
     mix          jsonb,
-    mode         text     DEFAULT 'procedures',
     description  text     DEFAULT NULL,
     replace      boolean  DEFAULT false)
 RETURNS bench.workloads
@@ -40,7 +40,7 @@ BEGIN
     -- in the specification's order, those with a weight
     FOREACH k IN ARRAY names LOOP
         CONTINUE WHEN coalesce((mix->>k)::integer, 0) = 0;
-        scripts := scripts || bench.tpcc_script(k, jsonb_build_object('mode', mode));
+        scripts := scripts || bench.tpcc_script(k);
         weights := weights || (mix->>k)::integer;
         parts := parts || format('%s %s', k, mix->>k);
     END LOOP;
@@ -49,11 +49,11 @@ BEGIN
             USING ERRCODE = 'invalid_parameter_value', HINT = hint;
     END IF;
     RETURN bench.define_workload(name, scripts, weights,
-                                 coalesce(description, format('TPC-C, %s: %s', mode, array_to_string(parts, ', '))),
+                                 coalesce(description, format('TPC-C: %s', array_to_string(parts, ', '))),
                                  'tpcc', replace);
 END
 $fn$;
 
-COMMENT ON FUNCTION bench.tpcc_workload(text, jsonb, text, text, boolean) IS
+COMMENT ON FUNCTION bench.tpcc_workload(text, jsonb, text, boolean) IS
     'Define a workload of TPC-C''s transactions in a mix of weights, as {"new_order": 50, "payment": 50}';
-REVOKE ALL ON FUNCTION bench.tpcc_workload(text, jsonb, text, text, boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION bench.tpcc_workload(text, jsonb, text, boolean) FROM PUBLIC;

@@ -2,12 +2,13 @@
 -- bench.tpcc_transactions: each TPC-C transaction type of a run (the
 -- scripts of bench.tpcc_script, one per type), as go-tpc's summary
 -- reports them: how many, how many rolled back, per minute, and their
--- latency percentiles.
+-- latency percentiles.  The mode (procedures or statements) is the run's:
+-- its recorded variable :statements (bench.run's mode argument).
 --
 CREATE OR REPLACE VIEW bench.tpcc_transactions AS
 SELECT rs.run_id,
        t.m[1] AS transaction,
-       t.m[2] AS mode,
+       CASE WHEN r.variables->>'statements' = '1' THEN 'statements' ELSE 'procedures' END AS mode,
        rs.script_no,
        rs.weight,
        rs.transactions,
@@ -24,7 +25,7 @@ SELECT rs.run_id,
   FROM bench.run_scripts rs
   JOIN bench.runs r ON r.id = rs.run_id
  CROSS JOIN LATERAL (SELECT pg_catalog.regexp_match(rs.script,
-                            '^-- <builtin: TPC-C (new-order|payment|order-status|delivery|stock-level), ([a-z]+)') AS m) t
+                            '^-- <builtin: TPC-C (new-order|payment|order-status|delivery|stock-level)>') AS m) t
  WHERE t.m IS NOT NULL;
 
 COMMENT ON VIEW bench.tpcc_transactions IS
