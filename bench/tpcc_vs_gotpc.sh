@@ -4,6 +4,7 @@
 #
 #   bench/tpcc_vs_gotpc.sh [--warehouses 10] [--clients 4,16] [--rounds 3]
 #                          [--duration 60] [--jobs 2] [--port 5535] [--keep]
+#                          [--quick-checks]
 #
 # Builds go-tpc v1.0.12 (github.com/pingcap/go-tpc; its PostgreSQL driver
 # needs tags from v1.0.9 on, and those from v1.0.10 on Go 1.21 or later, not
@@ -26,19 +27,33 @@
 #      0 whatever it finds: its output says) and bench.tpcc_check, in the
 #      server (database gotpc) and on the target `gotpc` (over libpq): all
 #      must pass;
-#   3. for each client count C of --clients and each round, after a
-#      CHECKPOINT: go-tpc tpcc run -T C --time D, its tpmC and tpmTotal
-#      (new orders, and transactions of all five types, completed per
-#      minute) and its client CPU (user + system, GNU time) per 1000
-#      transactions; alternating with bench.run's rounds (kit_run, a hook
-#      until the TPC-C workloads are in the library);
-#   4. go-tpc's check and bench.tpcc_check again, after the runs
+#   3. bench.init('tpcc', warehouses => W, jobs => JOBS) into database
+#      bench, timed against go-tpc's prepare, then on its dataset (tpcc gets
+#      the rights go-tpc's transactions need): go-tpc's check, which must
+#      pass, bench.tpcc_check, and `go-tpc tpcc run` for 20 s, which must
+#      end without an error, and both checks again;
+#   4. for each client count C of --clients and each round, alternating,
+#      each after a CHECKPOINT: go-tpc tpcc run -T C --time D on its
+#      dataset, its tpmC and tpmTotal (new orders, and transactions of all
+#      five types, completed per minute), its NOPM read as HammerDB reads it
+#      (the districts' d_next_o_id after less before, per minute of D), its
+#      client CPU (user + system, GNU time) and the server's CPU (its
+#      processes' in /proc, as bench.run_counters reads it) per
+#      transaction; and bench.run('tpcc', clients => C, duration => 'D s',
+#      warehouse_choice => 'random', progress => '0', prewarm => false) on
+#      bench.init's dataset (go-tpc draws a warehouse per transaction too,
+#      and does not prewarm), its NOPM, tpmC and tpmTotal from
+#      bench.tpcc_results and the server's CPU per transaction from
+#      bench.run_counters (the clients are the server's processes); then
+#      the hook of the 'statements' mode (kit_run_statements: over the libpq
+#      driver with jobs = cores, on a dataset bench.init makes into a target
+#      the first time; skipped while bench.run has no argument `mode`);
+#   5. go-tpc's check and bench.tpcc_check again, after the runs
 #      (condition 11 then applies only to districts without deliveries);
-#   5. bench.init('tpcc', warehouses => W, jobs => JOBS), timed, and
-#      go-tpc's check on its dataset (kit_init, a hook until the kind is in
-#      the library);
-#   6. the medians, and the ratios once bench.run has numbers.
+#   6. the medians, and the ratios of bench.run's to go-tpc's.
 #
+# --quick-checks runs go-tpc's check (minutes at 10 warehouses) only once,
+# on bench.init's new dataset; bench.tpcc_check still runs at every step.
 # The exit status is non-zero if a check failed.  Run it on an otherwise
 # idle machine; the ratios are what to compare.
 set -euo pipefail
@@ -47,7 +62,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/../scripts/lib.sh"
 
 GOTPC_VERSION=v1.0.12
-WAREHOUSES=10 CLIENT_LIST=4,16 ROUNDS=3 DURATION=60 JOBS=2 PORT=5535 KEEP=0
+WAREHOUSES=10 CLIENT_LIST=4,16 ROUNDS=3 DURATION=60 JOBS=2 PORT=5535 KEEP=0 QUICK=0
 while (($#)); do
 	case $1 in
 	--warehouses) WAREHOUSES=$2; shift 2 ;;
@@ -57,7 +72,8 @@ while (($#)); do
 	--jobs) JOBS=$2; shift 2 ;;
 	--port) PORT=$2; shift 2 ;;
 	--keep) KEEP=1; shift ;;
-	*) echo "usage: $0 [--warehouses N] [--clients N,N] [--rounds N] [--duration SECONDS] [--jobs N] [--port N] [--keep]" >&2; exit 2 ;;
+	--quick-checks) QUICK=1; shift ;;
+	*) echo "usage: $0 [--warehouses N] [--clients N,N] [--rounds N] [--duration SECONDS] [--jobs N] [--port N] [--keep] [--quick-checks]" >&2; exit 2 ;;
 	esac
 done
 for v in "$WAREHOUSES" "$ROUNDS" "$DURATION" "$JOBS" "$PORT"; do
@@ -121,7 +137,11 @@ declare -A vals
 
 # go-tpc's check on database DB (as tpcc): prints its verdict, counts a failure
 gotpc_check() {
-	local db=$1 what=$2 t0 t1
+	local db=$1 what=$2 always=${3:-} t0 t1
+	if ((QUICK)) && [[ -z $always ]]; then
+		printf '%-44s skipped (--quick-checks)\n' "go-tpc check, $what"
+		return 0
+	fi
 	t0=$(now)
 	# shellcheck disable=SC2046  # words without spaces
 	"$GOTPC" tpcc --warehouses "$WAREHOUSES" check $(gotpc_args "$db") -T "$JOBS" >"$WORK/check.out" 2>&1 ||
@@ -165,6 +185,30 @@ checks_of_gotpc_dataset() {
 	kit_check bench "target => 'gotpc'" "$when, on a target"
 }
 
+# The CPU seconds of the whole server, as bench.run_counters reads them:
+# the postmaster with the processes it has waited for, and every process
+# still running under it.
+server_cpu_s() {
+	local pm hz ticks=0 t f
+	pm=$(head -1 "$DATA/postmaster.pid")
+	hz=$(getconf CLK_TCK)
+	for f in /proc/[0-9]*/stat; do
+		# the fields after the command's last ')': 4 ppid, 14-17 utime stime cutime cstime
+		t=$(sed 's/.*) //' "$f" 2>/dev/null | awk -v pm="$pm" -v self="${f//[^0-9]/}" \
+			'($2 == pm || self == pm) { print $12 + $13 + $14 + $15 }') || continue
+		[[ -n $t ]] && ticks=$((ticks + t))
+	done
+	calc "$ticks / $hz"
+}
+
+# the transactions go-tpc counted in FILE: completed ones, or ERR: its errors
+gotpc_count() {
+	local file=$1 which=$2
+	awk -v err="$which" '/^\[Summary\] [A-Z_]+ - / && (err == "ERR") == ($2 ~ /_ERR$/) {
+		for (i = 1; i <= NF; i++) if ($i == "Count:") { sub(/,/, "", $(i + 1)); n += $(i + 1) } }
+		END { print n + 0 }' "$file"
+}
+
 # ---------------------------------------------------------------- go-tpc's prepare
 t0=$(now)
 # shellcheck disable=SC2046  # words without spaces
@@ -176,36 +220,132 @@ printf '%-44s %.1f s\n' "go-tpc prepare (-T $JOBS, --no-check)" "$PREPARE_S"
 "${PSQL[@]}" -d gotpc -c "VACUUM ANALYZE" -c CHECKPOINT
 checks_of_gotpc_dataset "go-tpc's dataset after prepare"
 
-# ---------------------------------------------------------------- rounds
-# shellcheck disable=SC2046  # gotpc_args: words without spaces
-measure_gotpc() {
-	local c=$1 r=$2 tpmc tpmt u s tx cpu
-	"${PSQL[@]}" -d gotpc -c CHECKPOINT
-	/usr/bin/time -f '%U %S' -o "$WORK/gotpc.time" \
-		"$GOTPC" tpcc --warehouses "$WAREHOUSES" run $(gotpc_args) -T "$c" --time "${DURATION}s" \
-		>"$WORK/run.out" 2>&1 || { show_file "$WORK/run.out"; die "go-tpc run failed"; }
-	read -r tpmc tpmt < <(sed -n 's/^tpmC: \([0-9.]*\), tpmTotal: \([0-9.]*\),.*/\1 \2/p' "$WORK/run.out" | tail -1)
-	[[ -n ${tpmt:-} ]] || { show_file "$WORK/run.out"; die "no tpmC in go-tpc's output"; }
-	# the completed transactions of the five types (not the _ERR lines)
-	tx=$(awk '/^\[Summary\] [A-Z_]+ - / && $2 !~ /_ERR$/ { for (i = 1; i <= NF; i++) if ($i == "Count:") { sub(/,/, "", $(i + 1)); n += $(i + 1) } }
-		END { print n + 0 }' "$WORK/run.out")
-	read -r u s <"$WORK/gotpc.time"
-	cpu=$(calc "($u + $s) / ($tx > 0 ? $tx : 1) * 1000")
-	vals["$c gotpc tpmc"]+="$tpmc "
-	vals["$c gotpc tpmtotal"]+="$tpmt "
-	vals["$c gotpc cpu"]+="$cpu "
-	printf '%3d clients round %d  go-tpc          tpmC %10.1f  tpmTotal %10.1f  %8d tx  client CPU s/1000 tx %.4f\n' \
-		"$c" "$r" "$tpmc" "$tpmt" "$tx" "$cpu"
-}
-
-# Hook: bench.run's rounds on the same warehouses, once the TPC-C workloads
-# are in the library (in-server clients, and 'statements' over the libpq
-# driver with jobs = cores, warehouse_choice => 'random' as go-tpc draws
-# them); each adds its tpmC, tpmTotal and client CPU to vals["C kit... "].
+# ---------------------------------------------------------------- bench.init
+# bench.init('tpcc') timed against go-tpc's prepare (the same parallelism),
+# then go-tpc's check and run on its dataset (go-tpc connects as tpcc, which
+# gets the rights its transactions need), and bench.tpcc_check on it.
 kit_has_tpcc() {
 	[[ $("${PSQL[@]}" -At -c "SELECT count(*) FROM bench.workloads WHERE name = 'tpcc'") == 1 ]]
 }
-kit_run() { :; }
+INIT_S=
+kit_init() {
+	local t0 t1 tx err
+	kit_has_tpcc || { echo "bench.init('tpcc'): not in this build of pgbenchkit, skipped"; return 0; }
+	"${PSQL[@]}" -c CHECKPOINT
+	t0=$(now)
+	"${PSQL[@]}" -At -c "SET client_min_messages = warning" \
+		-c "SELECT rows_loaded FROM bench.init('tpcc', warehouses => $WAREHOUSES, jobs => $JOBS)" >/dev/null
+	t1=$(now)
+	INIT_S=$(calc "$t1 - $t0")
+	printf '%-44s %.1f s (%.3f of go-tpc prepare)\n' "bench.init('tpcc', jobs => $JOBS)" "$INIT_S" "$(calc "$INIT_S / $PREPARE_S")"
+	"${PSQL[@]}" -c "GRANT SELECT, INSERT, UPDATE, DELETE ON warehouse, district, customer, history, new_order,
+		orders, order_line, item, stock TO tpcc" -c "VACUUM ANALYZE" -c CHECKPOINT
+	gotpc_check bench "bench.init's dataset" always
+	kit_check bench "" "bench.init's dataset"
+	# go-tpc's run on it: it must end without an error
+	# shellcheck disable=SC2046  # words without spaces
+	"$GOTPC" tpcc --warehouses "$WAREHOUSES" run $(gotpc_args bench) -T "${CLIENTS[0]}" --time 20s \
+		>"$WORK/run-kit.out" 2>&1 || { show_file "$WORK/run-kit.out"; die "go-tpc run on bench.init's dataset failed"; }
+	tx=$(gotpc_count "$WORK/run-kit.out" OK) err=$(gotpc_count "$WORK/run-kit.out" ERR)
+	if ((tx == 0 || err > 0)); then
+		FAILED=$((FAILED + 1))
+		printf '%-44s FAILED: %d transactions, %d errors\n' "go-tpc run (20 s), bench.init's dataset" "$tx" "$err"
+		grep -i 'error\|_ERR' "$WORK/run-kit.out" | head -5
+	else
+		printf '%-44s passed: %d transactions, %d errors\n' "go-tpc run (20 s), bench.init's dataset" "$tx" "$err"
+	fi
+	gotpc_check bench "bench.init's dataset after go-tpc's run"
+	kit_check bench "" "bench.init's dataset after go-tpc's run"
+}
+kit_init
+
+# ---------------------------------------------------------------- rounds
+# go-tpc's NOPM is read as HammerDB reads it: the districts' d_next_o_id
+# after the run less before it, per minute of --time.
+next_o_ids() { "${PSQL[@]}" -d "$1" -At -c "SELECT sum(d_next_o_id) FROM district"; }
+
+# shellcheck disable=SC2046  # gotpc_args: words without spaces
+measure_gotpc() {
+	local c=$1 r=$2 tpmc tpmt u s tx err cpu o0 o1 nopm c0 c1 scpu
+	"${PSQL[@]}" -d gotpc -c CHECKPOINT
+	o0=$(next_o_ids gotpc) c0=$(server_cpu_s)
+	/usr/bin/time -f '%U %S' -o "$WORK/gotpc.time" \
+		"$GOTPC" tpcc --warehouses "$WAREHOUSES" run $(gotpc_args) -T "$c" --time "${DURATION}s" \
+		>"$WORK/run.out" 2>&1 || { show_file "$WORK/run.out"; die "go-tpc run failed"; }
+	c1=$(server_cpu_s) o1=$(next_o_ids gotpc)
+	read -r tpmc tpmt < <(sed -n 's/^tpmC: \([0-9.]*\), tpmTotal: \([0-9.]*\),.*/\1 \2/p' "$WORK/run.out" | tail -1)
+	[[ -n ${tpmt:-} ]] || { show_file "$WORK/run.out"; die "no tpmC in go-tpc's output"; }
+	# the completed transactions of the five types (not the _ERR lines)
+	tx=$(gotpc_count "$WORK/run.out" OK) err=$(gotpc_count "$WORK/run.out" ERR)
+	read -r u s <"$WORK/gotpc.time"
+	cpu=$(calc "($u + $s) / ($tx > 0 ? $tx : 1) * 1000")
+	scpu=$(calc "($c1 - $c0) / ($tx > 0 ? $tx : 1) * 1000")
+	nopm=$(calc "($o1 - $o0) / $DURATION * 60")
+	vals["$c gotpc nopm"]+="$nopm "
+	vals["$c gotpc tpmc"]+="$tpmc "
+	vals["$c gotpc tpmtotal"]+="$tpmt "
+	vals["$c gotpc cpu"]+="$cpu "
+	vals["$c gotpc scpu"]+="$scpu "
+	printf '%3d clients round %d  go-tpc     NOPM %10.1f  tpmC %10.1f  tpmTotal %10.1f  %8d tx %4d err  CPU ms/tx client %.4f server %.4f\n' \
+		"$c" "$r" "$nopm" "$tpmc" "$tpmt" "$tx" "$err" "$cpu" "$scpu"
+}
+
+# bench.run's in-server clients on bench.init's dataset, warehouses drawn
+# at random for each transaction as go-tpc draws them; its CPU is the
+# server's (the clients are the server's processes) per transaction.
+kit_run() {
+	local c=$1 r=$2 id status nopm tpmc tpmt tx cpu
+	kit_has_tpcc || return 0
+	"${PSQL[@]}" -c CHECKPOINT
+	read -r id status < <("${PSQL[@]}" -At -F ' ' -c "SELECT id, status FROM bench.run('tpcc', clients => $c,
+		duration => '$DURATION s', warehouse_choice => 'random', progress => '0', prewarm => false)")
+	[[ $status == "done" ]] || die "bench.run('tpcc') ended $status"
+	read -r nopm tpmc tpmt tx cpu < <("${PSQL[@]}" -At -F ' ' -c "SELECT t.nopm, t.tpmc, t.tpm_total,
+		c.transactions, c.server_cpu_ms_per_tx FROM bench.tpcc_results t
+		LEFT JOIN bench.run_counters c USING (run_id) WHERE t.run_id = $id")
+	vals["$c kit nopm"]+="$nopm "
+	vals["$c kit tpmc"]+="$tpmc "
+	vals["$c kit tpmtotal"]+="$tpmt "
+	vals["$c kit scpu"]+="${cpu:-0} "
+	printf '%3d clients round %d  bench.run  NOPM %10.1f  tpmC %10.1f  tpmTotal %10.1f  %8d tx %4s     CPU ms/tx server %.4f (run %s)\n' \
+		"$c" "$r" "$nopm" "$tpmc" "$tpmt" "${tx:-0}" "" "${cpu:-0}" "$id"
+	kit_run_statements "$c" "$r"
+}
+
+# Hook, to be measured next: TPC-C's 'statements' mode (go-tpc's statement
+# shapes, one round trip per statement) over the libpq driver with jobs =
+# cores, on a dataset bench.init made into a target, against go-tpc's
+# throughput and CPU.  Skipped while bench.run has no argument `mode`.
+STATEMENTS_READY=
+kit_run_statements() {
+	local c=$1 r=$2 id status nopm tpmc tpmt
+	if [[ -z $STATEMENTS_READY ]]; then
+		if [[ $("${PSQL[@]}" -At -c "SELECT count(*) FROM bench.run_arguments WHERE name = 'mode'") != 1 ]]; then
+			STATEMENTS_READY=no
+			echo "bench.run's mode 'statements': not in this build of pgbenchkit (no argument mode), skipped"
+		else
+			STATEMENTS_READY=yes
+			"${PSQL[@]}" -d postgres -c "CREATE DATABASE kit_target"
+			"${PSQL[@]}" -At -c "SELECT name FROM bench.add_target('kit',
+				'host=127.0.0.1 port=$PORT dbname=kit_target')" >/dev/null
+			"${PSQL[@]}" -At -c "SET client_min_messages = warning" -c "SELECT rows_loaded FROM bench.init('tpcc',
+				warehouses => $WAREHOUSES, jobs => $JOBS, target => 'kit')" >/dev/null
+		fi
+	fi
+	[[ $STATEMENTS_READY == yes ]] || return 0
+	"${PSQL[@]}" -d kit_target -c CHECKPOINT
+	read -r id status < <("${PSQL[@]}" -At -F ' ' -c "SELECT id, status FROM bench.run('tpcc', clients => $c,
+		jobs => LEAST($c, $(nproc)), target => 'kit', mode => 'statements', duration => '$DURATION s',
+		warehouse_choice => 'random', progress => '0', prewarm => false)")
+	[[ $status == "done" ]] || die "bench.run('tpcc', mode => 'statements') ended $status"
+	read -r nopm tpmc tpmt < <("${PSQL[@]}" -At -F ' ' -c "SELECT nopm, tpmc, tpm_total
+		FROM bench.tpcc_results WHERE run_id = $id")
+	vals["$c statements nopm"]+="$nopm "
+	vals["$c statements tpmc"]+="$tpmc "
+	vals["$c statements tpmtotal"]+="$tpmt "
+	printf '%3d clients round %d  statements NOPM %10.1f  tpmC %10.1f  tpmTotal %10.1f  (run %s, libpq, jobs %d)\n' \
+		"$c" "$r" "$nopm" "$tpmc" "$tpmt" "$id" "$((c < $(nproc) ? c : $(nproc)))"
+}
 
 for c in "${CLIENTS[@]}"; do
 	for ((r = 1; r <= ROUNDS; r++)); do
@@ -218,34 +358,24 @@ for c in "${CLIENTS[@]}"; do
 done
 checks_of_gotpc_dataset "go-tpc's dataset after its runs"
 
-# ---------------------------------------------------------------- bench.init
-# Hook: bench.init('tpcc') timed against go-tpc's prepare, and go-tpc's
-# check on its dataset (go-tpc reads it as tpcc, which gets SELECT on it).
-INIT_S=
-kit_init() {
-	local t0 t1
-	kit_has_tpcc || { echo "bench.init('tpcc'): not in this build of pgbenchkit, skipped"; return 0; }
-	t0=$(now)
-	"${PSQL[@]}" -At -c "SET client_min_messages = warning" \
-		-c "SELECT rows_loaded FROM bench.init('tpcc', warehouses => $WAREHOUSES, jobs => $JOBS)" >/dev/null
-	t1=$(now)
-	INIT_S=$(calc "$t1 - $t0")
-	printf '%-44s %.1f s (%.3f of go-tpc prepare)\n' "bench.init('tpcc', jobs => $JOBS)" "$INIT_S" "$(calc "$INIT_S / $PREPARE_S")"
-	"${PSQL[@]}" -c "GRANT SELECT ON warehouse, district, customer, history, new_order, orders, order_line, item, stock TO tpcc"
-	gotpc_check bench "bench.init's dataset"
-	kit_check bench "" "bench.init's dataset"
-}
-kit_init
 
 # ---------------------------------------------------------------- medians
+med() { tr ' ' '\n' <<<"${vals["$1"]:-}" | grep . | median; }
 echo
-echo "medians of $ROUNDS rounds of $DURATION s, $WAREHOUSES warehouses:"
-printf '%7s %12s %12s %16s\n' clients 'go-tpc tpmC' tpmTotal 'CPU s/1000 tx'
+echo "medians of $ROUNDS rounds of $DURATION s, $WAREHOUSES warehouses (CPU: ms per transaction):"
+printf '%7s %-11s %10s %10s %10s %11s %11s %8s %8s\n' clients '' NOPM tpmC tpmTotal 'client CPU' 'server CPU' 'NOPM x' 'tpmC x'
 for c in "${CLIENTS[@]}"; do
-	printf '%7d %12.1f %12.1f %16.4f\n' "$c" \
-		"$(tr ' ' '\n' <<<"${vals["$c gotpc tpmc"]}" | grep . | median)" \
-		"$(tr ' ' '\n' <<<"${vals["$c gotpc tpmtotal"]}" | grep . | median)" \
-		"$(tr ' ' '\n' <<<"${vals["$c gotpc cpu"]}" | grep . | median)"
+	gn=$(med "$c gotpc nopm") gc=$(med "$c gotpc tpmc")
+	printf '%7d %-11s %10.1f %10.1f %10.1f %11.4f %11.4f\n' "$c" go-tpc "$gn" "$gc" \
+		"$(med "$c gotpc tpmtotal")" "$(med "$c gotpc cpu")" "$(med "$c gotpc scpu")"
+	for m in kit statements; do
+		[[ -n ${vals["$c $m nopm"]:-} ]] || continue
+		printf '%7d %-11s %10.1f %10.1f %10.1f %11s %11s %8.2f %8.2f\n' "$c" \
+			"$([[ $m == kit ]] && echo bench.run || echo statements)" "$(med "$c $m nopm")" "$(med "$c $m tpmc")" \
+			"$(med "$c $m tpmtotal")" - "$( [[ $m == kit ]] && printf '%.4f' "$(med "$c kit scpu")" || echo -)" \
+			"$(calc "$(med "$c $m nopm") / $gn")" "$(calc "$(med "$c $m tpmc") / $gc")"
+	done
 done
-printf 'go-tpc prepare: %.1f s%s\n' "$PREPARE_S" "${INIT_S:+; bench.init: $INIT_S s}"
+printf 'go-tpc prepare: %.1f s%s\n' "$PREPARE_S" \
+	"${INIT_S:+; bench.init: $INIT_S s, $(calc "$INIT_S / $PREPARE_S") of go-tpc prepare}"
 ((FAILED == 0)) || die "$FAILED consistency check(s) failed"
