@@ -12,7 +12,7 @@
 # the next, seeded by test/fuzz/corpus/ and test/fuzz/regress/; the dictionary
 # is test/fuzz/script.dict.  Last, the corpora are replayed by a build with
 # clang's source-based coverage, and llvm-cov says which lines and branches
-# of the script language (src/script/) and src/core/random.c they reach.
+# of the script language (src/script/) and src/core/random.c and src/core/datasets.c they reach.
 #
 # A crash, a sanitizer report, a hang (10 s for one input), more than 1 GB
 # of memory, or an ereport above ERROR is a finding: it is saved in
@@ -60,7 +60,7 @@ PGC=${PG_CONFIG:-$PGBK_PG15_HOME/bin/pg_config}
 # ---------------------------------------------------------------- build
 # The sources of a target: the parser and the evaluator as they are, the
 # stub runtime, the harness and an entry point.
-SOURCES=("$PGBK_REPO"/src/script/*.c "$PGBK_REPO"/src/core/random.c "$PGBK_REPO"/test/fuzz/pgstub.c "$PGBK_REPO"/test/fuzz/harness.c)
+SOURCES=("$PGBK_REPO"/src/script/*.c "$PGBK_REPO"/src/core/random.c "$PGBK_REPO"/src/core/datasets.c "$PGBK_REPO"/test/fuzz/pgstub.c "$PGBK_REPO"/test/fuzz/harness.c)
 CFLAGS=(-g -O1 -fno-omit-frame-pointer -fno-strict-aliasing -Wall -Wno-unused-parameter
 	-Wno-unknown-warning-option -Wno-ignored-attributes
 	-I"$PGBK_REPO/src" -I"$FUZZ" -I"$("$PGC" --includedir-server)")
@@ -122,7 +122,7 @@ for t in "${TARGETS[@]}"; do
 done
 llvm-profdata-14 merge -sparse "$WORK"/cov-*.profraw -o "$WORK/cov.profdata"
 (cd "$PGBK_REPO" && llvm-cov-14 report "$BUILD/replay-cov" -instr-profile="$WORK/cov.profdata" \
-	src/script/*.c src/core/random.c) | tee "$WORK/coverage.txt"
+	src/script/*.c src/core/random.c src/core/datasets.c) | tee "$WORK/coverage.txt"
 
 echo
 log "==================== fuzz summary ===================="

@@ -5,7 +5,7 @@
 #   test/fuzz.sh          prints TAP; exits non-zero if a check failed
 #
 # Builds test/fuzz/replay.c with the script parser and the expression
-# evaluator as they are (src/script/*.c, src/core/random.c) and the stub
+# evaluator as they are (src/script/*.c, src/core/random.c, src/core/datasets.c) and the stub
 # runtime of test/fuzz/pgstub.c, with gcc's AddressSanitizer and
 # UndefinedBehaviorSanitizer (no libFuzzer: scripts/fuzz.sh fuzzes), then:
 #   - replays test/fuzz/regress/<target>/, the inputs fuzzing found
@@ -32,7 +32,7 @@ build_replay() {
 	gcc -g -O1 -fno-omit-frame-pointer -fno-strict-aliasing -Wall -Wno-unused-parameter \
 		-fsanitize=address,undefined -fno-sanitize-recover=all \
 		-I"$REPO/src" -I"$FUZZ" -I"$("$PGC" --includedir-server)" \
-		"$REPO"/src/script/*.c "$REPO"/src/core/random.c \
+		"$REPO"/src/script/*.c "$REPO"/src/core/random.c "$REPO"/src/core/datasets.c \
 		"$FUZZ"/pgstub.c "$FUZZ"/harness.c "$FUZZ"/replay.c \
 		-L"$("$PGC" --pkglibdir)" -L"$("$PGC" --libdir)" -lpgcommon -lpgport -lm \
 		-o "$T/replay" >"$T/build.log" 2>&1
