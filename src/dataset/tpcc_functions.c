@@ -8,8 +8,9 @@
  * The inputs a terminal draws (warehouse, district, customer, amounts,
  * carrier, threshold) are the callers' arguments, drawn by the workload's
  * script, so that a run's seed repeats a run's inputs.  New-order's lines
- * are the exception: the script language has no arrays, so the script
- * draws a seed and the function draws the lines from it (items by
+ * are the exception: a call carries scalars (one call per transaction,
+ * as HammerDB's procedure draws its lines itself), so the script draws a
+ * seed and the function draws the lines from it (items by
  * NURand(8191, 1, 100000) with the run's C, all different; 1% from another
  * warehouse when there are others; quantities 1 to 10), deterministically.
  * Its rollback (clause 2.4.1.4, an unused item number in the last line) is
