@@ -12,14 +12,16 @@
 # pg_config of that version, never the one on PATH).  With --control, a
 # third build, "control", is --before built again in a folder of its own:
 # the same code measured as if it were another, whose ratio to --before
-# shows the noise of the run.  The SQL of --after is installed; a library
-# checks the version of the SQL it is called from, so when --before is of
-# another extension version it is built with --after's (EXTVERSION; what is
-# compared is the library).  Creates a throwaway cluster
+# shows the noise of the run.  Each build runs in a database of its own,
+# bench_<build>, made with that build's SQL: a library refuses the
+# arguments of a newer SQL of its own version, and checks the version of
+# the SQL it is called from, so when --before is of another extension
+# version it is built with --after's (EXTVERSION; what is compared is the
+# library and the SQL it runs).  Creates a throwaway cluster
 # of that version (initdb as the postgres OS user when run as root) in a
 # temporary folder, port --port, unix socket only, max_worker_processes =
 # 300 and shared_buffers = 256MB, everything else default, and loads
-# bench.init('tpcb', scale => --scale) into database `bench`.  Then, for
+# bench.init('tpcb', scale => --scale) into each build's database.  Then, for
 # each round, for each build (the first of the round rotating from round
 # to round):
 # copies its library over the installed one, restarts the cluster, reads
@@ -30,8 +32,9 @@
 # and prints every measurement (tps, and the server's CPU time per
 # transaction from bench.run_counters: on a machine not idle, the steadier
 # figure); then the medians of each build per workload and the ratios
-# after / before of the medians (and control / before).  The library that
-# was installed before is put back at the end.  The cluster is stopped and
+# after / before of the medians (and control / before).  The library and
+# the extension's SQL files that were installed before are put back at the
+# end (none: the ones installed here are removed).  The cluster is stopped and
 # removed at the end; --keep leaves it running.  Run it on an otherwise idle
 # machine; the ratios are what to compare.
 set -euo pipefail
@@ -78,11 +81,19 @@ calc() { awk "BEGIN { printf \"%.4f\", $1 }"; }
 # ---------------------------------------------------------------- builds
 BUILD_DIR=$(mktemp -d "${TMPDIR:-/tmp}/pgbk_builds.XXXXXX")
 SAVED_LIB=
+SAVED_SQL=$BUILD_DIR/installed-sql
+EXTDIR=$("$PGC" --sharedir)/extension
 # shellcheck disable=SC2317  # called by the EXIT trap
 cleanup() {
 	local rc=$?
 	if [[ -n $SAVED_LIB ]]; then
 		install -m 755 "$SAVED_LIB" "$PKGLIB/pgbenchkit.so" || warn "could not put back $PKGLIB/pgbenchkit.so"
+	else
+		rm -f "$PKGLIB/pgbenchkit.so"
+	fi
+	if [[ -d $SAVED_SQL ]]; then
+		rm -f "$EXTDIR"/pgbenchkit.control "$EXTDIR"/pgbenchkit--*.sql
+		cp -p "$SAVED_SQL"/* "$EXTDIR"/ 2>/dev/null || true
 	fi
 	bench_cluster_cleanup "$rc" "$KEEP"
 	rm -rf "$BUILD_DIR"
@@ -102,6 +113,9 @@ if [[ -f $PKGLIB/pgbenchkit.so ]]; then
 	SAVED_LIB=$BUILD_DIR/installed.so
 	cp "$PKGLIB/pgbenchkit.so" "$SAVED_LIB"
 fi
+mkdir -p "$SAVED_SQL"
+cp -p "$EXTDIR"/pgbenchkit.control "$EXTDIR"/pgbenchkit--*.sql "$SAVED_SQL"/ 2>/dev/null || true
+# a library in place for the cluster's start (its shared_preload_libraries)
 make -C "$BUILD_DIR/after" -s PG_CONFIG="$PGC" "${CC_ARG[@]}" install >"$BUILD_DIR/install.log" 2>&1 ||
 	{ show_file "$BUILD_DIR/install.log"; die "make install of ${REV[after]} failed"; }
 
@@ -113,11 +127,17 @@ shared_buffers = '256MB'
 EOF
 PSQL=("$BIN/psql" -X -q -v ON_ERROR_STOP=1)
 
-"${PSQL[@]}" -d postgres -c "CREATE DATABASE bench"
-"${PSQL[@]}" -c "SET client_min_messages = warning" -c "CREATE EXTENSION pgbenchkit CASCADE"
-"${PSQL[@]}" -At -c "SELECT rows_loaded FROM bench.init('tpcb', scale => $SCALE)" >/dev/null
+# each build's database, made with its SQL while its library is loaded
+for b in "${BUILDS[@]}"; do
+	make -C "$BUILD_DIR/$b" -s PG_CONFIG="$PGC" "${CC_ARG[@]}" install >"$BUILD_DIR/install.log" 2>&1 ||
+		{ show_file "$BUILD_DIR/install.log"; die "make install of $b (${REV[$b]}) failed"; }
+	as_pg "$BIN/pg_ctl" -D "$DATA" -l "$SERVER_LOG" -w restart >/dev/null || die "the cluster did not restart"
+	"${PSQL[@]}" -d postgres -c "CREATE DATABASE bench_$b"
+	"${PSQL[@]}" -d "bench_$b" -c "SET client_min_messages = warning" -c "CREATE EXTENSION pgbenchkit CASCADE"
+	"${PSQL[@]}" -d "bench_$b" -At -c "SELECT rows_loaded FROM bench.init('tpcb', scale => $SCALE)" >/dev/null
+done
 
-SERVER_VERSION=$("${PSQL[@]}" -Atc 'show server_version')
+SERVER_VERSION=$("${PSQL[@]}" -d postgres -Atc 'show server_version')
 CPU_MODEL=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "before ${REV[before]} ($BEFORE), after ${REV[after]} ($AFTER)$( ((CONTROL)) && echo ", control ${REV[control]} (a second build of before)"); scale $SCALE, $CLIENTS clients," \
@@ -128,6 +148,7 @@ echo "before ${REV[before]} ($BEFORE), after ${REV[after]} ($AFTER)$( ((CONTROL)
 use() {
 	install -m 755 "$BUILD_DIR/$1/pgbenchkit.so" "$PKGLIB/pgbenchkit.so"
 	as_pg "$BIN/pg_ctl" -D "$DATA" -l "$SERVER_LOG" -w restart >/dev/null || die "the cluster did not restart"
+	export PGDATABASE=bench_$1
 	"${PSQL[@]}" -At -c "SELECT sum(pg_prewarm(c)) FROM unnest(ARRAY['pgbench_accounts', 'pgbench_accounts_pkey',
 		'pgbench_branches', 'pgbench_branches_pkey', 'pgbench_tellers', 'pgbench_tellers_pkey', 'pgbench_history']::regclass[]) c" >/dev/null
 }
