@@ -24,13 +24,13 @@
 #include "api/runvars.h"
 
 /*
- * bk_run_default_variable
+ * run_default_variable
  *		Variable NAME of the run set to VALUE, unless the run's variables
  *		give it already; recorded with them (bench.runs.variables), as if
  *		given.
  */
-void
-bk_run_default_variable(RunArgs *a, const char *name, int value)
+static void
+run_default_variable(RunArgs *a, const char *name, int value)
 {
 	for (int i = 0; i < a->nvariables; i++)
 		if (strcmp(a->var_names[i], name) == 0)
@@ -94,34 +94,34 @@ bk_run_dataset_variables(RunArgs *a, const char *dataset, const BkFoundDataset *
 {
 	if (strcmp(dataset, "sysbench") == 0)
 	{
-		bk_run_default_variable(a, "tables", found->tables);
-		bk_run_default_variable(a, "table_size", found->table_size);
+		run_default_variable(a, "tables", found->tables);
+		run_default_variable(a, "table_size", found->table_size);
 	}
 	else if (strcmp(dataset, "ibench") == 0)
 	{
-		bk_run_default_variable(a, "tables", found->tables);
-		bk_run_default_variable(a, "min_trxid", -1);
-		bk_run_default_variable(a, "query_no", 0);
+		run_default_variable(a, "tables", found->tables);
+		run_default_variable(a, "min_trxid", -1);
+		run_default_variable(a, "query_no", 0);
 	}
 	else if (strcmp(dataset, "tpcc") == 0)
 	{
-		bk_run_default_variable(a, "warehouses", found->warehouses);
+		run_default_variable(a, "warehouses", found->warehouses);
 		if (found->constants)
 		{
-			bk_run_default_variable(a, "c_id", found->c_id);
-			bk_run_default_variable(a, "ol_i_id", found->ol_i_id);
-			bk_run_default_variable(a, "c_last", run_tpcc_c_last(found->c_last, seed));
-			bk_run_default_variable(a, "c_last_load", found->c_last);
+			run_default_variable(a, "c_id", found->c_id);
+			run_default_variable(a, "ol_i_id", found->ol_i_id);
+			run_default_variable(a, "c_last", run_tpcc_c_last(found->c_last, seed));
+			run_default_variable(a, "c_last_load", found->c_last);
 		}
 		else
 		{
 			BkPrng		prng;
 
 			bk_prng_seed(&prng, seed ^ UINT64CONST(0x7470636344));
-			bk_run_default_variable(a, "c_id", (int) bk_random_uniform(&prng, 0, 1023));
-			bk_run_default_variable(a, "ol_i_id", (int) bk_random_uniform(&prng, 0, 8191));
-			bk_run_default_variable(a, "c_last", (int) bk_random_uniform(&prng, 0, 255));
-			bk_run_default_variable(a, "c_last_load", -1);
+			run_default_variable(a, "c_id", (int) bk_random_uniform(&prng, 0, 1023));
+			run_default_variable(a, "ol_i_id", (int) bk_random_uniform(&prng, 0, 8191));
+			run_default_variable(a, "c_last", (int) bk_random_uniform(&prng, 0, 255));
+			run_default_variable(a, "c_last_load", -1);
 		}
 	}
 }
@@ -165,10 +165,10 @@ void
 bk_run_tpcc_variables(RunArgs *a, int warehouses_found)
 {
 	if (warehouses_found > 0)
-		bk_run_default_variable(a, "warehouses", warehouses_found);
-	bk_run_default_variable(a, "random_warehouse", a->random_warehouse ? 1 : 0);
-	bk_run_default_variable(a, "keying_and_thinking", a->keying_and_thinking ? 1 : 0);
-	bk_run_default_variable(a, "statements", a->statements ? 1 : 0);
+		run_default_variable(a, "warehouses", warehouses_found);
+	run_default_variable(a, "random_warehouse", a->random_warehouse ? 1 : 0);
+	run_default_variable(a, "keying_and_thinking", a->keying_and_thinking ? 1 : 0);
+	run_default_variable(a, "statements", a->statements ? 1 : 0);
 	if (!a->keying_and_thinking)
 		return;
 	for (int i = 0; i < a->nvariables; i++)

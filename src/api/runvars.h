@@ -12,7 +12,6 @@
 #include "dataset/lookup.h"
 #include "meta/workload.h"
 
-extern void bk_run_default_variable(RunArgs *a, const char *name, int value);
 extern void bk_run_dataset_variables(RunArgs *a, const char *dataset, const BkFoundDataset *found,
 									 uint64 seed);
 extern void bk_run_tpcc_args(const RunArgs *a, const BkWorkload *w);

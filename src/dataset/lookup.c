@@ -31,26 +31,10 @@
 int64
 bk_find_dataset(const char *workload, const char *dataset, int *scale)
 {
-	return bk_find_dataset_sizes(workload, dataset, scale, NULL, NULL);
-}
-
-/*
- * bk_find_dataset_sizes
- *		bk_find_dataset, and for sysbench and ibench its tables (and
- *		sysbench's table_size) into *TABLES and *TABLE_SIZE (when not NULL).
- */
-int64
-bk_find_dataset_sizes(const char *workload, const char *dataset, int *scale,
-					  int *tables, int *table_size)
-{
 	BkFoundDataset found;
 
 	bk_find_dataset_found(workload, dataset, &found);
 	*scale = found.scale;
-	if (tables)
-		*tables = found.tables;
-	if (table_size)
-		*table_size = found.table_size;
 	return found.id;
 }
 

@@ -25,8 +25,6 @@ typedef struct BkFoundDataset
 } BkFoundDataset;
 
 extern int64 bk_find_dataset(const char *workload, const char *dataset, int *scale);
-extern int64 bk_find_dataset_sizes(const char *workload, const char *dataset, int *scale,
-								   int *tables, int *table_size);
 extern void bk_find_dataset_found(const char *workload, const char *dataset,
 								  BkFoundDataset *found);
 
