@@ -15,31 +15,15 @@ use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 
+use Cwd qw(abs_path);
+use File::Basename qw(dirname);
+use lib dirname(abs_path(__FILE__)) . '/lib';
+use BenchTarget qw(driver_and_target);
+
 my $password = 'Tm4-s3cr3t-pw';
 
 # ------------------------------------------------------------------ servers
-my $node = PostgreSQL::Test::Cluster->new('driver');
-$node->init;
-$node->append_conf('postgresql.conf', "max_worker_processes = 16\n");
-$node->start;
-$node->safe_psql('postgres', 'CREATE DATABASE bk');
-$node->safe_psql('bk', 'SET client_min_messages = warning; CREATE EXTENSION pgbenchkit CASCADE');
-
-my $remote = PostgreSQL::Test::Cluster->new('target');
-$remote->init;
-$remote->start;
-my $hba = $remote->data_dir . '/pg_hba.conf';
-my $rules = slurp_file($hba);
-open my $fh, '>', $hba or die "cannot write $hba: $!";
-print $fh "local all bench_remote scram-sha-256\n", $rules;
-close $fh;
-$remote->reload;
-$remote->safe_psql('postgres', qq{
-	SET log_statement = 'none';
-	SET password_encryption = 'scram-sha-256';
-	CREATE ROLE bench_remote LOGIN PASSWORD '$password';
-});
-$remote->safe_psql('postgres', 'CREATE DATABASE tc OWNER bench_remote');
+my ($node, $remote) = driver_and_target($password, 'tc');
 my ($rhost, $rport) = ($remote->host, $remote->port);
 $node->safe_psql('bk', qq{
 	SET log_statement = 'none';

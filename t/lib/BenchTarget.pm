@@ -1,0 +1,47 @@
+# The two servers of a test against a target: a "driver" with pgbenchkit
+# in database bk, and a "target" without it, whose role bench_remote logs
+# in with a SCRAM password (a managed service's way), owning the target's
+# databases the test names.
+package BenchTarget;
+
+use strict;
+use warnings;
+
+use Exporter 'import';
+use PostgreSQL::Test::Cluster;
+use PostgreSQL::Test::Utils;
+
+our @EXPORT_OK = qw(driver_and_target);
+
+# (driver, target), started; PASSWORD is bench_remote's, DATABASES the
+# target's databases it owns
+sub driver_and_target
+{
+	my ($password, @databases) = @_;
+
+	my $node = PostgreSQL::Test::Cluster->new('driver');
+	$node->init;
+	$node->append_conf('postgresql.conf', "max_worker_processes = 16\n");
+	$node->start;
+	$node->safe_psql('postgres', 'CREATE DATABASE bk');
+	$node->safe_psql('bk', 'SET client_min_messages = warning; CREATE EXTENSION pgbenchkit CASCADE');
+
+	my $remote = PostgreSQL::Test::Cluster->new('target');
+	$remote->init;
+	$remote->start;
+	my $hba = $remote->data_dir . '/pg_hba.conf';
+	my $rules = slurp_file($hba);
+	open my $fh, '>', $hba or die "cannot write $hba: $!";
+	print $fh "local all bench_remote scram-sha-256\n", $rules;
+	close $fh;
+	$remote->reload;
+	$remote->safe_psql('postgres', qq{
+		SET log_statement = 'none';
+		SET password_encryption = 'scram-sha-256';
+		CREATE ROLE bench_remote LOGIN PASSWORD '$password';
+	});
+	$remote->safe_psql('postgres', "CREATE DATABASE $_ OWNER bench_remote") foreach @databases;
+	return ($node, $remote);
+}
+
+1;
