@@ -76,6 +76,7 @@ SELECT sum(d_next_o_id) - :committed - 1 = (SELECT next_o_id FROM t0) AS rollbac
 SELECT localtimestamp AS payments_from \gset
 SELECT status, transactions, failures FROM bench.run('tpcc-payment', clients => 2, transactions => 200,
     progress => '0', random_seed => 7);
+SELECT max(id) AS runs_payment FROM bench.runs \gset
 CREATE TEMP TABLE t2 AS SELECT * FROM pg_temp.tables();
 SELECT t2.history - t1.history AS history_rows, t2.payments - t1.payments AS customers_paid,
        t2.w_ytd - t1.w_ytd = (SELECT sum(h_amount) FROM tc.history WHERE h_date >= :'payments_from') AS w_ytd_is_their_sum,
@@ -86,6 +87,7 @@ SELECT t2.history - t1.history AS history_rows, t2.payments - t1.payments AS cus
 -- delivery: 5, each the oldest undelivered order of the ten districts
 SELECT status, transactions, failures FROM bench.run('tpcc-delivery', clients => 1, transactions => 5,
     progress => '0', random_seed => 7);
+SELECT max(id) AS runs_delivery FROM bench.runs \gset
 CREATE TEMP TABLE t3 AS SELECT * FROM pg_temp.tables();
 SELECT t2.new_orders - t3.new_orders AS delivered, t3.carriers - t2.carriers AS carriers_set,
        t3.delivered_lines > t2.delivered_lines AS lines_delivered
@@ -110,6 +112,54 @@ SELECT status, transactions, failures FROM bench.run('tpcc', clients => 4, trans
 SELECT substring(script FROM 'TPC-C ([a-z-]+)>') AS transaction, weight,
        round(100.0 * transactions / sum(transactions) OVER ()) BETWEEN weight - 5 AND weight + 5 AS share_ok
   FROM bench.run_scripts WHERE run_id = (SELECT max(id) FROM bench.runs) ORDER BY weight DESC, 1;
+
+-- NOPM and TPM beside tps where runs are compared: bench.compare's metrics,
+-- relative throughput, its table and its chart (metric => 'nopm')
+SELECT max(id) AS mix_a FROM bench.runs \gset
+SELECT status FROM bench.run('tpcc', clients => 4, transactions => 250, progress => '0', random_seed => 12);
+SELECT max(id) AS mix_b FROM bench.runs \gset
+SELECT c.metric, c.a_value = round(t.a::numeric, GREATEST(1, 3 - floor(log(t.a::numeric))::integer))::text AS a_is_results,
+       c.b_value = round(t.b::numeric, GREATEST(1, 3 - floor(log(t.b::numeric))::integer))::text AS b_is_results,
+       abs(c.ratio - t.b / t.a) < 1e-9 AS ratio
+  FROM bench.compare(:mix_a, :mix_b) c
+  JOIN (SELECT 'nopm' AS metric, a.nopm::float8 AS a, b.nopm::float8 AS b
+          FROM bench.tpcc_results a, bench.tpcc_results b WHERE a.run_id = :mix_a AND b.run_id = :mix_b
+        UNION ALL
+        SELECT 'tpm', a.tpm, b.tpm
+          FROM bench.tpcc_results a, bench.tpcc_results b WHERE a.run_id = :mix_a AND b.run_id = :mix_b) t
+    ON t.metric = c.metric
+ WHERE c.section = 'metric' ORDER BY c.metric;
+SELECT array_agg(metric ORDER BY metric) FILTER (WHERE metric IN ('nopm', 'tpm')) AS tpcc_metrics
+  FROM bench.compare(:mix_a, :mix_b) WHERE section = 'metric';
+SELECT t.id = :mix_b AS other, t.nopm = r.nopm AS nopm, t.base_nopm = b.nopm AS base_nopm,
+       abs(t.relative_nopm - r.nopm / b.nopm) < 1e-9 AS relative_nopm
+  FROM bench.relative_throughput(:mix_a, ARRAY[:mix_b]) t
+  JOIN bench.tpcc_results r ON r.run_id = t.id
+  JOIN bench.tpcc_results b ON b.run_id = :mix_a
+ ORDER BY t.id;
+SELECT split_part(rtrim(line, ' |'), ' | ', 3) = to_char((SELECT relative_nopm FROM bench.relative_throughput(:mix_a, ARRAY[:mix_b])
+                                                          WHERE id = :mix_b), 'FM990.00') AS nopm_cell
+  FROM bench.relative_table(:mix_a, ARRAY[:mix_b], metric => 'nopm') WITH ORDINALITY AS l(line, n) WHERE n = 4;
+SELECT svg LIKE '%NOPM relative to run%' AS titled, svg LIKE '%new orders per minute divided by the base%' AS explained,
+       (regexp_match(svg, '<title>[^<]*: ([0-9.]+)</title>'))[1] = '1.00' AS base_bar
+  FROM bench.chart_relative(:mix_a, ARRAY[:mix_b], metric => 'nopm') AS svg;
+-- runs without new orders have no NOPM (TPM they have: the database's
+-- commits), and cannot be the base of NOPM read against it
+SET client_min_messages = error;
+\set SHOW_CONTEXT never
+SELECT count(*) FILTER (WHERE metric IN ('nopm', 'tpm')) AS tpcc_rows,
+       count(*) FILTER (WHERE metric = 'tps') AS tps_rows
+  FROM bench.compare(:runs_payment, :runs_delivery) WHERE section = 'metric';
+SELECT nopm > 0 AS nopm, base_nopm, relative_nopm, relative > 0 AS tps_relative
+  FROM bench.relative_throughput(:runs_payment, ARRAY[:mix_a]) WHERE id = :mix_a;
+SELECT * FROM bench.relative_table(:runs_payment, ARRAY[:mix_a], metric => 'nopm');
+SELECT bench.chart_relative(:runs_payment, ARRAY[:mix_a], metric => 'nopm');
+SELECT * FROM bench.relative_table(:mix_a, ARRAY[:mix_b], metric => 'tpmc');
+SELECT bench.chart_relative(:mix_a, ARRAY[:mix_b], metric => NULL);
+-- the ids are checked first, with relative throughput's errors
+SELECT * FROM bench.relative_table(:mix_a, ARRAY[999999999], metric => 'nopm');
+SET client_min_messages = warning;
+\set SHOW_CONTEXT errors
 
 -- the terminals' warehouses and stock-level districts: home (client i:
 -- warehouse i mod W + 1, district (i / W) mod 10 + 1) or random
@@ -142,6 +192,41 @@ SELECT count(*) AS rows FROM bench.sweep('tpcc-stock-level', clients => '{1,2}',
     progress => '0', warehouse_choice => 'random');
 SELECT clients, status, variables->'random_warehouse' AS random_warehouse, variables->'keying_and_thinking' AS keying
   FROM bench.runs WHERE id > :runs_before_sweep ORDER BY clients;
+SELECT max(id) AS sweep_stock_level FROM bench.suites \gset
+-- suites read against each other by NOPM: each step's median over its runs
+SELECT count(*) AS rows FROM bench.sweep('tpcc-new-order', clients => '{1,2}', repeat => 1, transactions => 10,
+    progress => '0');
+SELECT max(id) AS sweep_a FROM bench.suites \gset
+SELECT count(*) AS rows FROM bench.sweep('tpcc-new-order', clients => '{1,2}', repeat => 1, transactions => 10,
+    progress => '0');
+SELECT max(id) AS sweep_b FROM bench.suites \gset
+SELECT t.id = :sweep_b AS other, t.step, t.nopm = r.nopm AS nopm, t.base_nopm = b.nopm AS base_nopm,
+       abs(t.relative_nopm - r.nopm / b.nopm) < 1e-9 AS relative_nopm
+  FROM bench.relative_throughput(:sweep_a, ARRAY[:sweep_b]) t
+  JOIN bench.runs rr ON rr.suite_id = t.id AND t.step = rr.clients || CASE WHEN rr.clients = 1 THEN ' client' ELSE ' clients' END
+  JOIN bench.tpcc_results r ON r.run_id = rr.id
+  JOIN bench.runs br ON br.suite_id = :sweep_a AND br.clients = rr.clients
+  JOIN bench.tpcc_results b ON b.run_id = br.id
+ ORDER BY t.id, t.step_no;
+-- a suite's chart of NOPM: bench.suite_summary's medians by client count
+SELECT m.clients, m.nopm_median = r.nopm AS median_is_the_run, m.nopm_min = m.nopm_max AS one_run
+  FROM bench.suite_summary m
+  JOIN bench.runs rr ON rr.suite_id = m.suite_id AND rr.clients = m.clients
+  JOIN bench.tpcc_results r ON r.run_id = rr.id
+ WHERE m.suite_id = :sweep_a ORDER BY m.clients;
+SELECT svg LIKE '%suite ' || :sweep_a || ': NOPM and p99 latency by client count%' AS titled,
+       svg LIKE '%NOPM (new orders per minute)%' AS axis,
+       (SELECT count(*) FROM regexp_matches(svg, '<circle class="tps-median"', 'g')) AS nopm_points,
+       ((regexp_match(svg, '<polyline class="tps" [^>]*points="[0-9.]+,([0-9.]+) ([0-9.]+),([0-9.]+)"'))[1]::float8
+        > (regexp_match(svg, '<polyline class="tps" [^>]*points="[0-9.]+,([0-9.]+) ([0-9.]+),([0-9.]+)"'))[3]::float8)
+       = ((SELECT nopm_median FROM bench.suite_summary WHERE suite_id = :sweep_a AND clients = 2)
+          > (SELECT nopm_median FROM bench.suite_summary WHERE suite_id = :sweep_a AND clients = 1)) AS drawn_as_read
+  FROM bench.chart_suite(:sweep_a, metric => 'nopm') AS svg;
+\set SHOW_CONTEXT never
+SELECT bench.chart_suite(:sweep_stock_level, metric => 'nopm');
+SELECT bench.chart_suite(:sweep_a, metric => 'tpmC');
+SELECT bench.chart_suite(:sweep_a, metric => NULL);
+\set SHOW_CONTEXT errors
 
 -- bad input
 SELECT * FROM bench.run('tpcc', clients => 11, transactions => 1, keying_and_thinking => true);

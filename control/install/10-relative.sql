@@ -5,6 +5,8 @@
 
 #include "functions/relative_throughput.sql"
 
+#include "functions/_relative_metric.sql"
+
 #include "functions/relative_table.sql"
 
 #include "functions/chart_relative.sql"

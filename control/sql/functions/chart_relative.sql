@@ -1,9 +1,11 @@
 --
 -- bench.chart_relative: relative throughput as grouped bars, one group per
 -- step, one bar per run or suite (the base's at 1.0), a dashed line at 1.0.
+-- metric => 'nopm' reads TPC-C's new orders per minute instead of tps.
 --
 CREATE OR REPLACE FUNCTION bench.chart_relative(base bigint, others bigint[],
-                                                width integer DEFAULT 900, height integer DEFAULT 560)
+                                                width integer DEFAULT 900, height integer DEFAULT 560,
+                                                metric text DEFAULT 'tps')
 RETURNS text
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -36,6 +38,7 @@ DECLARE
     o           text[];
 BEGIN
     PERFORM bench._svg_check_size('bench.chart_relative', width, height);
+    PERFORM bench._relative_metric('bench.chart_relative', base, others, metric);
     steps := '{}';
     FOR r IN SELECT * FROM bench.relative_throughput(base, others) LOOP
         IF r.step_no = 1 THEN
@@ -48,7 +51,7 @@ BEGIN
             base_kind := r.kind;
             base_label := r.label;
         END IF;
-        rel := rel || r.relative;
+        rel := rel || CASE metric WHEN 'nopm' THEN r.relative_nopm ELSE r.relative END;
     END LOOP;
     nsteps := cardinality(steps);
     top_v := GREATEST(1.0, (SELECT max(q) FROM unnest(rel) q)) * 1.1;
@@ -58,14 +61,19 @@ BEGIN
     pt := 52 + lg.height + 14;
     ph := GREATEST(height - pt - 58, 10);
     yt := bench._svg_ticks(0, top_v, GREATEST(2, LEAST(8, floor(ph / 30)::integer)));
-    o := ARRAY[bench._svg_open(width, height, format('throughput relative to %s %s', base_kind, base)),
+    o := ARRAY[bench._svg_open(width, height, format('%s relative to %s %s',
+                                                     CASE metric WHEN 'nopm' THEN 'NOPM' ELSE 'throughput' END,
+                                                     base_kind, base)),
                bench._svg_heading(width,
-                   format('throughput relative to %s, by step', base_label),
-                   format('%s %ss, each step''s tps divided by the base''s', nseries, base_kind)),
+                   format('%s relative to %s, by step', CASE metric WHEN 'nopm' THEN 'NOPM' ELSE 'throughput' END,
+                          base_label),
+                   format('%s %ss, each step''s %s divided by the base''s', nseries, base_kind,
+                          CASE metric WHEN 'nopm' THEN 'new orders per minute' ELSE 'tps' END)),
                lg.svg,
                bench._svg_panel(pl, pt, pw, ph, 0.5, nsteps + 0.5,
                                 ARRAY(SELECT generate_series(1, nsteps)::double precision), steps,
-                                yt, bench._svg_tick_labels(yt), 'relative throughput'),
+                                yt, bench._svg_tick_labels(yt),
+                                CASE metric WHEN 'nopm' THEN 'relative NOPM' ELSE 'relative throughput' END),
                bench._svg_text(pl + pw / 2, height - 14, 'step',
                                'class="axis-title" font-size="12" fill="#222222" text-anchor="middle"')];
     IF (SELECT count(q) FROM unnest(rel) q) = 0 THEN
@@ -103,6 +111,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION bench.chart_relative(bigint, bigint[], integer, integer) IS
-    'Relative throughput as an SVG chart: per step, a bar per run or suite, the base at 1.0';
-GRANT EXECUTE ON FUNCTION bench.chart_relative(bigint, bigint[], integer, integer) TO PUBLIC;
+COMMENT ON FUNCTION bench.chart_relative(bigint, bigint[], integer, integer, text) IS
+    'Relative throughput (tps, or TPC-C''s NOPM) as an SVG chart: per step, a bar per run or suite, the base at 1.0';
+GRANT EXECUTE ON FUNCTION bench.chart_relative(bigint, bigint[], integer, integer, text) TO PUBLIC;

@@ -7,8 +7,11 @@
 -- suite over several targets has a line per target in both panels, in a
 -- colour of its own (the legend names them), its points and bars set a
 -- little apart from the other targets' at each client count.
+-- metric => 'nopm' draws TPC-C's new orders per minute (bench.tpcc_results)
+-- instead of tps, for a suite of a workload with new-order.
 --
-CREATE OR REPLACE FUNCTION bench.chart_suite(suite_id bigint, width integer DEFAULT 900, height integer DEFAULT 560)
+CREATE OR REPLACE FUNCTION bench.chart_suite(suite_id bigint, width integer DEFAULT 900, height integer DEFAULT 560,
+                                             metric text DEFAULT 'tps')
 RETURNS text
 LANGUAGE plpgsql STABLE PARALLEL SAFE
 SET search_path = pg_catalog, pg_temp
@@ -59,11 +62,32 @@ BEGIN
                   HINT = 'Give the id of a suite, as bench.suites lists them.';
     END IF;
     PERFORM bench._svg_check_size('bench.chart_suite', width, height);
+    IF metric IS NULL THEN
+        RAISE EXCEPTION 'argument "metric" of bench.chart_suite must not be null'
+            USING ERRCODE = 'null_value_not_allowed',
+                  HINT = 'metric is ''tps'' (the default) or ''nopm'' (TPC-C''s new orders per minute).';
+    END IF;
+    IF metric NOT IN ('tps', 'nopm') THEN
+        RAISE EXCEPTION 'unknown metric "%"', metric
+            USING ERRCODE = 'invalid_parameter_value',
+                  HINT = 'metric is ''tps'' (the default) or ''nopm'' (TPC-C''s new orders per minute).';
+    END IF;
     SELECT * INTO s FROM bench.suites WHERE id = chart_suite.suite_id;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'suite % does not exist', chart_suite.suite_id
             USING ERRCODE = 'no_data_found',
                   HINT = 'bench.suites lists the suites.';
+    END IF;
+    -- NOPM: a suite of a TPC-C workload with new orders (a suite whose
+    -- runs have not finished yet is drawn without points, as for tps)
+    IF metric = 'nopm' AND NOT EXISTS (SELECT FROM bench.tpcc_results x JOIN bench.runs r ON r.id = x.run_id
+                                        WHERE r.suite_id = s.id AND x.nopm IS NOT NULL)
+       AND NOT EXISTS (SELECT FROM bench.workloads w, unnest(w.scripts) AS sc
+                        WHERE w.name = s.workload AND sc LIKE '-- <builtin: TPC-C new-order>%') THEN
+        RAISE EXCEPTION 'the suite has no new orders to chart NOPM of'
+            USING ERRCODE = 'invalid_parameter_value',
+                  DETAIL = 'NOPM is counted by TPC-C''s new-order transaction: the workloads tpcc and tpcc-new-order, and mixes with it.',
+                  HINT = 'Chart tps with metric => ''tps''.';
     END IF;
 
     -- one category per client count (a count listed twice is drawn once);
@@ -81,7 +105,9 @@ BEGIN
       INTO n, done, cl, rdone, rplan, tmed, tmin, tmax, lmed, lmin, lmax
       FROM (SELECT ss.clients, sum(ss.runs_done)::integer AS runs_done,
                    sum(ss.runs_planned)::integer AS runs_planned,
-                   min(ss.tps_median) AS tps_median, min(ss.tps_min) AS tps_min, max(ss.tps_max) AS tps_max,
+                   min(CASE metric WHEN 'nopm' THEN ss.nopm_median ELSE ss.tps_median END) AS tps_median,
+                   min(CASE metric WHEN 'nopm' THEN ss.nopm_min ELSE ss.tps_min END) AS tps_min,
+                   max(CASE metric WHEN 'nopm' THEN ss.nopm_max ELSE ss.tps_max END) AS tps_max,
                    min(ss.latency_p99_ms_median) AS latency_p99_ms_median,
                    min(ss.latency_p99_ms_min) AS latency_p99_ms_min,
                    max(ss.latency_p99_ms_max) AS latency_p99_ms_max
@@ -107,7 +133,8 @@ BEGIN
     IF s.targets IS NULL THEN
         lg := bench._svg_legend(pl, 52, pw, GREATEST(18, (height - 120) * 0.2), ARRAY['linepoint', 'errorbar', 'linepoint'],
                                 ARRAY[tps_colour, '#555555', p99_colour],
-                                ARRAY['tps (median of the repeats)', 'slowest to fastest repeat', 'p99 latency (median)']);
+                                ARRAY[CASE metric WHEN 'nopm' THEN 'NOPM' ELSE 'tps' END || ' (median of the repeats)',
+                                      'slowest to fastest repeat', 'p99 latency (median)']);
     ELSE
         lg := bench._svg_legend(pl, 52, pw, GREATEST(18, (height - 120) * 0.2),
                                 array_fill('linepoint'::text, ARRAY[nt]) || 'errorbar'::text,
@@ -139,7 +166,8 @@ BEGIN
         sub := sub || ('targets ' || array_to_string(s.targets, ', '));
     END IF;
 
-    o := ARRAY[bench._svg_open(width, height, format('suite %s: tps and p99 latency by client count', s.id)),
+    o := ARRAY[bench._svg_open(width, height, format('suite %s: %s and p99 latency by client count', s.id,
+                                                     CASE metric WHEN 'nopm' THEN 'NOPM' ELSE 'tps' END)),
                bench._svg_heading(width,
                    format('suite %s: %s, %s client%s, %s repeat%s each, PostgreSQL %s', s.id, s.workload,
                           array_to_string(cl, ', '), CASE WHEN cl = '{1}' THEN '' ELSE 's' END,
@@ -147,7 +175,8 @@ BEGIN
                    array_to_string(sub, ', ')),
                lg.svg,
                bench._svg_panel(pl, top1, pw, ph, 0.5, n + 0.5, xt, NULL,
-                                yt1, bench._svg_tick_labels(yt1), 'tps'),
+                                yt1, bench._svg_tick_labels(yt1),
+                                CASE metric WHEN 'nopm' THEN 'NOPM (new orders per minute)' ELSE 'tps' END),
                bench._svg_panel(pl, top2, pw, ph, 0.5, n + 0.5, xt, xl,
                                 yt2, bench._svg_tick_labels(yt2), 'p99 latency (ms)'),
                bench._svg_text(pl + pw / 2, height - 14, 'clients',
@@ -172,8 +201,9 @@ BEGIN
             c1 := palette[1 + (j - 1) % cardinality(palette)];
             c2 := c1;
             off := (j - (nt + 1) / 2.0) * LEAST(8, bx / (nt + 1));
-            SELECT array_agg(m.tps_median ORDER BY c.i), array_agg(m.tps_min ORDER BY c.i),
-                   array_agg(m.tps_max ORDER BY c.i),
+            SELECT array_agg(CASE metric WHEN 'nopm' THEN m.nopm_median ELSE m.tps_median END ORDER BY c.i),
+                   array_agg(CASE metric WHEN 'nopm' THEN m.nopm_min ELSE m.tps_min END ORDER BY c.i),
+                   array_agg(CASE metric WHEN 'nopm' THEN m.nopm_max ELSE m.tps_max END ORDER BY c.i),
                    array_agg(m.latency_p99_ms_median ORDER BY c.i), array_agg(m.latency_p99_ms_min ORDER BY c.i),
                    array_agg(m.latency_p99_ms_max ORDER BY c.i)
               INTO tmed, tmin, tmax, lmed, lmin, lmax
@@ -223,5 +253,5 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION bench.chart_suite(bigint, integer, integer) IS
-    'A suite as an SVG chart: median tps and p99 latency by client count, with the range of the repeats';
+COMMENT ON FUNCTION bench.chart_suite(bigint, integer, integer, text) IS
+    'A suite as an SVG chart: median tps (or TPC-C''s NOPM) and p99 latency by client count, with the range of the repeats';

@@ -22,6 +22,12 @@
 --   noise (NULL): the threshold alone decides.  A series that is 0
 --   throughout has a cv of 0.
 --
+--   TPC-C runs (bench.tpcc_results) have two metrics more after tps:
+--   nopm (new orders committed per minute, as the clients counted them)
+--   and tpm (HammerDB's TPM: the database's commits and rollbacks per
+--   minute).  Both are rates of the same transactions as tps, so their
+--   noise is that of tps.  They show where either side has them.
+--
 --   checkpoints are counts: within noise when they differ by at most 1.
 --   A change from 0 counts as 100%.  A metric unknown on either side has
 --   no verdict (NULL).
@@ -296,15 +302,17 @@ BEGIN
     ), ms (ord, metric, higher) AS (
         -- each metric and whether more is better
         VALUES (1, 'tps', true),
-               (2, 'latency_avg_ms', false),
-               (3, 'latency_p50_ms', false),
-               (4, 'latency_p95_ms', false),
-               (5, 'latency_p99_ms', false),
-               (6, 'wal_bytes_per_tx', false),
-               (7, 'wal_fpi_per_tx', false),
-               (8, 'checkpoints', false),
-               (9, 'blks_read_per_tx', false),
-               (10, 'cost_per_million', false)
+               (2, 'nopm', true),
+               (3, 'tpm', true),
+               (4, 'latency_avg_ms', false),
+               (5, 'latency_p50_ms', false),
+               (6, 'latency_p95_ms', false),
+               (7, 'latency_p99_ms', false),
+               (8, 'wal_bytes_per_tx', false),
+               (9, 'wal_fpi_per_tx', false),
+               (10, 'checkpoints', false),
+               (11, 'blks_read_per_tx', false),
+               (12, 'cost_per_million', false)
     ), rs AS (
         -- the runs that count: the run itself, or the finished runs of the suite
         SELECT side.side, r.id, r.clients, r.tps, r.latency_avg_ms, r.latency_p50_ms,
@@ -318,8 +326,11 @@ BEGIN
                m.metric, m.value
           FROM rs
           LEFT JOIN bench.run_counters c ON c.run_id = rs.id
+          LEFT JOIN LATERAL (SELECT t.nopm, t.tpm FROM bench.tpcc_results t WHERE t.run_id = rs.id) t ON true
          CROSS JOIN LATERAL (VALUES
                ('tps', rs.tps),
+               ('nopm', t.nopm::float8),
+               ('tpm', t.tpm::float8),
                ('latency_avg_ms', rs.latency_avg_ms),
                ('latency_p50_ms', rs.latency_p50_ms),
                ('latency_p95_ms', rs.latency_p95_ms),
@@ -361,8 +372,11 @@ BEGIN
           FROM keys CROSS JOIN ms m
           LEFT JOIN agg x ON x.side = 'a' AND x.k = keys.k AND x.metric = m.metric
           LEFT JOIN agg y ON y.side = 'b' AND y.k = keys.k AND y.metric = m.metric
-          LEFT JOIN cv cx ON cx.run_id = x.run_id AND cx.metric = m.metric AND x.n = 1
-          LEFT JOIN cv cy ON cy.run_id = y.run_id AND cy.metric = m.metric AND y.n = 1
+          -- NOPM and TPM have the noise of tps: rates of the same transactions
+          LEFT JOIN cv cx ON cx.run_id = x.run_id AND x.n = 1
+                         AND cx.metric = CASE WHEN m.metric IN ('nopm', 'tpm') THEN 'tps' ELSE m.metric END
+          LEFT JOIN cv cy ON cy.run_id = y.run_id AND y.n = 1
+                         AND cy.metric = CASE WHEN m.metric IN ('nopm', 'tpm') THEN 'tps' ELSE m.metric END
          -- the noise and the verdict as bench._judge has them (shared with
          -- bench.compare_many)
          CROSS JOIN LATERAL bench._judge(x.value, x.lo, x.hi, x.n, cx.cv,
@@ -400,7 +414,8 @@ BEGIN
             WHERE f.i = 1 OR c.n_b >= 2) fb0
      CROSS JOIN LATERAL (SELECT regexp_replace(fa0.t, '^([^,]*), (.*)$', '\1 [\2]') AS t) fa
      CROSS JOIN LATERAL (SELECT regexp_replace(fb0.t, '^([^,]*), (.*)$', '\1 [\2]') AS t) fb
-     WHERE c.metric <> 'cost_per_million' OR priced
+     WHERE (c.metric <> 'cost_per_million' OR priced)
+       AND (c.metric NOT IN ('nopm', 'tpm') OR c.va IS NOT NULL OR c.vb IS NOT NULL)
      ORDER BY c.ord, c.k;
 
     --

@@ -1,9 +1,10 @@
 --
 -- bench.relative_table: the same in the Insert Benchmark's table form, one
 -- line per run or suite (the base first, at 1.00), one column per step,
--- as a Markdown table.
+-- as a Markdown table.  metric => 'nopm' reads TPC-C's new orders per
+-- minute instead of tps.
 --
-CREATE OR REPLACE FUNCTION bench.relative_table(base bigint, others bigint[])
+CREATE OR REPLACE FUNCTION bench.relative_table(base bigint, others bigint[], metric text DEFAULT 'tps')
 RETURNS SETOF text
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
@@ -15,6 +16,7 @@ DECLARE
     cur     bigint;
     r       record;
 BEGIN
+    PERFORM bench._relative_metric('bench.relative_table', base, others, metric);
     FOR r IN SELECT * FROM bench.relative_throughput(base, others) LOOP
         IF cur IS DISTINCT FROM r.id THEN
             IF cur IS NOT NULL THEN
@@ -26,7 +28,8 @@ BEGIN
         IF r.id = base THEN
             steps := steps || replace(r.step, '|', '\|');
         END IF;
-        cells := cells || COALESCE(to_char(r.relative, 'FM990.00'), '-');
+        cells := cells || COALESCE(to_char(CASE metric WHEN 'nopm' THEN r.relative_nopm ELSE r.relative END,
+                                           'FM990.00'), '-');
     END LOOP;
     lines := lines || ('| ' || array_to_string(cells, ' | ') || ' |');
     RETURN NEXT '| ' || array_to_string(ARRAY['run or suite', 'version'] || steps, ' | ') || ' |';
@@ -35,6 +38,6 @@ BEGIN
 END
 $fn$;
 
-COMMENT ON FUNCTION bench.relative_table(bigint, bigint[]) IS
-    'Relative throughput as the Insert Benchmark shows it: one line per run or suite, one column per step (Markdown)';
-GRANT EXECUTE ON FUNCTION bench.relative_table(bigint, bigint[]) TO PUBLIC;
+COMMENT ON FUNCTION bench.relative_table(bigint, bigint[], text) IS
+    'Relative throughput (tps, or TPC-C''s NOPM) as the Insert Benchmark shows it: one line per run or suite, one column per step (Markdown)';
+GRANT EXECUTE ON FUNCTION bench.relative_table(bigint, bigint[], text) TO PUBLIC;

@@ -8,12 +8,16 @@
 -- has it.  A run is one step: its
 -- workload at its client count.  A step the base has and another lacks is
 -- NULL there; a step only another has is not shown (the base decides the
--- columns).
+-- columns).  TPC-C runs and suites have their NOPM beside (bench.tpcc_results'
+-- nopm: new orders committed per minute, a suite's the median over its
+-- finished runs at a step), read against the base's NOPM; it is NULL
+-- where a side has no new orders.
 --
 CREATE OR REPLACE FUNCTION bench.relative_throughput(base bigint, others bigint[])
 RETURNS TABLE (id bigint, kind text, label text, server_version text,
                step_no integer, step text, tps double precision,
-               base_tps double precision, relative double precision)
+               base_tps double precision, relative double precision,
+               nopm double precision, base_nopm double precision, relative_nopm double precision)
 LANGUAGE plpgsql STABLE
 SET search_path = pg_catalog, pg_temp
 AS $fn$
@@ -107,13 +111,17 @@ BEGIN
                       HINT = 'bench.compare shows what differs between two runs.';
         END IF;
         RETURN QUERY
-        WITH b AS (SELECT r.workload, r.clients, r.tps FROM bench.runs r WHERE r.id = base_id)
+        WITH b AS (SELECT r.workload, r.clients, r.tps,
+                          (SELECT t.nopm FROM bench.tpcc_results t WHERE t.run_id = r.id) AS nopm
+                     FROM bench.runs r WHERE r.id = base_id)
         SELECT r.id, 'run'::text, COALESCE(r.tag || ' (run ' || r.id || ')', 'run ' || r.id), r.server_version,
                1, CASE WHEN one_wl THEN '' ELSE b.workload || ', ' END
                   || b.clients || CASE WHEN b.clients = 1 THEN ' client' ELSE ' clients' END,
-               r.tps, b.tps, r.tps / NULLIF(b.tps, 0)
+               r.tps, b.tps, r.tps / NULLIF(b.tps, 0),
+               t.nopm, b.nopm, t.nopm / NULLIF(b.nopm, 0)
           FROM unnest(ids) WITH ORDINALITY AS i(id, pos)
           JOIN bench.runs r ON r.id = i.id
+          LEFT JOIN LATERAL (SELECT x.nopm FROM bench.tpcc_results x WHERE x.run_id = r.id) t ON true
          CROSS JOIN b
          ORDER BY i.pos;
         RETURN;
@@ -134,7 +142,8 @@ BEGIN
                      WHERE v.suite_id = base_id AND v.status = 'done')
         SELECT s.id, 'suite'::text, COALESCE(s.tag || ' (suite ' || s.id || ')', 'suite ' || s.id),
                s.server_version, (row_number() OVER (PARTITION BY s.id ORDER BY bs.step_no))::integer,
-               bs.step, v.throughput, bs.throughput, v.throughput / NULLIF(bs.throughput, 0)
+               bs.step, v.throughput, bs.throughput, v.throughput / NULLIF(bs.throughput, 0),
+               NULL::float8, NULL::float8, NULL::float8
           FROM unnest(ids) WITH ORDINALITY AS i(id, pos)
           JOIN bench.suites s ON s.id = i.id
          CROSS JOIN bs
@@ -159,13 +168,19 @@ BEGIN
                (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY r.tps)
                   FROM bench.runs r
                  WHERE r.suite_id = s.id AND r.clients = n.clients AND r.workload = n.workload
-                   AND (bench._run_state(r)).status = 'done') AS tps
+                   AND (bench._run_state(r)).status = 'done') AS tps,
+               (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t.nopm)
+                  FROM bench.runs r
+                  JOIN bench.tpcc_results t ON t.run_id = r.id
+                 WHERE r.suite_id = s.id AND r.clients = n.clients AND r.workload = n.workload
+                   AND (bench._run_state(r)).status = 'done') AS nopm
           FROM bench.suites s CROSS JOIN numbered n
          WHERE s.id = ANY (ids))
     SELECT s.id, 'suite'::text, COALESCE(s.tag || ' (suite ' || s.id || ')', 'suite ' || s.id), s.server_version,
            n.step_no, CASE WHEN one_wl THEN '' ELSE n.workload || ', ' END
                       || n.clients || CASE WHEN n.clients = 1 THEN ' client' ELSE ' clients' END,
-           m.tps, mb.tps, m.tps / NULLIF(mb.tps, 0)
+           m.tps, mb.tps, m.tps / NULLIF(mb.tps, 0),
+           m.nopm, mb.nopm, m.nopm / NULLIF(mb.nopm, 0)
       FROM unnest(ids) WITH ORDINALITY AS i(id, pos)
       JOIN bench.suites s ON s.id = i.id
      CROSS JOIN numbered n
@@ -176,5 +191,5 @@ END
 $fn$;
 
 COMMENT ON FUNCTION bench.relative_throughput(bigint, bigint[]) IS
-    'Runs or suites against a base: per step (client count, or a bench.ibench suite''s named steps), throughput and its ratio to the base''s';
+    'Runs or suites against a base: per step (client count, or a bench.ibench suite''s named steps), throughput and its ratio to the base''s (and NOPM, for TPC-C)';
 GRANT EXECUTE ON FUNCTION bench.relative_throughput(bigint, bigint[]) TO PUBLIC;

@@ -24,7 +24,12 @@ SELECT s.id AS suite_id, c.clients, c.pos::integer AS position,
             THEN min(r.currency) END AS currency,
        CASE WHEN count(r.id) > 0 AND count(r.currency) = count(r.id) AND min(r.currency) = max(r.currency)
             THEN percentile_cont(0.5) WITHIN GROUP (ORDER BY bench._cost_per_million(r.price_per_hour, r.tps))
-            END AS cost_per_million_median
+            END AS cost_per_million_median,
+       -- TPC-C: new orders committed per minute (bench.tpcc_results), NULL
+       -- for runs without new orders
+       percentile_cont(0.5) WITHIN GROUP (ORDER BY o.nopm) AS nopm_median,
+       min(o.nopm) AS nopm_min,
+       max(o.nopm) AS nopm_max
   FROM bench.suites s
  CROSS JOIN LATERAL pg_catalog.unnest(s.clients) WITH ORDINALITY AS c(clients, pos)
  -- a suite over several targets: each of them (local: this server); else its target
@@ -33,8 +38,9 @@ SELECT s.id AS suite_id, c.clients, c.pos::integer AS position,
        -- a suite of steps: the run of the step at that position
        AND (s.steps IS NULL OR r.step = s.steps -> (c.pos::integer - 1) ->> 'step')
        AND (s.targets IS NULL OR r.target IS NOT DISTINCT FROM NULLIF(t.target, 'local'))
+  LEFT JOIN LATERAL (SELECT x.nopm::float8 AS nopm FROM bench.tpcc_results x WHERE x.run_id = r.id) o ON true
  GROUP BY s.id, c.clients, c.pos, s.repeat, s.capacity, s.runs_planned, t.target;
 
 COMMENT ON VIEW bench.suite_summary IS
-    'Per suite and client count (and target): runs done of planned, median, min and max of tps and latency percentiles, and the median cost per million transactions when every run has a price in one currency';
+    'Per suite and client count (and target): runs done of planned, median, min and max of tps and latency percentiles, the median cost per million transactions when every run has a price in one currency, and TPC-C''s NOPM';
 GRANT SELECT ON bench.suite_summary TO PUBLIC;

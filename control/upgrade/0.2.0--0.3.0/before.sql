@@ -81,3 +81,13 @@ COMMENT ON COLUMN bench.run_scripts.latency_max_ms IS
 
 -- bench.init takes warehouses (the tpcc dataset): an argument more
 DROP FUNCTION bench.init(text, integer, integer, integer, text, boolean, boolean, integer, boolean, text, text, integer, integer);
+
+-- TPC-C's NOPM read against a base: bench.relative_throughput has three OUT
+-- columns more, bench.relative_table and bench.chart_relative an argument
+-- more (metric)
+DROP FUNCTION bench.relative_throughput(bigint, bigint[]);
+DROP FUNCTION bench.relative_table(bigint, bigint[]);
+DROP FUNCTION bench.chart_relative(bigint, bigint[], integer, integer);
+
+-- bench.chart_suite draws TPC-C's NOPM too: an argument more (metric)
+DROP FUNCTION bench.chart_suite(bigint, integer, integer);
