@@ -31,7 +31,11 @@
  *	load_rest		(coordinator, while the loaders run) the small tables,
  *					and anything that need not wait for the loaders
  *	after_vacuum	(coordinator) after VACUUM ANALYZE of every table
- *	add_keys		(coordinator, in the swap's transaction, final names)
+ *	staged_keys_sql	(or NULL: the loaders, once all have loaded, side by
+ *					side with VACUUM ANALYZE of each table, each statement
+ *					in a transaction of its own, staged names) the keys
+ *	add_keys		(coordinator, in the swap's transaction, final names;
+ *					not called when staged_keys_sql built them)
  *	add_foreign_keys	(same; only when the options ask for them)
  *	functions_sql	(same, last: statements such as server-side functions)
  *
@@ -110,6 +114,15 @@ typedef struct BkDatasetKind
 							  pg_atomic_uint32 *cancel);
 	void		(*after_vacuum) (const void *opts, const Oid *leaves, const int64 *leaf_rows);
 	void		(*add_keys) (const void *opts, const char *nspname);
+
+	/*
+	 * Or NULL: the keys as statements on the staged tables
+	 * (NSPNAME.<PREFIX><suffix>, an index named <PREFIX><name>), each
+	 * independent of the others, the longest first.  The loaders run them
+	 * side by side, with VACUUM ANALYZE of every table, when all of them
+	 * have loaded their share; the swap renames them with the tables.
+	 */
+	List	   *(*staged_keys_sql) (const void *opts, const char *nspname, const char *prefix);
 	void		(*add_foreign_keys) (const void *opts, const char *nspname);
 	bool		(*wants_foreign_keys) (const void *opts);
 

@@ -92,6 +92,7 @@
 #include "dataset/tpcb.h"
 #include "dataset/tpcc.h"
 #include "dataset/init_remote.h"
+#include "dataset/init_steps.h"
 #include "core/worker.h"
 #include "core/pgbenchkit.h"
 #include "meta/privilege.h"
@@ -125,12 +126,14 @@ PGDLLEXPORT void bench_init_loader_main(Datum main_arg);
 #define INIT_LOADING	1		/* loaders go */
 #define INIT_DONE		2
 #define INIT_FAILED		3
+#define INIT_FINISHING	4		/* loaders build the keys (staged_keys_sql) */
 
 /* one loader worker's share of the main table (pgbench_accounts) */
 typedef struct InitLoader
 {
 	pg_atomic_uint64 rows;
 	pg_atomic_uint32 done;		/* its transaction committed */
+	pg_atomic_uint32 finished;	/* its share of the keys too */
 	BkError		error;
 } InitLoader;
 
@@ -170,6 +173,8 @@ typedef struct InitShared
 	int64		dataset_id;
 	int64		rows_loaded;
 	double		secs[PH_COUNT];
+	pg_atomic_uint32 next_task;	/* the loaders' next key or VACUUM */
+	pg_atomic_uint64 task_us[2];	/* their time in VACUUM ANALYZE, in keys */
 	BkError		error;
 	pg_atomic_uint64 notices_written;	/* NOTICEs written so far, the last in */
 	char		notices[INIT_NOTICES][INIT_NOTICE_LEN];	/* a ring */
@@ -627,7 +632,7 @@ bench_init(PG_FUNCTION_ARGS)
 		ereport(ERROR,
 				(errcode(ERRCODE_FEATURE_NOT_SUPPORTED),
 				 errmsg("jobs => %d cannot load into a target", jobs),
-				 errdetail("A target is loaded over one connection, in pgbench's order, so that its tables are the ones pgbench -i makes."),
+				 errdetail("A target is loaded over one connection, one table after another with COPY."),
 				 errhint("Leave jobs out (1) with a target.")));
 	if (jobs < 1)
 		ereport(ERROR,
@@ -749,10 +754,14 @@ bench_init(PG_FUNCTION_ARGS)
 	pg_atomic_init_u32(&sh->state, INIT_STARTING);
 	pg_atomic_init_u32(&sh->cancel, 0);
 	pg_atomic_init_u64(&sh->notices_written, 0);
+	pg_atomic_init_u32(&sh->next_task, 0);
+	pg_atomic_init_u64(&sh->task_us[0], 0);
+	pg_atomic_init_u64(&sh->task_us[1], 0);
 	for (int i = 0; i < jobs; i++)
 	{
 		pg_atomic_init_u64(&INIT_LOADERS(sh)[i].rows, 0);
 		pg_atomic_init_u32(&INIT_LOADERS(sh)[i].done, 0);
+		pg_atomic_init_u32(&INIT_LOADERS(sh)[i].finished, 0);
 	}
 
 	/* a load into a target is the coordinator's alone */
@@ -788,61 +797,97 @@ init_check_cancel(InitShared *sh)
 				 errmsg("bench.init was canceled")));
 }
 
+/* the staging prefix of the load's tables, in PREFIX (NAMEDATALEN) */
+static void
+init_prefix(const InitShared *sh, char *prefix)
+{
+	snprintf(prefix, NAMEDATALEN, "bench_load_" INT64_FORMAT "_", sh->dataset_id);
+}
+
 /*
- * init_vacuum_analyze
- *		VACUUM ANALYZE one table as a top-level command, the way pgbench
- *		runs it: VACUUM cannot run inside a function, but this worker's
- *		transactions are its own.
+ * init_finish_tasks
+ *		What the loaders share once all have loaded, for a kind whose keys
+ *		they build: its keys on the staged tables, then VACUUM ANALYZE of
+ *		each table in its order (a task that starts with "vacuum").
+ */
+static List *
+init_finish_tasks(const BkDatasetKind *kind, const void *opts, const char *nspname,
+				  const char *prefix)
+{
+	List	   *tasks = kind->staged_keys_sql(opts, nspname, prefix);
+
+	for (int i = 0; i < kind->ntables(opts); i++)
+		tasks = lappend(tasks, bk_init_vacuum_sql(nspname, init_table_name(kind, opts, prefix,
+																		kind->vacuum_table(opts, i))));
+	return tasks;
+}
+
+/*
+ * init_finish_share
+ *		A loader, its rows committed, for a kind whose keys the loaders
+ *		build: wait until every loader has loaded (the coordinator then says
+ *		INIT_FINISHING), then take the next of the tasks until none is left,
+ *		each in a transaction of its own (or VACUUM's own), and say so.
+ *		Stops without a word if the load fails or is canceled meanwhile.
  */
 static void
-init_vacuum_analyze(const char *nspname, const char *relname)
+init_finish_share(InitShared *sh, const BkDatasetKind *kind, InitLoader *ld)
 {
-	char	   *sql = psprintf("vacuum analyze %s.%s", quote_identifier(nspname),
-							   quote_identifier(relname));
-	RawStmt    *raw = linitial_node(RawStmt, raw_parser(sql, RAW_PARSE_DEFAULT));
-	ParseState *pstate;
-	MemoryContext portalcxt;
+	char		prefix[NAMEDATALEN];
+	List	   *tasks;
+	uint32		state;
 
-	portalcxt = AllocSetContextCreate(TopMemoryContext, "pgbenchkit vacuum",
-									  ALLOCSET_DEFAULT_SIZES);
-	PortalContext = portalcxt;
-	StartTransactionCommand();
-	pgstat_report_activity(STATE_RUNNING, sql);
-	pstate = make_parsestate(NULL);
-	pstate->p_sourcetext = sql;
-	ExecVacuum(pstate, (VacuumStmt *) raw->stmt, true);
-	CommitTransactionCommand();
-	PortalContext = NULL;
-	MemoryContextDelete(portalcxt);
-}
+	while ((state = pg_atomic_read_u32(&sh->state)) == INIT_LOADING)
+	{
+		if (pg_atomic_read_u32(&sh->cancel))
+			return;
+		(void) WaitLatch(MyLatch, WL_LATCH_SET | WL_TIMEOUT | WL_EXIT_ON_PM_DEATH,
+						 10L, PG_WAIT_EXTENSION);
+		ResetLatch(MyLatch);
+		CHECK_FOR_INTERRUPTS();
+	}
+	if (state != INIT_FINISHING)
+		return;
+	pg_read_barrier();
+	init_prefix(sh, prefix);
+	tasks = init_finish_tasks(kind, INIT_OPTS(sh), sh->nspname, prefix);
+	for (;;)
+	{
+		uint32		i = pg_atomic_fetch_add_u32(&sh->next_task, 1);
+		const char *sql;
+		instr_time	start;
+		instr_time	duration;
+		bool		vacuum;
 
-/* begin a transaction with SPI and a snapshot, as worker_spi does */
-static void
-init_xact_begin(const char *activity)
-{
-	SetCurrentStatementStartTimestamp();
-	StartTransactionCommand();
-	bk_spi_connect();
-	PushActiveSnapshot(GetTransactionSnapshot());
-	pgstat_report_activity(STATE_RUNNING, activity);
-}
-
-static void
-init_xact_commit(void)
-{
-	bk_spi_finish();
-	PopActiveSnapshot();
-	CommitTransactionCommand();
-	pgstat_report_activity(STATE_IDLE, NULL);
+		if (i >= (uint32) list_length(tasks) || pg_atomic_read_u32(&sh->cancel))
+			break;
+		sql = (const char *) list_nth(tasks, (int) i);
+		vacuum = strncmp(sql, "vacuum ", 7) == 0;
+		INSTR_TIME_SET_CURRENT(start);
+		if (vacuum)
+			bk_init_vacuum(sql);
+		else
+		{
+			bk_init_xact_begin(sql);
+			bk_spi_utility(sql);
+			bk_init_xact_commit();
+		}
+		INSTR_TIME_SET_CURRENT(duration);
+		INSTR_TIME_SUBTRACT(duration, start);
+		pg_atomic_fetch_add_u64(&sh->task_us[vacuum ? 0 : 1], INSTR_TIME_GET_MICROSEC(duration));
+	}
+	pg_write_barrier();
+	pg_atomic_write_u32(&ld->finished, 1);
 }
 
 /*
  * init_wait_loaders
- *		Wait until every loader committed; raise the first loader error, or
- *		an error for a loader that vanished, or for a cancel.
+ *		Wait until every loader committed its rows (or, FINISHED, its share
+ *		of the keys too); raise the first loader error, or an error for a
+ *		loader that vanished, or for a cancel.
  */
 static void
-init_wait_loaders(InitShared *sh, BackgroundWorkerHandle **loaders)
+init_wait_loaders(InitShared *sh, BackgroundWorkerHandle **loaders, bool finished)
 {
 	for (;;)
 	{
@@ -853,16 +898,18 @@ init_wait_loaders(InitShared *sh, BackgroundWorkerHandle **loaders)
 		{
 			InitLoader *ld = &INIT_LOADERS(sh)[i];
 
+			pg_atomic_uint32 *flag = finished ? &ld->finished : &ld->done;
+
 			if (ld->error.set)
 				bk_error_raise(&ld->error);
-			if (pg_atomic_read_u32(&ld->done))
+			if (pg_atomic_read_u32(flag))
 				done++;
 			else if (!bk_worker_alive(loaders[i]))
 			{
 				pg_read_barrier();
 				if (ld->error.set)
 					bk_error_raise(&ld->error);
-				if (!pg_atomic_read_u32(&ld->done))
+				if (!pg_atomic_read_u32(flag))
 					ereport(ERROR,
 							(errcode(ERRCODE_ADMIN_SHUTDOWN),
 							 errmsg("loader worker %d exited before it finished", i),
@@ -876,70 +923,6 @@ init_wait_loaders(InitShared *sh, BackgroundWorkerHandle **loaders)
 						 100L, PG_WAIT_EXTENSION);
 		ResetLatch(MyLatch);
 	}
-}
-
-/*
- * init_run_generated
- *		Run every statement that QUERY (a SELECT of one text column)
- *		generates; WHAT names them in the error if the query fails.
- */
-static void
-init_run_generated(const char *query, const char *what)
-{
-	int			n;
-	char	  **sql;
-
-	if (SPI_execute(query, false, 0) != SPI_OK_SELECT)
-		elog(ERROR, "could not list the %s", what);
-	n = (int) SPI_processed;
-	sql = palloc(sizeof(char *) * (n + 1));
-	for (int i = 0; i < n; i++)
-		sql[i] = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 1);
-	for (int i = 0; i < n; i++)
-		bk_spi_utility(sql[i]);
-}
-
-/*
- * init_rename_staged
- *		What is named after the staging tables gets its final name (the
- *		staging prefix replaced by FINAL_PREFIX): the indexes (for tpcb,
- *		the primary key of the accounts and of its partitions;
- *		renaming an index renames its constraint too), the sequences (a
- *		serial column's: sysbench's id), then the remaining
- *		constraints (from PostgreSQL 18 on, NOT NULL constraints have names
- *		made from the table's; renaming the parent's renames its
- *		partitions' inherited ones too).
- */
-static void
-init_rename_staged(Oid nspid, const char *prefix, const char *final_prefix)
-{
-	int			skip = (int) strlen(prefix) + 1;
-	const char *like = quote_literal_cstr(psprintf("%s%%", prefix));
-	const char *final = quote_literal_cstr(final_prefix);
-
-	init_run_generated(psprintf("SELECT pg_catalog.format('alter index %%s rename to %%I',"
-								" c.oid::pg_catalog.regclass,"
-								" %s || pg_catalog.substr(c.relname, %d))"
-								"  FROM pg_catalog.pg_class c"
-								" WHERE c.relnamespace = %u AND c.relkind IN ('i', 'I')"
-								"   AND c.relname LIKE %s"
-								" ORDER BY c.oid", final, skip, nspid, like),
-					   "indexes to rename");
-	init_run_generated(psprintf("SELECT pg_catalog.format('alter sequence %%s rename to %%I',"
-								" c.oid::pg_catalog.regclass,"
-								" %s || pg_catalog.substr(c.relname, %d))"
-								"  FROM pg_catalog.pg_class c"
-								" WHERE c.relnamespace = %u AND c.relkind = 'S'"
-								"   AND c.relname LIKE %s"
-								" ORDER BY c.oid", final, skip, nspid, like),
-					   "sequences to rename");
-	init_run_generated(psprintf("SELECT pg_catalog.format('alter table %%s rename constraint %%I to %%I',"
-								" c.conrelid::pg_catalog.regclass, c.conname,"
-								" %s || pg_catalog.substr(c.conname, %d))"
-								"  FROM pg_catalog.pg_constraint c"
-								" WHERE c.conname LIKE %s AND c.conislocal"
-								" ORDER BY c.oid", final, skip, like),
-					   "constraints to rename");
 }
 
 /*
@@ -1024,58 +1007,82 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 
 	/* 1. record the dataset and create its tables under staging names */
 	INSTR_TIME_SET_CURRENT(start);
-	init_xact_begin("bench.init: creating tables");
+	bk_init_xact_begin("bench.init: creating tables");
 	bk_recover_orphans();
 	bk_recover_runs();
 	(void) init_existing_tables(kind, opts, sh->nspid, sh->nspname, sh->roleid, sh->force,
 								&existing);
 	sh->dataset_id = bk_dataset_begin(kind->name, kind->scale(opts), sh->options_json,
 									  sh->nspname, sh->rolename);
-	snprintf(prefix, NAMEDATALEN, "bench_load_" INT64_FORMAT "_", sh->dataset_id);
+	init_prefix(sh, prefix);
 	kind->create(opts, sh->nspname, prefix);
 	for (int t = 0; t < kind->ntables(opts); t++)
 		tables[t] = get_relname_relid(init_table_name(kind, opts, prefix, t), sh->nspid);
 	bk_dataset_set_tables(sh->dataset_id, tables, kind->ntables(opts));
-	init_xact_commit();
+	bk_init_xact_commit();
 	sh->secs[PH_CREATE] = elapsed_since(start);
 
 	/* 2. load: the leaves split among the loaders, the rest here */
 	INSTR_TIME_SET_CURRENT(start);
-	init_xact_begin(psprintf("bench.init: preparing %s",
+	bk_init_xact_begin(psprintf("bench.init: preparing %s",
 							 init_main_table(kind, opts)));
 	kind->prepare(opts, sh->nspname, prefix, sh->leaves, sh->jobs);
-	init_xact_commit();
+	bk_init_xact_commit();
 	pg_write_barrier();
 	pg_atomic_write_u32(&sh->state, INIT_LOADING);
 
-	init_xact_begin("bench.init: loading the other tables");
+	bk_init_xact_begin("bench.init: loading the other tables");
 	rest_rows = kind->load_rest(opts, tables, sh->leaves, &sh->cancel);
-	init_xact_commit();
+	bk_init_xact_commit();
 
-	init_wait_loaders(sh, loaders);
+	init_wait_loaders(sh, loaders, false);
 	sh->rows_loaded = rest_rows;
 	for (int i = 0; i < sh->jobs; i++)
 		sh->rows_loaded += pg_atomic_read_u64(&INIT_LOADERS(sh)[i].rows);
 	sh->secs[PH_LOAD] = elapsed_since(start);
 
-	/* 3. vacuum analyze, in the kind's order */
+	/*
+	 * 3. vacuum analyze, in the kind's order; or, for a kind whose keys the
+	 * loaders build, the loaders do that and the keys side by side: the
+	 * time they take together is shared between the two phases in
+	 * proportion to the loaders' time in each
+	 */
 	INSTR_TIME_SET_CURRENT(start);
-	for (int i = 0; i < kind->ntables(opts); i++)
+	if (kind->staged_keys_sql != NULL)
 	{
-		init_check_cancel(sh);
-		init_vacuum_analyze(sh->nspname, init_table_name(kind, opts, prefix, kind->vacuum_table(opts, i)));
+		double		wall;
+		double		vac_us;
+		double		keys_us;
+
+		pgstat_report_activity(STATE_RUNNING, "bench.init: keys and vacuum analyze, by the loaders");
+		pg_write_barrier();
+		pg_atomic_write_u32(&sh->state, INIT_FINISHING);
+		init_wait_loaders(sh, loaders, true);
+		pgstat_report_activity(STATE_IDLE, NULL);
+		wall = elapsed_since(start);
+		vac_us = (double) pg_atomic_read_u64(&sh->task_us[0]);
+		keys_us = (double) pg_atomic_read_u64(&sh->task_us[1]);
+		sh->secs[PH_VACUUM] = vac_us + keys_us > 0 ? wall * vac_us / (vac_us + keys_us) : 0;
+		sh->secs[PH_PKEYS] = wall - sh->secs[PH_VACUUM];
+		INSTR_TIME_SET_CURRENT(start);
 	}
+	else
+		for (int i = 0; i < kind->ntables(opts); i++)
+		{
+			init_check_cancel(sh);
+			bk_init_vacuum(bk_init_vacuum_sql(sh->nspname, init_table_name(kind, opts, prefix, kind->vacuum_table(opts, i))));
+		}
 	if (kind->after_vacuum != NULL)
 	{
-		init_xact_begin("bench.init: statistics");
+		bk_init_xact_begin("bench.init: statistics");
 		kind->after_vacuum(opts, sh->leaves, INIT_LEAF_ROWS(sh));
-		init_xact_commit();
+		bk_init_xact_commit();
 	}
-	sh->secs[PH_VACUUM] = elapsed_since(start);
+	sh->secs[PH_VACUUM] += elapsed_since(start);
 	init_check_cancel(sh);
 
 	/* 4. swap in, keys, record: all or nothing */
-	init_xact_begin("bench.init: primary keys");
+	bk_init_xact_begin("bench.init: primary keys");
 	nexisting = init_existing_tables(kind, opts, sh->nspid, sh->nspname, sh->roleid, sh->force,
 									 &existing);
 	if (nexisting > 0)
@@ -1103,11 +1110,14 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 								quote_identifier(psprintf("%s%s", kind->final_prefix,
 														  kind->child_suffix(opts, c)))));
 
-	init_rename_staged(sh->nspid, prefix, kind->final_prefix);
+	bk_init_rename_staged(sh->nspid, prefix, kind->final_prefix);
 
-	INSTR_TIME_SET_CURRENT(start);
-	kind->add_keys(opts, sh->nspname);
-	sh->secs[PH_PKEYS] = elapsed_since(start);
+	if (kind->staged_keys_sql == NULL)
+	{
+		INSTR_TIME_SET_CURRENT(start);
+		kind->add_keys(opts, sh->nspname);
+		sh->secs[PH_PKEYS] = elapsed_since(start);
+	}
 	init_check_cancel(sh);
 
 	/* a phase that does not run takes no time (not the moment it took to skip it) */
@@ -1132,7 +1142,7 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 		sh->secs[i] = round(sh->secs[i] * 1000.0) / 1000.0;
 	bk_dataset_finish(sh->dataset_id, "ready", sh->rows_loaded, sh->secs, NULL, NULL);
 	init_check_cancel(sh);
-	init_xact_commit();
+	bk_init_xact_commit();
 }
 
 /*
@@ -1160,7 +1170,7 @@ init_coordinate_remote(InitShared *sh, BkRemoteLoad *load)
 	load->notice_arg = sh;
 
 	/* 1. connect, check, record: what is there is checked again */
-	init_xact_begin(psprintf("bench.init: connecting to target \"%s\"", sh->target));
+	bk_init_xact_begin(psprintf("bench.init: connecting to target \"%s\"", sh->target));
 	oldcxt = MemoryContextSwitchTo(cxt);
 	load->server = bk_target_lookup(sh->target);
 
@@ -1179,7 +1189,7 @@ init_coordinate_remote(InitShared *sh, BkRemoteLoad *load)
 	sh->dataset_id = bk_dataset_begin(kind->name, kind->scale(load->opts), sh->options_json,
 									  load->schema, sh->rolename);
 	bk_dataset_set_target(sh->dataset_id, sh->target, load->server_version);
-	init_xact_commit();
+	bk_init_xact_commit();
 
 	/* 2. pgbench -i's steps, there */
 	oldcxt = MemoryContextSwitchTo(cxt);
@@ -1190,10 +1200,10 @@ init_coordinate_remote(InitShared *sh, BkRemoteLoad *load)
 		sh->secs[i] = round(load->secs[i] * 1000.0) / 1000.0;
 
 	/* 3. ready; the datasets it replaced there are no more */
-	init_xact_begin("bench.init: recording the dataset");
+	bk_init_xact_begin("bench.init: recording the dataset");
 	bk_dataset_mark_replaced_on_target(sh->dataset_id);
 	bk_dataset_finish(sh->dataset_id, "ready", sh->rows_loaded, sh->secs, NULL, NULL);
-	init_xact_commit();
+	bk_init_xact_commit();
 	bk_remote_close(load);
 }
 
@@ -1227,7 +1237,7 @@ init_cleanup(InitShared *sh, BackgroundWorkerHandle **loaders, const char *prefi
 	if (sh->dataset_id == 0)
 		return;					/* nothing was created */
 
-	init_xact_begin("bench.init: cleaning up");
+	bk_init_xact_begin("bench.init: cleaning up");
 	/* the tables of the datasets it replaced on the target were dropped */
 	if (remote != NULL && remote->committed)
 		bk_dataset_mark_replaced_on_target(sh->dataset_id);
@@ -1251,7 +1261,7 @@ init_cleanup(InitShared *sh, BackgroundWorkerHandle **loaders, const char *prefi
 						  -1, NULL, sqlstate,
 						  note ? psprintf("%s (%s)", sh->error.message, note) : sh->error.message);
 	}
-	init_xact_commit();
+	bk_init_xact_commit();
 }
 
 /* set by SIGTERM in the coordinator */
@@ -1411,6 +1421,9 @@ bench_init_loader_main(Datum main_arg)
 			pgstat_report_activity(STATE_IDLE, NULL);
 			pg_write_barrier();
 			pg_atomic_write_u32(&ld->done, 1);
+			bk_set_latch_of(sh->coordinator_pid);
+			if (kind->staged_keys_sql != NULL)
+				init_finish_share(sh, kind, ld);
 		}
 	}
 	PG_CATCH();

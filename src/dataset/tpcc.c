@@ -1191,6 +1191,39 @@ tc_add_keys(const void *opts, const char *nspname)
 	tc_run_all(tc_keys_sql(nspname));
 }
 
+/*
+ * The same keys on the staged tables, for the loaders to build side by
+ * side once the rows are in, the largest first (their names are the
+ * staged ones: the swap renames them); go-tpc's two indexes as
+ * PREFIXidx_customer and PREFIXidx_order.
+ */
+static List *
+tc_staged_keys_sql(const void *opts, const char *nspname, const char *prefix)
+{
+	static const TcTable order[] = {TT_ORDER_LINE, TT_STOCK, TT_CUSTOMER, TT_ORDERS,
+	TT_NEW_ORDER, TT_ITEM, TT_DISTRICT, TT_WAREHOUSE};
+	List	   *stmts = NIL;
+
+	for (int i = 0; i < lengthof(order); i++)
+	{
+		stmts = lappend(stmts, psprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)",
+										quote_qualified_identifier(nspname,
+																   psprintf("%s%s", prefix, tc_names[order[i]])),
+										tc_pkeys[order[i]]));
+		if (order[i] == TT_CUSTOMER)
+			stmts = lappend(stmts, psprintf("CREATE INDEX %s ON %s (c_w_id, c_d_id, c_last, c_first)",
+											quote_identifier(psprintf("%sidx_customer", prefix)),
+											quote_qualified_identifier(nspname,
+																	   psprintf("%scustomer", prefix))));
+		if (order[i] == TT_ORDERS)
+			stmts = lappend(stmts, psprintf("CREATE INDEX %s ON %s (o_w_id, o_d_id, o_c_id, o_id)",
+											quote_identifier(psprintf("%sidx_order", prefix)),
+											quote_qualified_identifier(nspname,
+																	   psprintf("%sorders", prefix))));
+	}
+	return stmts;
+}
+
 static void
 tc_add_foreign_keys(const void *opts, const char *nspname)
 {
@@ -1292,6 +1325,7 @@ const BkDatasetKind bk_dataset_tpcc = {
 	.load_rest = tc_load_rest,
 	.after_vacuum = NULL,
 	.add_keys = tc_add_keys,
+	.staged_keys_sql = tc_staged_keys_sql,
 	.add_foreign_keys = tc_add_foreign_keys,
 	.wants_foreign_keys = tc_wants_foreign_keys,
 	.functions_sql = tc_functions_sql,
