@@ -50,13 +50,6 @@
  * ------------------------------------------------------------------------
  */
 
-/* rotate X left by K bits */
-static inline uint64
-bk_rotl(uint64 x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
 /*
  * bk_splitmix64
  *		The next number of the splitmix64 sequence at *STATE.
@@ -87,22 +80,6 @@ bk_prng_seed(BkPrng *prng, uint64 seed)
 		prng->s0 = UINT64CONST(0x5851F42D4C957F2D);
 		prng->s1 = UINT64CONST(0x14057B7EF767814F);
 	}
-}
-
-/*
- * bk_prng_next
- *		The next 64 random bits (xoroshiro128**, as pg_prng_uint64).
- */
-uint64
-bk_prng_next(BkPrng *prng)
-{
-	uint64		s0 = prng->s0;
-	uint64		sx = prng->s1 ^ s0;
-	uint64		val = bk_rotl(s0 * 5, 7) * 9;
-
-	prng->s0 = bk_rotl(s0, 24) ^ sx ^ (sx << 16);
-	prng->s1 = bk_rotl(sx, 37);
-	return val;
 }
 
 /*

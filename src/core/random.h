@@ -37,7 +37,23 @@ typedef struct BkClientRandom
 
 /* the generator */
 extern void bk_prng_seed(BkPrng *prng, uint64 seed);
-extern uint64 bk_prng_next(BkPrng *prng);
+
+/*
+ * bk_prng_next
+ *		The next 64 random bits (xoroshiro128**, as pg_prng_uint64); inline:
+ *		the loaders draw it for every two characters they generate.
+ */
+static inline uint64
+bk_prng_next(BkPrng *prng)
+{
+	uint64		s0 = prng->s0;
+	uint64		sx = prng->s1 ^ s0;
+	uint64		val = ((s0 * 5) << 7 | (s0 * 5) >> 57) * 9;
+
+	prng->s0 = (s0 << 24 | s0 >> 40) ^ sx ^ (sx << 16);
+	prng->s1 = sx << 37 | sx >> 27;
+	return val;
+}
 extern double bk_prng_double(BkPrng *prng);
 
 /* distributions, hashes, permutation (the evaluator checks the arguments) */

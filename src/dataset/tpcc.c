@@ -968,16 +968,27 @@ typedef struct TcLoad
 	pg_atomic_uint32 *cancel;
 	MemoryContext rowcxt;
 	TcRow		row;
-	BkBulkTarget bt;
-	int64		pending;
+	/* each table's batch, open from its first unit to the end of the share */
+	BkBulkTarget bt[TC_NTABLES];
+	bool		open[TC_NTABLES];
+	int64		pending[TC_NTABLES];	/* rows in the batch, not yet counted */
+	int			cur;			/* the table of the unit being generated */
 	int64		total;
 } TcLoad;
 
+/*
+ * A unit's rows go into its table's batch, kept open between units (its
+ * slots are made once per table and loader, not once per unit)
+ */
 static void
 tc_unit_open(TcLoad *l, int t)
 {
-	bk_bulk_open(&l->bt, l->leaves[t], TC_BATCH_ROWS);
-	l->pending = 0;
+	if (!l->open[t])
+	{
+		bk_bulk_open(&l->bt[t], l->leaves[t], TC_BATCH_ROWS);
+		l->open[t] = true;
+	}
+	l->cur = t;
 }
 
 /* add the row generated in L->row to the open table */
@@ -990,12 +1001,12 @@ tc_unit_add(TcLoad *l)
 
 	tc_row_datums(&l->row, l->opts, values, nulls);
 	MemoryContextSwitchTo(old);
-	l->pending++;
-	if (bk_bulk_add(&l->bt, values, nulls))
+	l->pending[l->cur]++;
+	if (bk_bulk_add(&l->bt[l->cur], values, nulls))
 	{
-		pg_atomic_fetch_add_u64(l->progress, l->pending);
-		l->total += l->pending;
-		l->pending = 0;
+		pg_atomic_fetch_add_u64(l->progress, l->pending[l->cur]);
+		l->total += l->pending[l->cur];
+		l->pending[l->cur] = 0;
 		CHECK_FOR_INTERRUPTS();
 		if (pg_atomic_read_u32(l->cancel) != 0)
 			ereport(ERROR,
@@ -1005,13 +1016,19 @@ tc_unit_add(TcLoad *l)
 	MemoryContextReset(l->rowcxt);
 }
 
+/* the end of the share: every table's last batch */
 static void
-tc_unit_close(TcLoad *l)
+tc_close_all(TcLoad *l)
 {
-	bk_bulk_close(&l->bt);
-	pg_atomic_fetch_add_u64(l->progress, l->pending);
-	l->total += l->pending;
-	l->pending = 0;
+	for (int t = 0; t < TC_NTABLES; t++)
+		if (l->open[t])
+		{
+			bk_bulk_close(&l->bt[t]);
+			l->open[t] = false;
+			pg_atomic_fetch_add_u64(l->progress, l->pending[t]);
+			l->total += l->pending[t];
+			l->pending[t] = 0;
+		}
 }
 
 static void
@@ -1030,7 +1047,6 @@ tc_load_unit(TcLoad *l, int64 u)
 			tc_gen_item(r, opts, i);
 			tc_unit_add(l);
 		}
-		tc_unit_close(l);
 		return;
 	}
 	u -= TC_CHUNKS;
@@ -1040,14 +1056,12 @@ tc_load_unit(TcLoad *l, int64 u)
 		tc_unit_open(l, TT_WAREHOUSE);
 		tc_gen_warehouse(r, opts, w);
 		tc_unit_add(l);
-		tc_unit_close(l);
 		tc_unit_open(l, TT_DISTRICT);
 		for (int d = 1; d <= TC_DISTRICTS; d++)
 		{
 			tc_gen_district(r, opts, w, d);
 			tc_unit_add(l);
 		}
-		tc_unit_close(l);
 		return;
 	}
 	w = (int) (u / (TC_CHUNKS * TC_UNITS_PER_TENTH)) + 1;
@@ -1108,7 +1122,6 @@ tc_load_unit(TcLoad *l, int64 u)
 			}
 			break;
 	}
-	tc_unit_close(l);
 }
 
 /*
@@ -1133,6 +1146,7 @@ tc_load_share(const void *opts_in, const Oid *leaves, int64 *leaf_rows, int load
 	nunits = tc_nunits(l->opts);
 	for (int64 u = loader; u < nunits; u += nloaders)
 		tc_load_unit(l, u);
+	tc_close_all(l);
 	MemoryContextDelete(l->rowcxt);
 	return l->total;
 }
