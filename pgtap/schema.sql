@@ -50,7 +50,8 @@ SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'p
     '_svg_no_data', 'add_target', 'drop_target', 'check_target', '_target_validator', '_target_conninfo',
     'tpcc_check',
     '_redact_statement', '_host_cpu_sample', '_run_alive', '_rate_schedule', '_progress_histogram', '_run_aborted',
-    '_run_state', '_suite_alive', '_suite_state', '_write_through', '_cost_per_million', '_transactions_per_unit'],
+    '_run_state', '_suite_alive', '_suite_state', '_write_through', '_cost_per_million', '_transactions_per_unit',
+    '_tpcc_rates'],
     'schema bench has exactly the documented functions and the internal ones (named with a leading _)');
 SELECT has_type('bench', 'init_result', 'type bench.init_result exists');
 

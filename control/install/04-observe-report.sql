@@ -84,6 +84,8 @@ GRANT SELECT ON bench.prewarms, bench.samples, bench.relation_sizes TO PUBLIC;
 
 #include "views/tpcc_results.sql"
 
+#include "functions/_tpcc_rates.sql"
+
 #include "functions/report_json.sql"
 
 #include "functions/report.sql"

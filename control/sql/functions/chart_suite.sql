@@ -80,8 +80,8 @@ BEGIN
     END IF;
     -- NOPM: a suite of a TPC-C workload with new orders (a suite whose
     -- runs have not finished yet is drawn without points, as for tps)
-    IF metric = 'nopm' AND NOT EXISTS (SELECT FROM bench.tpcc_results x JOIN bench.runs r ON r.id = x.run_id
-                                        WHERE r.suite_id = s.id AND x.nopm IS NOT NULL)
+    IF metric = 'nopm' AND NOT EXISTS (SELECT FROM bench.runs r
+                                        WHERE r.suite_id = s.id AND (bench._tpcc_rates(r.id)).nopm IS NOT NULL)
        AND NOT EXISTS (SELECT FROM bench.workloads w, unnest(w.scripts) AS sc
                         WHERE w.name = s.workload AND sc LIKE '-- <builtin: TPC-C new-order>%') THEN
         RAISE EXCEPTION 'the suite has no new orders to chart NOPM of'

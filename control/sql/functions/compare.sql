@@ -326,7 +326,7 @@ BEGIN
                m.metric, m.value
           FROM rs
           LEFT JOIN bench.run_counters c ON c.run_id = rs.id
-          LEFT JOIN LATERAL (SELECT t.nopm, t.tpm FROM bench.tpcc_results t WHERE t.run_id = rs.id) t ON true
+          LEFT JOIN LATERAL bench._tpcc_rates(rs.id) t ON true
          CROSS JOIN LATERAL (VALUES
                ('tps', rs.tps),
                ('nopm', t.nopm::float8),

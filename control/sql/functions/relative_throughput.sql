@@ -11,7 +11,8 @@
 -- columns).  TPC-C runs and suites have their NOPM beside (bench.tpcc_results'
 -- nopm: new orders committed per minute, a suite's the median over its
 -- finished runs at a step), read against the base's NOPM; it is NULL
--- where a side has no new orders.
+-- where a side has no new orders (bench._tpcc_rates reads them run by
+-- run).
 --
 CREATE OR REPLACE FUNCTION bench.relative_throughput(base bigint, others bigint[])
 RETURNS TABLE (id bigint, kind text, label text, server_version text,
@@ -111,8 +112,7 @@ BEGIN
                       HINT = 'bench.compare shows what differs between two runs.';
         END IF;
         RETURN QUERY
-        WITH b AS (SELECT r.workload, r.clients, r.tps,
-                          (SELECT t.nopm FROM bench.tpcc_results t WHERE t.run_id = r.id) AS nopm
+        WITH b AS (SELECT r.workload, r.clients, r.tps, (bench._tpcc_rates(r.id)).nopm
                      FROM bench.runs r WHERE r.id = base_id)
         SELECT r.id, 'run'::text, COALESCE(r.tag || ' (run ' || r.id || ')', 'run ' || r.id), r.server_version,
                1, CASE WHEN one_wl THEN '' ELSE b.workload || ', ' END
@@ -121,7 +121,7 @@ BEGIN
                t.nopm, b.nopm, t.nopm / NULLIF(b.nopm, 0)
           FROM unnest(ids) WITH ORDINALITY AS i(id, pos)
           JOIN bench.runs r ON r.id = i.id
-          LEFT JOIN LATERAL (SELECT x.nopm FROM bench.tpcc_results x WHERE x.run_id = r.id) t ON true
+          LEFT JOIN LATERAL bench._tpcc_rates(r.id) t ON true
          CROSS JOIN b
          ORDER BY i.pos;
         RETURN;
@@ -171,7 +171,7 @@ BEGIN
                    AND (bench._run_state(r)).status = 'done') AS tps,
                (SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY t.nopm)
                   FROM bench.runs r
-                  JOIN bench.tpcc_results t ON t.run_id = r.id
+                 CROSS JOIN LATERAL bench._tpcc_rates(r.id) t
                  WHERE r.suite_id = s.id AND r.clients = n.clients AND r.workload = n.workload
                    AND (bench._run_state(r)).status = 'done') AS nopm
           FROM bench.suites s CROSS JOIN numbered n

@@ -38,7 +38,7 @@ SELECT s.id AS suite_id, c.clients, c.pos::integer AS position,
        -- a suite of steps: the run of the step at that position
        AND (s.steps IS NULL OR r.step = s.steps -> (c.pos::integer - 1) ->> 'step')
        AND (s.targets IS NULL OR r.target IS NOT DISTINCT FROM NULLIF(t.target, 'local'))
-  LEFT JOIN LATERAL (SELECT x.nopm::float8 AS nopm FROM bench.tpcc_results x WHERE x.run_id = r.id) o ON true
+  LEFT JOIN LATERAL bench._tpcc_rates(r.id) o ON true
  GROUP BY s.id, c.clients, c.pos, s.repeat, s.capacity, s.runs_planned, t.target;
 
 COMMENT ON VIEW bench.suite_summary IS
