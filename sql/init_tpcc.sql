@@ -33,7 +33,7 @@ SELECT c.relname, a.attnum, a.attname, format_type(a.atttypid, a.atttypmod) AS t
 SELECT indexrelid::regclass AS index, indrelid::regclass AS table, pg_get_indexdef(indexrelid) AS definition
   FROM pg_index i JOIN pg_class c ON c.oid = i.indrelid
  WHERE c.relnamespace = 'tc'::regnamespace
- ORDER BY 2::text, 1::text;
+ ORDER BY indrelid::regclass::text, indexrelid::regclass::text;
 SELECT conname, contype, conrelid::regclass FROM pg_constraint
  WHERE connamespace = 'tc'::regnamespace AND contype IN ('p', 'u', 'f') ORDER BY 1;
 -- nothing left under staging names
