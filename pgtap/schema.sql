@@ -37,7 +37,7 @@ SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'p
     'define_workload', 'drop_workload',
     'sweep', 'start_sweep', 'wait_suite', 'cancel_suite', 'schedule', 'unschedule', 'run_schedule',
     'chart_run', 'chart_suite', 'chart_schedule', 'compare', 'export', 'import',
-    'relative_throughput', '_relative_metric', 'relative_table', 'chart_relative', 'sysbench_script', 'ibench_script',
+    'relative_throughput', '_metric_check', 'relative_table', 'chart_relative', 'sysbench_script', 'ibench_script',
     'tpcc_script', 'tpcc_workload', 'tpcc_functions',
     'compare_many', 'compare_many_table', 'chart_runs', '_run_cv', '_judge', '_differing_settings', '_many_tps',
     'ibench', 'start_ibench', '_ibench_spec', '_steps',

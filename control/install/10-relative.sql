@@ -5,7 +5,7 @@
 
 #include "functions/relative_throughput.sql"
 
-#include "functions/_relative_metric.sql"
+#include "functions/_metric_check.sql"
 
 #include "functions/relative_table.sql"
 

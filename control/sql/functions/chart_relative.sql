@@ -38,7 +38,7 @@ DECLARE
     o           text[];
 BEGIN
     PERFORM bench._svg_check_size('bench.chart_relative', width, height);
-    PERFORM bench._relative_metric('bench.chart_relative', base, others, metric);
+    PERFORM bench._metric_check('bench.chart_relative', base, metric);
     steps := '{}';
     FOR r IN SELECT * FROM bench.relative_throughput(base, others) LOOP
         IF r.step_no = 1 THEN

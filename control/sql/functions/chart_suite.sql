@@ -62,32 +62,12 @@ BEGIN
                   HINT = 'Give the id of a suite, as bench.suites lists them.';
     END IF;
     PERFORM bench._svg_check_size('bench.chart_suite', width, height);
-    IF metric IS NULL THEN
-        RAISE EXCEPTION 'argument "metric" of bench.chart_suite must not be null'
-            USING ERRCODE = 'null_value_not_allowed',
-                  HINT = 'metric is ''tps'' (the default) or ''nopm'' (TPC-C''s new orders per minute).';
-    END IF;
-    IF metric NOT IN ('tps', 'nopm') THEN
-        RAISE EXCEPTION 'unknown metric "%"', metric
-            USING ERRCODE = 'invalid_parameter_value',
-                  HINT = 'metric is ''tps'' (the default) or ''nopm'' (TPC-C''s new orders per minute).';
-    END IF;
+    PERFORM bench._metric_check('bench.chart_suite', chart_suite.suite_id, metric);
     SELECT * INTO s FROM bench.suites WHERE id = chart_suite.suite_id;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'suite % does not exist', chart_suite.suite_id
             USING ERRCODE = 'no_data_found',
                   HINT = 'bench.suites lists the suites.';
-    END IF;
-    -- NOPM: a suite of a TPC-C workload with new orders (a suite whose
-    -- runs have not finished yet is drawn without points, as for tps)
-    IF metric = 'nopm' AND NOT EXISTS (SELECT FROM bench.runs r
-                                        WHERE r.suite_id = s.id AND (bench._tpcc_rates(r.id)).nopm IS NOT NULL)
-       AND NOT EXISTS (SELECT FROM bench.workloads w, unnest(w.scripts) AS sc
-                        WHERE w.name = s.workload AND sc LIKE '-- <builtin: TPC-C new-order>%') THEN
-        RAISE EXCEPTION 'the suite has no new orders to chart NOPM of'
-            USING ERRCODE = 'invalid_parameter_value',
-                  DETAIL = 'NOPM is counted by TPC-C''s new-order transaction: the workloads tpcc and tpcc-new-order, and mixes with it.',
-                  HINT = 'Chart tps with metric => ''tps''.';
     END IF;
 
     -- one category per client count (a count listed twice is drawn once);

@@ -16,7 +16,7 @@ DECLARE
     cur     bigint;
     r       record;
 BEGIN
-    PERFORM bench._relative_metric('bench.relative_table', base, others, metric);
+    PERFORM bench._metric_check('bench.relative_table', base, metric);
     FOR r IN SELECT * FROM bench.relative_throughput(base, others) LOOP
         IF cur IS DISTINCT FROM r.id THEN
             IF cur IS NOT NULL THEN
