@@ -95,20 +95,6 @@ SERVER_VERSION=$("${PSQL[@]}" -Atc 'show server_version')
 echo "scale $SCALE, clients ${CLIENT_LIST}, $DURATION s per measurement, $ROUNDS rounds, $CORES cores," \
 	"server $SERVER_VERSION, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# CPU ticks (user + system) of the pids, read until they exit
-declare -A LAST
-watch_pids() {
-	local p line f
-	while kill -0 "$JOB" 2>/dev/null; do
-		for p in "$@"; do
-			{ read -r line <"/proc/$p/stat"; } 2>/dev/null || continue
-			read -r -a f <<<"${line##*) }"
-			LAST[$p]=$((f[11] + f[12]))
-		done
-		sleep 0.1
-	done
-}
-
 history() { "${PSQL[@]}" -At -c "SELECT count(*) FROM pgbench_history"; }
 checkpoint() { "${PSQL[@]}" -c "CHECKPOINT"; }
 
@@ -137,29 +123,20 @@ measure_pgbench() {
 }
 
 measure_run() {
-	local w=$1 c=$2 r=$3 j status tx tps lat p sum=0 h0 h1 pids cpu
+	local w=$1 c=$2 r=$3 j status tx tps lat ticks h0 h1 cpu
 	j=$(jobs_for "$c")
 	checkpoint
 	h0=$(history)
-	LAST=()
 	"${PSQL[@]}" -At -F ' ' -c "SELECT status, transactions + warmup_transactions, tps, latency_avg_ms
 		FROM bench.run('$w', clients => $c, jobs => $j, duration => '$DURATION s', progress => '0',
 		               prewarm => false, target => 'self')" >"$WORK/run.out" 2>"$WORK/run.err" &
 	JOB=$!
-	# the client workers, once they are there
-	pids=()
-	for _ in $(seq 1 100); do
-		mapfile -t pids < <("${PSQL[@]}" -At -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbenchkit client'")
-		((${#pids[@]} >= j)) && break
-		sleep 0.1
-	done
-	watch_pids "${pids[@]}"
+	ticks=$(bench_client_cpu_ticks "$JOB" "$j" "${PSQL[@]}")
 	wait "$JOB" || { show_file "$WORK/run.err"; die "bench.run failed"; }
 	JOB=
 	read -r status tx tps lat <"$WORK/run.out"
 	[[ $status == "done" ]] || { show_file "$WORK/run.err"; die "bench.run ended $status"; }
-	for p in "${pids[@]}"; do sum=$((sum + ${LAST[$p]:-0})); done
-	cpu=$(calc "$sum / $TICKS / $tx * 1000")
+	cpu=$(calc "$ticks / $TICKS / $tx * 1000")
 	h1=$(history)
 	if [[ $w == tpcb ]] && ((h1 - h0 != tx)); then MISMATCHES=$((MISMATCHES + 1)); echo "  history +$((h1 - h0)) != $tx"; fi
 	vals["$w $c run"]+="$tps "

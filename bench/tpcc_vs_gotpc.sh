@@ -370,24 +370,11 @@ kit_run() {
 # dataset bench.init made into a target (database kit_target of this
 # cluster, as tpcc over TCP with its SCRAM password, as go-tpc connects),
 # against go-tpc's throughput and client CPU: the run's client workers
-# (backend_type 'pgbenchkit client'), user + system from /proc/<pid>/stat
-# until they exit, per transaction (commits and rollbacks: go-tpc's count
-# is its completed transactions of the five types).
-STATEMENTS_READY='' JOB=''
-declare -A LAST
-watch_pids() {
-	local p line f
-	while kill -0 "$JOB" 2>/dev/null; do
-		for p in "$@"; do
-			{ read -r line <"/proc/$p/stat"; } 2>/dev/null || continue
-			read -r -a f <<<"${line##*) }"
-			LAST[$p]=$((f[11] + f[12]))
-		done
-		sleep 0.1
-	done
-}
+# (bench_client_cpu_ticks), per transaction (commits and rollbacks:
+# go-tpc's count is its completed transactions of the five types).
+STATEMENTS_READY=''
 kit_run_statements() {
-	local c=$1 r=$2 j id status nopm tpmc tpmt tx cpu p sum=0 pids
+	local c=$1 r=$2 j id status nopm tpmc tpmt tx cpu job ticks
 	j=$((c < $(nproc) ? c : $(nproc)))
 	if [[ -z $STATEMENTS_READY ]]; then
 		if [[ $("${PSQL[@]}" -At -c "SELECT count(*) FROM bench.run_arguments WHERE name = 'mode'") != 1 ]]; then
@@ -406,27 +393,18 @@ kit_run_statements() {
 	fi
 	[[ $STATEMENTS_READY == yes ]] || return 0
 	"${PSQL[@]}" -d kit_target -c CHECKPOINT
-	LAST=()
 	"${PSQL[@]}" -At -F ' ' -c "SELECT id, status FROM bench.run('tpcc', clients => $c,
 		jobs => $j, target => 'kit', mode => 'statements', duration => '$DURATION s',
 		warehouse_choice => 'random', progress => '0', prewarm => false)" >"$WORK/stmt.out" 2>"$WORK/stmt.err" &
-	JOB=$!
-	pids=()
-	for _ in $(seq 1 100); do
-		mapfile -t pids < <("${PSQL[@]}" -At -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbenchkit client'")
-		((${#pids[@]} >= j)) && break
-		sleep 0.1
-	done
-	watch_pids "${pids[@]}"
-	wait "$JOB" || { show_file "$WORK/stmt.err"; die "bench.run('tpcc', mode => 'statements') failed"; }
-	JOB=
+	job=$!
+	ticks=$(bench_client_cpu_ticks "$job" "$j" "${PSQL[@]}")
+	wait "$job" || { show_file "$WORK/stmt.err"; die "bench.run('tpcc', mode => 'statements') failed"; }
 	read -r id status <"$WORK/stmt.out"
 	[[ $status == "done" ]] || { show_file "$WORK/stmt.err"; die "bench.run('tpcc', mode => 'statements') ended $status"; }
 	read -r nopm tpmc tpmt tx < <("${PSQL[@]}" -At -F ' ' -c "SELECT t.nopm, t.tpmc, t.tpm_total,
 		r.transactions + r.warmup_transactions FROM bench.tpcc_results t JOIN bench.runs r ON r.id = t.run_id
 		WHERE t.run_id = $id")
-	for p in "${pids[@]}"; do sum=$((sum + ${LAST[$p]:-0})); done
-	cpu=$(calc "$sum / $(getconf CLK_TCK) / ($tx > 0 ? $tx : 1) * 1000")
+	cpu=$(calc "$ticks / $(getconf CLK_TCK) / ($tx > 0 ? $tx : 1) * 1000")
 	vals["$c statements nopm"]+="$nopm "
 	vals["$c statements tpmc"]+="$tpmc "
 	vals["$c statements tpmtotal"]+="$tpmt "

@@ -511,6 +511,34 @@ bench_cluster_create() {
 		die "the cluster did not start (is port $port taken? use --port)"
 }
 
+# bench_client_cpu_ticks JOB N PSQL...: the CPU time, in clock ticks (user
+# + system), of a run's client workers (backend_type 'pgbenchkit client'),
+# found with the command PSQL... (up to 10 s for N of them to be there)
+# and read from /proc/<pid>/stat until JOB, the process of the bench.run
+# call, ends.  The client side of a run against a target, as GNU time gives
+# a client program's.
+bench_client_cpu_ticks() {
+	local job=$1 n=$2 p line sum=0
+	local -a pids=() f
+	local -A last=()
+	shift 2
+	for _ in $(seq 1 100); do
+		mapfile -t pids < <("$@" -At -c "SELECT pid FROM pg_stat_activity WHERE backend_type = 'pgbenchkit client'")
+		((${#pids[@]} >= n)) && break
+		sleep 0.1
+	done
+	while kill -0 "$job" 2>/dev/null; do
+		for p in "${pids[@]}"; do
+			{ read -r line <"/proc/$p/stat"; } 2>/dev/null || continue
+			read -r -a f <<<"${line##*) }"
+			last[$p]=$((f[11] + f[12]))
+		done
+		sleep 0.1
+	done
+	for p in "${pids[@]}"; do sum=$((sum + ${last[$p]:-0})); done
+	echo "$sum"
+}
+
 # bench_cluster_cleanup RC KEEP: show the server log if RC is not 0; stop and
 # remove the cluster, or with KEEP say how to reach and stop it.
 bench_cluster_cleanup() {
