@@ -35,7 +35,7 @@
  *					side with VACUUM ANALYZE of each table, each statement
  *					in a transaction of its own, staged names) the keys
  *	add_keys		(coordinator, in the swap's transaction, final names;
- *					not called when staged_keys_sql built them)
+ *					NULL for a kind with staged_keys_sql)
  *	add_foreign_keys	(same; only when the options ask for them)
  *	functions_sql	(same, last: statements such as server-side functions)
  *

@@ -1158,21 +1158,32 @@ tc_load_rest(const void *opts, const Oid *tables, const Oid *leaves,
 	return 0;
 }
 
-/* the primary keys, then the two indexes, as go-tpc makes them */
+/*
+ * The primary keys and go-tpc's two indexes, of the tables named
+ * NSPNAME.<PREFIX><table> (the indexes <PREFIX>idx_customer and
+ * <PREFIX>idx_order), the largest first: the staged tables' for the
+ * loaders to build side by side (the swap renames them), a target's with
+ * its final names (PREFIX "").
+ */
 static List *
-tc_keys_sql(const char *nspname)
+tc_keys_sql(const char *nspname, const char *prefix)
 {
+	static const TcTable order[] = {TT_ORDER_LINE, TT_STOCK, TT_CUSTOMER, TT_ORDERS,
+	TT_NEW_ORDER, TT_ITEM, TT_DISTRICT, TT_WAREHOUSE};
 	List	   *stmts = NIL;
 
-	for (int t = 0; t < TC_NTABLES; t++)
-		if (tc_pkeys[t] != NULL)
-			stmts = lappend(stmts, psprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)",
-											quote_qualified_identifier(nspname, tc_names[t]),
-											tc_pkeys[t]));
-	stmts = lappend(stmts, psprintf("CREATE INDEX idx_customer ON %s (c_w_id, c_d_id, c_last, c_first)",
-									quote_qualified_identifier(nspname, "customer")));
-	stmts = lappend(stmts, psprintf("CREATE INDEX idx_order ON %s (o_w_id, o_d_id, o_c_id, o_id)",
-									quote_qualified_identifier(nspname, "orders")));
+	for (int i = 0; i < lengthof(order); i++)
+	{
+		const char *table = quote_qualified_identifier(nspname, psprintf("%s%s", prefix, tc_names[order[i]]));
+
+		stmts = lappend(stmts, psprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)", table, tc_pkeys[order[i]]));
+		if (order[i] == TT_CUSTOMER)
+			stmts = lappend(stmts, psprintf("CREATE INDEX %s ON %s (c_w_id, c_d_id, c_last, c_first)",
+											quote_identifier(psprintf("%sidx_customer", prefix)), table));
+		if (order[i] == TT_ORDERS)
+			stmts = lappend(stmts, psprintf("CREATE INDEX %s ON %s (o_w_id, o_d_id, o_c_id, o_id)",
+											quote_identifier(psprintf("%sidx_order", prefix)), table));
+	}
 	return stmts;
 }
 
@@ -1199,43 +1210,10 @@ tc_run_all(List *stmts)
 		bk_spi_utility((const char *) lfirst(lc));
 }
 
-static void
-tc_add_keys(const void *opts, const char *nspname)
-{
-	tc_run_all(tc_keys_sql(nspname));
-}
-
-/*
- * The same keys on the staged tables, for the loaders to build side by
- * side once the rows are in, the largest first (their names are the
- * staged ones: the swap renames them); go-tpc's two indexes as
- * PREFIXidx_customer and PREFIXidx_order.
- */
 static List *
 tc_staged_keys_sql(const void *opts, const char *nspname, const char *prefix)
 {
-	static const TcTable order[] = {TT_ORDER_LINE, TT_STOCK, TT_CUSTOMER, TT_ORDERS,
-	TT_NEW_ORDER, TT_ITEM, TT_DISTRICT, TT_WAREHOUSE};
-	List	   *stmts = NIL;
-
-	for (int i = 0; i < lengthof(order); i++)
-	{
-		stmts = lappend(stmts, psprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)",
-										quote_qualified_identifier(nspname,
-																   psprintf("%s%s", prefix, tc_names[order[i]])),
-										tc_pkeys[order[i]]));
-		if (order[i] == TT_CUSTOMER)
-			stmts = lappend(stmts, psprintf("CREATE INDEX %s ON %s (c_w_id, c_d_id, c_last, c_first)",
-											quote_identifier(psprintf("%sidx_customer", prefix)),
-											quote_qualified_identifier(nspname,
-																	   psprintf("%scustomer", prefix))));
-		if (order[i] == TT_ORDERS)
-			stmts = lappend(stmts, psprintf("CREATE INDEX %s ON %s (o_w_id, o_d_id, o_c_id, o_id)",
-											quote_identifier(psprintf("%sidx_order", prefix)),
-											quote_qualified_identifier(nspname,
-																	   psprintf("%sorders", prefix))));
-	}
-	return stmts;
+	return tc_keys_sql(nspname, prefix);
 }
 
 static void
@@ -1313,7 +1291,7 @@ tc_copy_row(const void *opts_in, int t, int64 row, StringInfo out)
 static List *
 tc_primary_keys_sql(const void *opts, const char *nspname)
 {
-	return tc_keys_sql(nspname);
+	return tc_keys_sql(nspname, "");
 }
 
 const BkDatasetKind bk_dataset_tpcc = {
@@ -1338,7 +1316,6 @@ const BkDatasetKind bk_dataset_tpcc = {
 	.load_share = tc_load_share,
 	.load_rest = tc_load_rest,
 	.after_vacuum = NULL,
-	.add_keys = tc_add_keys,
 	.staged_keys_sql = tc_staged_keys_sql,
 	.add_foreign_keys = tc_add_foreign_keys,
 	.wants_foreign_keys = tc_wants_foreign_keys,
