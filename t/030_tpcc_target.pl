@@ -20,20 +20,13 @@ use Test::More;
 use Cwd qw(abs_path);
 use File::Basename qw(dirname);
 use lib dirname(abs_path(__FILE__)) . '/lib';
-use BenchTarget qw(driver_and_target);
+use BenchTarget qw(driver_and_target add_targets);
 
 my $password = 'Tc7-s3cr3t-pw';
 
 # ------------------------------------------------------------------ servers
 my ($node, $remote) = driver_and_target($password, 'tc', 'empty');
-my ($rhost, $rport) = ($remote->host, $remote->port);
-$node->safe_psql('bk', qq{
-	SET log_statement = 'none';
-	SELECT name FROM bench.add_target('tc', 'host=$rhost port=$rport dbname=tc',
-	                                  password => '$password', "user" => 'bench_remote');
-	SELECT name FROM bench.add_target('tcnone', 'host=$rhost port=$rport dbname=empty',
-	                                  password => '$password', "user" => 'bench_remote');
-});
+add_targets($node, $remote, $password, tc => 'tc', tcnone => 'empty');
 
 # ------------------------------------------------------------------ the load
 my ($ok, $stdout, $stderr) = $node->psql('bk', q{SELECT * FROM bench.init('tpcc', warehouses => 1, jobs => 2, target => 'tc')});

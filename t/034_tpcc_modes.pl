@@ -18,18 +18,13 @@ use Test::More;
 use Cwd qw(abs_path);
 use File::Basename qw(dirname);
 use lib dirname(abs_path(__FILE__)) . '/lib';
-use BenchTarget qw(driver_and_target);
+use BenchTarget qw(driver_and_target add_targets);
 
 my $password = 'Tm4-s3cr3t-pw';
 
 # ------------------------------------------------------------------ servers
 my ($node, $remote) = driver_and_target($password, 'tc');
-my ($rhost, $rport) = ($remote->host, $remote->port);
-$node->safe_psql('bk', qq{
-	SET log_statement = 'none';
-	SELECT name FROM bench.add_target('tc', 'host=$rhost port=$rport dbname=tc',
-	                                  password => '$password', "user" => 'bench_remote');
-});
+add_targets($node, $remote, $password, tc => 'tc');
 
 $node->safe_psql('bk', q{SELECT rows_loaded FROM bench.init('tpcc', warehouses => 1, target => 'tc')});
 # the five functions beside the target's tables, as a user makes them

@@ -11,7 +11,7 @@ use Exporter 'import';
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 
-our @EXPORT_OK = qw(driver_and_target);
+our @EXPORT_OK = qw(driver_and_target add_targets);
 
 # (driver, target), started; PASSWORD is bench_remote's, DATABASES the
 # target's databases it owns
@@ -42,6 +42,23 @@ sub driver_and_target
 	});
 	$remote->safe_psql('postgres', "CREATE DATABASE $_ OWNER bench_remote") foreach @databases;
 	return ($node, $remote);
+}
+
+# the driver's targets NAME => DATABASE of the target, as bench_remote with
+# PASSWORD (the statements stay out of the server log)
+sub add_targets
+{
+	my ($node, $remote, $password, @targets) = @_;
+	my ($host, $port) = ($remote->host, $remote->port);
+	my $sql = "SET log_statement = 'none';\n";
+
+	while (my ($name, $db) = splice(@targets, 0, 2))
+	{
+		$sql .= "SELECT name FROM bench.add_target('$name', 'host=$host port=$port dbname=$db', "
+		  . "password => '$password', \"user\" => 'bench_remote');\n";
+	}
+	$node->safe_psql('bk', $sql);
+	return;
 }
 
 1;
