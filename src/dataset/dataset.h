@@ -27,15 +27,18 @@
  *	prepare			(coordinator) before the loaders go: LEAVES, the
  *					relations the loaders fill, made ready for them
  *	load_share		(each of the jobs loaders, in a transaction of its own)
- *					its share of the leaves
+ *					its share of the leaves: a fixed share (LOADER of
+ *					NLOADERS), or units taken one at a time from NEXT_UNIT,
+ *					a counter the loaders share (from 0), so that none
+ *					waits on another's larger share
  *	load_rest		(coordinator, while the loaders run) the small tables,
  *					and anything that need not wait for the loaders
  *	after_vacuum	(coordinator) after VACUUM ANALYZE of every table
- *	staged_keys_sql	(or NULL: the loaders, once all have loaded, side by
- *					side with VACUUM ANALYZE of each table, each statement
- *					in a transaction of its own, staged names) the keys
+ *	finish_sql		(or NULL: the loaders, once all have loaded, side by
+ *					side, each statement in a transaction of its own, staged
+ *					names) the keys and VACUUM ANALYZE of each table
  *	add_keys		(coordinator, in the swap's transaction, final names;
- *					NULL for a kind with staged_keys_sql)
+ *					NULL for a kind with finish_sql)
  *	add_foreign_keys	(same; only when the options ask for them)
  *	functions_sql	(same, last: statements such as server-side functions)
  *
@@ -108,8 +111,8 @@ typedef struct BkDatasetKind
 	void		(*prepare) (const void *opts, const char *nspname, const char *prefix,
 							Oid *leaves, int nloaders);
 	int64		(*load_share) (const void *opts, const Oid *leaves, int64 *leaf_rows,
-							   int loader, int nloaders, pg_atomic_uint64 *progress,
-							   pg_atomic_uint32 *cancel);
+							   int loader, int nloaders, pg_atomic_uint64 *next_unit,
+							   pg_atomic_uint64 *progress, pg_atomic_uint32 *cancel);
 	int64		(*load_rest) (const void *opts, const Oid *tables, const Oid *leaves,
 							  pg_atomic_uint32 *cancel);
 	void		(*after_vacuum) (const void *opts, const Oid *leaves, const int64 *leaf_rows);
@@ -117,12 +120,13 @@ typedef struct BkDatasetKind
 
 	/*
 	 * Or NULL: the keys as statements on the staged tables
-	 * (NSPNAME.<PREFIX><suffix>, an index named <PREFIX><name>), each
-	 * independent of the others, the longest first.  The loaders run them
-	 * side by side, with VACUUM ANALYZE of every table, when all of them
-	 * have loaded their share; the swap renames them with the tables.
+	 * (NSPNAME.<PREFIX><suffix>, an index named <PREFIX><name>) and VACUUM
+	 * ANALYZE of every table (bk_init_vacuum_sql), each independent of the
+	 * others, the longest first.  The loaders take them in turn when all of
+	 * them have loaded their share; the swap renames the keys with the
+	 * tables.
 	 */
-	List	   *(*staged_keys_sql) (const void *opts, const char *nspname, const char *prefix);
+	List	   *(*finish_sql) (const void *opts, const char *nspname, const char *prefix);
 	void		(*add_foreign_keys) (const void *opts, const char *nspname);
 	bool		(*wants_foreign_keys) (const void *opts);
 

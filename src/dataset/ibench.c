@@ -185,7 +185,8 @@ ib_prepare(const void *opts_in, const char *nspname, const char *prefix, Oid *le
 
 static int64
 ib_load_share(const void *opts, const Oid *leaves, int64 *leaf_rows, int loader,
-			  int nloaders, pg_atomic_uint64 *progress, pg_atomic_uint32 *cancel)
+			  int nloaders, pg_atomic_uint64 *next_unit,
+			  pg_atomic_uint64 *progress, pg_atomic_uint32 *cancel)
 {
 	return 0;
 }

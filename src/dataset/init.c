@@ -126,7 +126,7 @@ PGDLLEXPORT void bench_init_loader_main(Datum main_arg);
 #define INIT_LOADING	1		/* loaders go */
 #define INIT_DONE		2
 #define INIT_FAILED		3
-#define INIT_FINISHING	4		/* loaders build the keys (staged_keys_sql) */
+#define INIT_FINISHING	4		/* loaders build the keys (finish_sql) */
 
 /* one loader worker's share of the main table (pgbench_accounts) */
 typedef struct InitLoader
@@ -173,6 +173,7 @@ typedef struct InitShared
 	int64		dataset_id;
 	int64		rows_loaded;
 	double		secs[PH_COUNT];
+	pg_atomic_uint64 next_unit;	/* the loaders' next unit (load_share) */
 	pg_atomic_uint32 next_task;	/* the loaders' next key or VACUUM */
 	pg_atomic_uint64 task_us[2];	/* their time in VACUUM ANALYZE, in keys */
 	BkError		error;
@@ -754,6 +755,7 @@ bench_init(PG_FUNCTION_ARGS)
 	pg_atomic_init_u32(&sh->state, INIT_STARTING);
 	pg_atomic_init_u32(&sh->cancel, 0);
 	pg_atomic_init_u64(&sh->notices_written, 0);
+	pg_atomic_init_u64(&sh->next_unit, 0);
 	pg_atomic_init_u32(&sh->next_task, 0);
 	pg_atomic_init_u64(&sh->task_us[0], 0);
 	pg_atomic_init_u64(&sh->task_us[1], 0);
@@ -807,19 +809,14 @@ init_prefix(const InitShared *sh, char *prefix)
 /*
  * init_finish_tasks
  *		What the loaders share once all have loaded, for a kind whose keys
- *		they build: its keys on the staged tables, then VACUUM ANALYZE of
- *		each table in its order (a task that starts with "vacuum").
+ *		they build: its keys on the staged tables and VACUUM ANALYZE of
+ *		each table (a task that starts with "vacuum"), in its order.
  */
 static List *
 init_finish_tasks(const BkDatasetKind *kind, const void *opts, const char *nspname,
 				  const char *prefix)
 {
-	List	   *tasks = kind->staged_keys_sql(opts, nspname, prefix);
-
-	for (int i = 0; i < kind->ntables(opts); i++)
-		tasks = lappend(tasks, bk_init_vacuum_sql(nspname, init_table_name(kind, opts, prefix,
-																		kind->vacuum_table(opts, i))));
-	return tasks;
+	return kind->finish_sql(opts, nspname, prefix);
 }
 
 /*
@@ -1048,7 +1045,7 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 	 * proportion to the loaders' time in each
 	 */
 	INSTR_TIME_SET_CURRENT(start);
-	if (kind->staged_keys_sql != NULL)
+	if (kind->finish_sql != NULL)
 	{
 		double		wall;
 		double		vac_us;
@@ -1112,7 +1109,7 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 
 	bk_init_rename_staged(sh->nspid, prefix, kind->final_prefix);
 
-	if (kind->staged_keys_sql == NULL)
+	if (kind->finish_sql == NULL)
 	{
 		INSTR_TIME_SET_CURRENT(start);
 		kind->add_keys(opts, sh->nspname);
@@ -1415,14 +1412,15 @@ bench_init_loader_main(Datum main_arg)
 			pgstat_report_activity(STATE_RUNNING,
 								   psprintf("bench.init: loading %s", init_main_table(kind, INIT_OPTS(sh))));
 			(void) kind->load_share(INIT_OPTS(sh), sh->leaves, INIT_LEAF_ROWS(sh),
-											 index, sh->jobs, &ld->rows, &sh->cancel);
+											 index, sh->jobs, &sh->next_unit, &ld->rows,
+											 &sh->cancel);
 			PopActiveSnapshot();
 			CommitTransactionCommand();
 			pgstat_report_activity(STATE_IDLE, NULL);
 			pg_write_barrier();
 			pg_atomic_write_u32(&ld->done, 1);
 			bk_set_latch_of(sh->coordinator_pid);
-			if (kind->staged_keys_sql != NULL)
+			if (kind->finish_sql != NULL)
 				init_finish_share(sh, kind, ld);
 		}
 	}

@@ -275,7 +275,8 @@ sb_bpchar(char *buf, const char *text, int len, int width)
  */
 static int64
 sb_load_share(const void *opts_in, const Oid *leaves, int64 *leaf_rows, int loader,
-			  int nloaders, pg_atomic_uint64 *progress, pg_atomic_uint32 *cancel)
+			  int nloaders, pg_atomic_uint64 *next_unit,
+			  pg_atomic_uint64 *progress, pg_atomic_uint32 *cancel)
 {
 	const SbOptions *opts = (const SbOptions *) opts_in;
 	int64		total = 0;

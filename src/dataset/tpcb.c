@@ -1026,7 +1026,8 @@ tpcb_prepare(const void *opts_in, const char *nspname, const char *prefix, Oid *
 
 static int64
 tpcb_load_share(const void *opts, const Oid *leaves, int64 *leaf_rows, int loader,
-				int nloaders, pg_atomic_uint64 *progress, pg_atomic_uint32 *cancel)
+				int nloaders, pg_atomic_uint64 *next_unit,
+				pg_atomic_uint64 *progress, pg_atomic_uint32 *cancel)
 {
 	return tpcb_load_accounts((const TpcbOptions *) opts, leaves, leaf_rows, loader, nloaders,
 							  progress, cancel);

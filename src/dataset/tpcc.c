@@ -44,6 +44,7 @@
 
 #include "core/random.h"
 #include "dataset/bulkload.h"
+#include "dataset/init_steps.h"
 #include "dataset/tpcc.h"
 #include "dataset/tpcc_functions.h"
 #include "meta/catalog.h"
@@ -1125,13 +1126,16 @@ tc_load_unit(TcLoad *l, int64 u)
 }
 
 /*
- * The loader LOADER of NLOADERS takes the units U with U % NLOADERS =
- * LOADER; several loaders fill one table at once, each into pages of its
- * own (bulkload.c skips the free space map).
+ * Each loader takes the next unit from NEXT_UNIT until none is left (the
+ * units differ in size: dealt in turn, two loaders would each get the same
+ * tables, and one would wait a second for the other); several loaders fill
+ * one table at once, each into pages of its own (bulkload.c skips the free
+ * space map).
  */
 static int64
 tc_load_share(const void *opts_in, const Oid *leaves, int64 *leaf_rows, int loader,
-			  int nloaders, pg_atomic_uint64 *progress, pg_atomic_uint32 *cancel)
+			  int nloaders, pg_atomic_uint64 *next_unit,
+			  pg_atomic_uint64 *progress, pg_atomic_uint32 *cancel)
 {
 	TcLoad	   *l = palloc0(sizeof(TcLoad));
 	int64		nunits;
@@ -1144,8 +1148,14 @@ tc_load_share(const void *opts_in, const Oid *leaves, int64 *leaf_rows, int load
 	l->rowcxt = AllocSetContextCreate(CurrentMemoryContext, "pgbenchkit tpcc row",
 									  ALLOCSET_DEFAULT_SIZES);
 	nunits = tc_nunits(l->opts);
-	for (int64 u = loader; u < nunits; u += nloaders)
-		tc_load_unit(l, u);
+	for (;;)
+	{
+		uint64		u = pg_atomic_fetch_add_u64(next_unit, 1);
+
+		if (u >= (uint64) nunits)
+			break;
+		tc_load_unit(l, (int64) u);
+	}
 	tc_close_all(l);
 	MemoryContextDelete(l->rowcxt);
 	return l->total;
@@ -1159,31 +1169,89 @@ tc_load_rest(const void *opts, const Oid *tables, const Oid *leaves,
 }
 
 /*
- * The primary keys and go-tpc's two indexes, of the tables named
- * NSPNAME.<PREFIX><table> (the indexes <PREFIX>idx_customer and
- * <PREFIX>idx_order), the largest first: the staged tables' for the
- * loaders to build side by side (the swap renames them), a target's with
- * its final names (PREFIX "").
+ * The keys and the statistics, one statement each: a table's primary key,
+ * go-tpc's two indexes (idx_customer, idx_order), VACUUM ANALYZE
+ */
+typedef enum TcTaskKind
+{
+	TK_PKEY,
+	TK_IDX_CUSTOMER,
+	TK_IDX_ORDER,
+	TK_VACUUM
+} TcTaskKind;
+
+typedef struct TcTask
+{
+	TcTaskKind	kind;
+	TcTable		table;
+} TcTask;
+
+/*
+ * Every task, in the order the loaders take them: the keys, the longest
+ * first, then VACUUM ANALYZE of each table.  A table's VACUUM and its
+ * index builds wait for each other's lock.
+ */
+static const TcTask tc_finish_order[] = {
+	{TK_PKEY, TT_ORDER_LINE},
+	{TK_PKEY, TT_STOCK},
+	{TK_PKEY, TT_CUSTOMER},
+	{TK_IDX_CUSTOMER, TT_CUSTOMER},
+	{TK_PKEY, TT_ORDERS},
+	{TK_IDX_ORDER, TT_ORDERS},
+	{TK_PKEY, TT_NEW_ORDER},
+	{TK_PKEY, TT_ITEM},
+	{TK_PKEY, TT_DISTRICT},
+	{TK_PKEY, TT_WAREHOUSE},
+	{TK_VACUUM, TT_WAREHOUSE},
+	{TK_VACUUM, TT_DISTRICT},
+	{TK_VACUUM, TT_CUSTOMER},
+	{TK_VACUUM, TT_HISTORY},
+	{TK_VACUUM, TT_NEW_ORDER},
+	{TK_VACUUM, TT_ORDERS},
+	{TK_VACUUM, TT_ORDER_LINE},
+	{TK_VACUUM, TT_ITEM},
+	{TK_VACUUM, TT_STOCK},
+};
+
+/*
+ * The statement of TASK on the table NSPNAME.<PREFIX><table> (an index
+ * named <PREFIX>idx_customer or <PREFIX>idx_order)
+ */
+static char *
+tc_task_sql(const char *nspname, const char *prefix, TcTask task)
+{
+	const char *relname = psprintf("%s%s", prefix, tc_names[task.table]);
+	const char *table = quote_qualified_identifier(nspname, relname);
+
+	switch (task.kind)
+	{
+		case TK_PKEY:
+			return psprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)", table, tc_pkeys[task.table]);
+		case TK_IDX_CUSTOMER:
+			return psprintf("CREATE INDEX %s ON %s (c_w_id, c_d_id, c_last, c_first)",
+							quote_identifier(psprintf("%sidx_customer", prefix)), table);
+		case TK_IDX_ORDER:
+			return psprintf("CREATE INDEX %s ON %s (o_w_id, o_d_id, o_c_id, o_id)",
+							quote_identifier(psprintf("%sidx_order", prefix)), table);
+		case TK_VACUUM:
+			return bk_init_vacuum_sql(nspname, relname);
+	}
+	elog(ERROR, "unknown tpcc task %d", (int) task.kind);
+	return NULL;
+}
+
+/*
+ * The primary keys and go-tpc's two indexes, with final names (PREFIX
+ * "") on a target, or with staged names among the loaders' tasks
  */
 static List *
 tc_keys_sql(const char *nspname, const char *prefix)
 {
-	static const TcTable order[] = {TT_ORDER_LINE, TT_STOCK, TT_CUSTOMER, TT_ORDERS,
-	TT_NEW_ORDER, TT_ITEM, TT_DISTRICT, TT_WAREHOUSE};
 	List	   *stmts = NIL;
 
-	for (int i = 0; i < lengthof(order); i++)
-	{
-		const char *table = quote_qualified_identifier(nspname, psprintf("%s%s", prefix, tc_names[order[i]]));
-
-		stmts = lappend(stmts, psprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)", table, tc_pkeys[order[i]]));
-		if (order[i] == TT_CUSTOMER)
-			stmts = lappend(stmts, psprintf("CREATE INDEX %s ON %s (c_w_id, c_d_id, c_last, c_first)",
-											quote_identifier(psprintf("%sidx_customer", prefix)), table));
-		if (order[i] == TT_ORDERS)
-			stmts = lappend(stmts, psprintf("CREATE INDEX %s ON %s (o_w_id, o_d_id, o_c_id, o_id)",
-											quote_identifier(psprintf("%sidx_order", prefix)), table));
-	}
+	for (int i = 0; i < lengthof(tc_finish_order); i++)
+		if (tc_finish_order[i].kind != TK_VACUUM)
+			stmts = lappend(stmts, tc_task_sql(nspname, prefix, tc_finish_order[i]));
 	return stmts;
 }
 
@@ -1211,9 +1279,13 @@ tc_run_all(List *stmts)
 }
 
 static List *
-tc_staged_keys_sql(const void *opts, const char *nspname, const char *prefix)
+tc_finish_sql(const void *opts, const char *nspname, const char *prefix)
 {
-	return tc_keys_sql(nspname, prefix);
+	List	   *stmts = NIL;
+
+	for (int i = 0; i < lengthof(tc_finish_order); i++)
+		stmts = lappend(stmts, tc_task_sql(nspname, prefix, tc_finish_order[i]));
+	return stmts;
 }
 
 static void
@@ -1316,7 +1388,7 @@ const BkDatasetKind bk_dataset_tpcc = {
 	.load_share = tc_load_share,
 	.load_rest = tc_load_rest,
 	.after_vacuum = NULL,
-	.staged_keys_sql = tc_staged_keys_sql,
+	.finish_sql = tc_finish_sql,
 	.add_foreign_keys = tc_add_foreign_keys,
 	.wants_foreign_keys = tc_wants_foreign_keys,
 	.functions_sql = tc_functions_sql,
