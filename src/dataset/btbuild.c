@@ -1,30 +1,35 @@
 /*-------------------------------------------------------------------------
  *
  * btbuild.c
- *		Building the primary key of pgbench_accounts without sorting.
+ *		Building a primary key without sorting.
  *
  * The loaders know where every account goes (its block and slot), in
- * ascending order of aid, so its primary key needs no heap scan and no
- * sort: this file lays the keys out on btree pages as CREATE INDEX's bulk
- * build (nbtsort.c) lays out sorted input, page for page -- same leaf and
- * internal fill, same truncated high keys, same block numbering, same
- * metapage -- and writes them through pagewriter.c.  It handles only what
- * pgbench needs: a unique index on one int4 or int8 column, whose keys
- * are all distinct (so no posting lists and no heap TIDs in pivots), built
- * on a new, empty index that no one reads until it is complete.  Its one
- * page, the metapage, is replaced through shared buffers at the end; the
- * others are new blocks, which no one can have read.
+ * ascending order of aid, so pgbench_accounts' primary key needs no heap
+ * scan and no sort; TPC-C's loaders write each unit of a table (a
+ * district's order lines, ...) in key order on pages of its own, so a key
+ * is its pages ordered by their first key (tpcc.c).  This file lays the
+ * keys out on btree pages as CREATE INDEX's bulk build (nbtsort.c) lays
+ * out sorted input, page for page -- same leaf and internal fill, same
+ * truncated high keys, same block numbering, same metapage -- and writes
+ * them through pagewriter.c.  It handles only what those need: a unique
+ * index on one int8 column or on int4 columns, whose keys are all
+ * distinct (so no posting lists and no heap TIDs in pivots), built on a
+ * new, empty index that no one reads until it is complete.  Its one page,
+ * the metapage, is replaced through shared buffers at the end; the others
+ * are new blocks, which no one can have read.
  *
  *-------------------------------------------------------------------------
  */
 #include "postgres.h"
 
+#include "access/htup_details.h"
 #include "access/itup.h"
 #include "access/nbtree.h"
 #include "access/xloginsert.h"
 #include "catalog/pg_type.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "utils/memutils.h"
 #include "utils/rel.h"
 
 #include "dataset/btbuild.h"
@@ -49,10 +54,13 @@ struct BkBtBuild
 	BlockNumber alloced;		/* next block number to hand out */
 	BtLevel    *leaf;
 	IndexTuple	tuple;			/* leaf tuple template */
-	bool		key_int8;
+	bool		key_int8;		/* one int8 column, or nkeys int4 columns */
+	int			nkeys;
 	Size		key_off;
 	bool		allequalimage;
+	bool		any;			/* a key was added */
 	int64		last_key;
+	int32		last_keys[INDEX_MAX_KEYS];
 };
 
 static Page
@@ -112,6 +120,40 @@ bt_addtup(Page page, Size size, IndexTuple itup, OffsetNumber off, bool minus_in
 }
 
 /*
+ * bt_pivot
+ *		The high key between the leaf tuples LASTLEFT and FIRSTRIGHT, as
+ *		nbtree's suffix truncation makes it (_bt_truncate): keys are
+ *		distinct, so it keeps the key columns up to the first that differs
+ *		and no heap TID, the columns dropped zeroed as index_form_tuple
+ *		leaves its padding.
+ */
+static IndexTuple
+bt_pivot(BkBtBuild *bt, IndexTuple lastleft, IndexTuple firstright)
+{
+	IndexTuple	pivot = CopyIndexTuple(firstright);
+	int			keep = 1;
+
+	if (!bt->key_int8)
+	{
+		const int32 *left = (const int32 *) ((char *) lastleft + bt->key_off);
+		const int32 *right = (const int32 *) ((char *) firstright + bt->key_off);
+
+		while (keep < bt->nkeys && left[keep - 1] == right[keep - 1])
+			keep++;
+		if (keep < bt->nkeys)
+		{
+			Size		used = bt->key_off + sizeof(int32) * keep;
+			Size		size = MAXALIGN(used);
+
+			memset((char *) pivot + used, 0, IndexTupleSize(pivot) - used);
+			pivot->t_info = (pivot->t_info & ~INDEX_SIZE_MASK) | size;
+		}
+	}
+	BTreeTupleSetNAtts(pivot, keep, false);
+	return pivot;
+}
+
+/*
  * bt_add
  *		Add ITUP to level L, finishing its page first when it is full (by
  *		nbtsort.c's rule) and linking the finished page into the level above.
@@ -146,13 +188,10 @@ bt_add(BkBtBuild *bt, BtLevel *l, IndexTuple itup)
 
 		if (leaf)
 		{
-			/*
-			 * Suffix truncation: keys are distinct, so the high key keeps
-			 * its one key column and no heap TID, in the same space.
-			 */
-			IndexTuple	pivot = CopyIndexTuple(oitup);
+			IndexTuple	pivot = bt_pivot(bt, (IndexTuple) PageGetItem(opage,
+																	PageGetItemId(opage, OffsetNumberPrev(l->lastoff))),
+										 oitup);
 
-			BTreeTupleSetNAtts(pivot, 1, false);
 			if (!PageIndexTupleOverwrite(opage, P_HIKEY, (Item) pivot, IndexTupleSize(pivot)))
 				elog(ERROR, "could not set the high key of a new index page");
 			pfree(pivot);
@@ -186,29 +225,36 @@ bt_add(BkBtBuild *bt, BtLevel *l, IndexTuple itup)
 
 /*
  * bk_bt_begin
- *		Start filling INDEX, a new and empty unique btree on one int4 or
- *		int8 column, opened and locked by the caller; CAPACITY pages are
- *		held before each write.
+ *		Start filling INDEX, a new and empty unique btree on one int8
+ *		column or on int4 columns (no INCLUDE columns), opened and locked
+ *		by the caller; CAPACITY pages are held before each write.
  */
 BkBtBuild *
 bk_bt_begin(Relation index, int capacity)
 {
 	BkBtBuild  *bt = palloc0(sizeof(BkBtBuild));
 	TupleDesc	desc = RelationGetDescr(index);
-	Oid			type = TupleDescAttr(desc, 0)->atttypid;
-	Datum		value = Int64GetDatum(0);
-	bool		isnull = false;
+	Datum		values[INDEX_MAX_KEYS];
+	bool		isnull[INDEX_MAX_KEYS];
+	bool		ok = index->rd_rel->relam == BTREE_AM_OID && index->rd_index->indisunique &&
+		IndexRelationGetNumberOfKeyAttributes(index) == desc->natts;
 
-	if (index->rd_rel->relam != BTREE_AM_OID || desc->natts != 1 ||
-		(type != INT4OID && type != INT8OID) || !index->rd_index->indisunique)
-		elog(ERROR, "index \"%s\" is not a unique btree on one integer column",
+	for (int i = 0; ok && i < desc->natts; i++)
+	{
+		Oid			type = TupleDescAttr(desc, i)->atttypid;
+
+		ok = type == INT4OID || (type == INT8OID && desc->natts == 1);
+		values[i] = type == INT8OID ? Int64GetDatum(0) : Int32GetDatum(0);
+		isnull[i] = false;
+	}
+	if (!ok)
+		elog(ERROR, "index \"%s\" is not a unique btree on integer columns",
 			 RelationGetRelationName(index));
 
 	bt->index = index;
-	bt->key_int8 = type == INT8OID;
-	if (!bt->key_int8)
-		value = Int32GetDatum(0);
-	bt->tuple = index_form_tuple(desc, &value, &isnull);
+	bt->key_int8 = TupleDescAttr(desc, 0)->atttypid == INT8OID;
+	bt->nkeys = desc->natts;
+	bt->tuple = index_form_tuple(desc, values, isnull);
 	bt->key_off = IndexInfoFindDataOffset(bt->tuple->t_info);
 	bt->allequalimage = _bt_allequalimage(index, false);
 	bt->last_key = PG_INT64_MIN;
@@ -220,24 +266,32 @@ bk_bt_begin(Relation index, int capacity)
 	return bt;
 }
 
+/* add the template tuple, its key set, pointing at the heap tuple given */
+static void
+bt_add_leaf(BkBtBuild *bt, BlockNumber heap_blkno, OffsetNumber heap_offnum)
+{
+	if (bt->leaf == NULL)
+		bt->leaf = bt_level(bt, 0);
+	ItemPointerSet(&bt->tuple->t_tid, heap_blkno, heap_offnum);
+	bt_add(bt, bt->leaf, bt->tuple);
+	bt->any = true;
+}
+
 /*
  * bk_bt_add
- *		Add KEY, pointing at heap tuple (HEAP_BLKNO, HEAP_OFFNUM).  Keys come
- *		in strictly ascending order.
+ *		Add KEY, of an index on one column, pointing at heap tuple
+ *		(HEAP_BLKNO, HEAP_OFFNUM).  Keys come in strictly ascending order.
  */
 void
 bk_bt_add(BkBtBuild *bt, int64 key, BlockNumber heap_blkno, OffsetNumber heap_offnum)
 {
 	char	   *data = (char *) bt->tuple + bt->key_off;
 
-	if (key <= bt->last_key)
+	Assert(bt->nkeys == 1);
+	if (bt->any && key <= bt->last_key)
 		elog(ERROR, "index keys out of order: " INT64_FORMAT " after " INT64_FORMAT,
 			 key, bt->last_key);
 	bt->last_key = key;
-
-	if (bt->leaf == NULL)
-		bt->leaf = bt_level(bt, 0);
-	ItemPointerSet(&bt->tuple->t_tid, heap_blkno, heap_offnum);
 	if (bt->key_int8)
 		memcpy(data, &key, sizeof(int64));
 	else
@@ -246,7 +300,30 @@ bk_bt_add(BkBtBuild *bt, int64 key, BlockNumber heap_blkno, OffsetNumber heap_of
 
 		memcpy(data, &key32, sizeof(int32));
 	}
-	bt_add(bt, bt->leaf, bt->tuple);
+	bt_add_leaf(bt, heap_blkno, heap_offnum);
+}
+
+/*
+ * bk_bt_add_keys
+ *		Add the key KEYS (one per column, of an index on int4 columns),
+ *		pointing at heap tuple (HEAP_BLKNO, HEAP_OFFNUM).  Keys come in
+ *		strictly ascending order.
+ */
+void
+bk_bt_add_keys(BkBtBuild *bt, const int32 *keys, BlockNumber heap_blkno,
+			   OffsetNumber heap_offnum)
+{
+	int			i = 0;
+
+	Assert(!bt->key_int8);
+	while (i < bt->nkeys && keys[i] == bt->last_keys[i])
+		i++;
+	if (bt->any && (i == bt->nkeys || keys[i] < bt->last_keys[i]))
+		elog(ERROR, "index \"%s\": keys out of order at heap tuple (%u,%u)",
+			 RelationGetRelationName(bt->index), heap_blkno, heap_offnum);
+	memcpy(bt->last_keys, keys, sizeof(int32) * bt->nkeys);
+	memcpy((char *) bt->tuple + bt->key_off, keys, sizeof(int32) * bt->nkeys);
+	bt_add_leaf(bt, heap_blkno, heap_offnum);
 }
 
 /*
@@ -319,4 +396,165 @@ bk_bt_finish(BkBtBuild *bt)
 	pfree(meta);
 	pfree(bt->tuple);
 	return nblocks;
+}
+
+/* ------------------------------------------------------------------------
+ * A key from the pages of a heap whose units lie on pages of their own
+ * ------------------------------------------------------------------------
+ */
+
+/* the columns of such a key: at most four (TPC-C's order_line has four) */
+#define BT_PAGE_KEYS	4
+
+/* a heap page and the key of its first row */
+typedef struct BtPageKey
+{
+	int32		key[BT_PAGE_KEYS];
+	BlockNumber blkno;
+} BtPageKey;
+
+typedef struct BtHeapKey
+{
+	Relation	heap;
+	TupleDesc	desc;
+	int			nkeys;
+	AttrNumber	attnums[BT_PAGE_KEYS];
+} BtHeapKey;
+
+/* the key of the row at OFF of PAGE (block BLKNO) */
+static void
+bt_heap_key(const BtHeapKey *hk, Page page, BlockNumber blkno, OffsetNumber off, int32 *key)
+{
+	ItemId		iid = PageGetItemId(page, off);
+	HeapTupleData tuple;
+
+	if (!ItemIdIsNormal(iid))
+		elog(ERROR, "unexpected line pointer at (%u,%u) of \"%s\"",
+			 blkno, off, RelationGetRelationName(hk->heap));
+	tuple.t_data = (HeapTupleHeader) PageGetItem(page, iid);
+	tuple.t_len = ItemIdGetLength(iid);
+	tuple.t_tableOid = RelationGetRelid(hk->heap);
+	ItemPointerSet(&tuple.t_self, blkno, off);
+	for (int i = 0; i < hk->nkeys; i++)
+	{
+		bool		isnull;
+		Datum		d = heap_getattr(&tuple, hk->attnums[i], hk->desc, &isnull);
+
+		if (isnull)
+			elog(ERROR, "a key column is null at (%u,%u) of \"%s\"",
+				 blkno, off, RelationGetRelationName(hk->heap));
+		key[i] = DatumGetInt32(d);
+	}
+}
+
+static int
+bt_page_key_cmp(const void *a, const void *b, void *arg)
+{
+	const BtPageKey *x = (const BtPageKey *) a;
+	const BtPageKey *y = (const BtPageKey *) b;
+	int			nkeys = *(const int *) arg;
+
+	for (int i = 0; i < nkeys; i++)
+		if (x->key[i] != y->key[i])
+			return x->key[i] < y->key[i] ? -1 : 1;
+	return 0;
+}
+
+static inline void
+bt_check_cancel(BkBtBuild *bt, pg_atomic_uint32 *cancel)
+{
+	CHECK_FOR_INTERRUPTS();
+	if (pg_atomic_read_u32(cancel) != 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_QUERY_CANCELED),
+				 errmsg("building the index \"%s\" was canceled",
+						RelationGetRelationName(bt->index))));
+}
+
+/*
+ * bk_bt_build_from_pages
+ *		Fill INDEX, a new and empty unique btree on int4 columns of HEAP (at
+ *		most BT_PAGE_KEYS of them), from HEAP's pages alone, without a sort:
+ *		each page holds rows in ascending order of the key, and no two
+ *		pages' ranges of keys overlap (a loader's unit, a range of keys, on
+ *		pages of its own: heapfill.c), so the pages ordered by their first
+ *		key give every key in order.  A heap laid out otherwise fails with
+ *		an error ("keys out of order").  The caller holds a lock on HEAP
+ *		that keeps writers and VACUUM away.  Returns the rows.
+ */
+int64
+bk_bt_build_from_pages(Relation heap, Relation index, pg_atomic_uint32 *cancel)
+{
+	BtHeapKey	hk;
+	BlockNumber nblocks = RelationGetNumberOfBlocks(heap);
+	BufferAccessStrategy strategy = GetAccessStrategy(BAS_BULKREAD);
+	BtPageKey  *pages;
+	int64		npages = 0;
+	int64		rows = 0;
+	BkBtBuild  *bt;
+
+	hk.heap = heap;
+	hk.desc = RelationGetDescr(heap);
+	hk.nkeys = IndexRelationGetNumberOfKeyAttributes(index);
+	if (hk.nkeys > BT_PAGE_KEYS)
+		elog(ERROR, "index \"%s\" has more than %d key columns",
+			 RelationGetRelationName(index), BT_PAGE_KEYS);
+	for (int i = 0; i < hk.nkeys; i++)
+	{
+		hk.attnums[i] = index->rd_index->indkey.values[i];
+		if (hk.attnums[i] <= 0 ||
+			TupleDescAttr(hk.desc, hk.attnums[i] - 1)->atttypid != INT4OID)
+			elog(ERROR, "index \"%s\" is not on int4 columns of its table",
+				 RelationGetRelationName(index));
+	}
+	bt = bk_bt_begin(index, BK_PW_MAX_BATCH);
+
+	/* each page's first key */
+	pages = MemoryContextAllocHuge(CurrentMemoryContext,
+								   sizeof(BtPageKey) * Max(nblocks, (BlockNumber) 1));
+	for (BlockNumber blkno = 0; blkno < nblocks; blkno++)
+	{
+		Buffer		buf = ReadBufferExtended(heap, MAIN_FORKNUM, blkno, RBM_NORMAL, strategy);
+		Page		page;
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		if (!PageIsNew(page) && PageGetMaxOffsetNumber(page) >= FirstOffsetNumber)
+		{
+			bt_heap_key(&hk, page, blkno, FirstOffsetNumber, pages[npages].key);
+			pages[npages++].blkno = blkno;
+		}
+		UnlockReleaseBuffer(buf);
+		if (blkno % 1024 == 0)
+			bt_check_cancel(bt, cancel);
+	}
+	qsort_arg(pages, (size_t) npages, sizeof(BtPageKey), bt_page_key_cmp, &hk.nkeys);
+
+	/* every key, page by page in that order */
+	for (int64 i = 0; i < npages; i++)
+	{
+		Buffer		buf = ReadBufferExtended(heap, MAIN_FORKNUM, pages[i].blkno, RBM_NORMAL,
+											 strategy);
+		Page		page;
+		OffsetNumber maxoff;
+
+		LockBuffer(buf, BUFFER_LOCK_SHARE);
+		page = BufferGetPage(buf);
+		maxoff = PageGetMaxOffsetNumber(page);
+		for (OffsetNumber off = FirstOffsetNumber; off <= maxoff; off = OffsetNumberNext(off))
+		{
+			int32		key[BT_PAGE_KEYS];
+
+			bt_heap_key(&hk, page, pages[i].blkno, off, key);
+			bk_bt_add_keys(bt, key, pages[i].blkno, off);
+		}
+		rows += maxoff;
+		UnlockReleaseBuffer(buf);
+		if (i % 1024 == 0)
+			bt_check_cancel(bt, cancel);
+	}
+	(void) bk_bt_finish(bt);
+	pfree(pages);
+	FreeAccessStrategy(strategy);
+	return rows;
 }

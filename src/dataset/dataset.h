@@ -33,12 +33,15 @@
  *					waits on another's larger share
  *	load_rest		(coordinator, while the loaders run) the small tables,
  *					and anything that need not wait for the loaders
+ *	after_load		(or NULL; coordinator, once every loader has committed)
+ *					what the loaded tables need before anyone reads them
  *	after_vacuum	(coordinator) after VACUUM ANALYZE of every table
- *	finish_sql		(or NULL: the loaders, once all have loaded, side by
- *					side, each statement in a transaction of its own, staged
- *					names) the keys and VACUUM ANALYZE of each table
+ *	finish_tasks	(or NULL: the loaders, once all have loaded, side by
+ *					side, each task in a transaction of its own, staged
+ *					names) the keys and VACUUM ANALYZE of each table, a
+ *					key either a statement or built by build_key
  *	add_keys		(coordinator, in the swap's transaction, final names;
- *					NULL for a kind with finish_sql)
+ *					NULL for a kind with finish_tasks)
  *	add_foreign_keys	(same; only when the options ask for them)
  *	functions_sql	(same, last: statements such as server-side functions)
  *
@@ -75,6 +78,15 @@ typedef struct BkInitArgs
 	int			warehouses;		/* tpcc's */
 	bool		warehouses_given;
 } BkInitArgs;
+
+/* a task of the loaders once all of them have loaded (finish_tasks) */
+typedef struct BkFinishTask
+{
+	const char *sql;			/* a statement (VACUUM runs outside a
+								 * transaction), or NULL: */
+	int			table;			/* the table whose key build_key fills */
+	const char *what;			/* the activity the loader shows */
+} BkFinishTask;
 
 typedef struct BkDatasetKind
 {
@@ -115,18 +127,22 @@ typedef struct BkDatasetKind
 							   pg_atomic_uint64 *progress, pg_atomic_uint32 *cancel);
 	int64		(*load_rest) (const void *opts, const Oid *tables, const Oid *leaves,
 							  pg_atomic_uint32 *cancel);
+	void		(*after_load) (const void *opts, const Oid *leaves);
 	void		(*after_vacuum) (const void *opts, const Oid *leaves, const int64 *leaf_rows);
 	void		(*add_keys) (const void *opts, const char *nspname);
 
 	/*
-	 * Or NULL: the keys as statements on the staged tables
-	 * (NSPNAME.<PREFIX><suffix>, an index named <PREFIX><name>) and VACUUM
-	 * ANALYZE of every table (bk_init_vacuum_sql), each independent of the
-	 * others, the longest first.  The loaders take them in turn when all of
-	 * them have loaded their share; the swap renames the keys with the
-	 * tables.
+	 * Or NULL: the keys on the staged tables (NSPNAME.<PREFIX><suffix>, an
+	 * index named <PREFIX><name>) and VACUUM ANALYZE of every table
+	 * (bk_init_vacuum_sql), as BkFinishTasks, each independent of the
+	 * others, the longest first.  The loaders take them in turn when all
+	 * of them have loaded their share; the swap renames the keys with the
+	 * tables.  A task without a statement is build_key's: the key of table
+	 * TABLE (made empty by create) filled from the loaded rows.
 	 */
-	List	   *(*finish_sql) (const void *opts, const char *nspname, const char *prefix);
+	List	   *(*finish_tasks) (const void *opts, const char *nspname, const char *prefix);
+	void		(*build_key) (const void *opts, const Oid *leaves, int table,
+							  pg_atomic_uint32 *cancel);
 	void		(*add_foreign_keys) (const void *opts, const char *nspname);
 	bool		(*wants_foreign_keys) (const void *opts);
 

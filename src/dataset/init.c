@@ -126,7 +126,7 @@ PGDLLEXPORT void bench_init_loader_main(Datum main_arg);
 #define INIT_LOADING	1		/* loaders go */
 #define INIT_DONE		2
 #define INIT_FAILED		3
-#define INIT_FINISHING	4		/* loaders build the keys (finish_sql) */
+#define INIT_FINISHING	4		/* loaders build the keys (finish_tasks) */
 
 /* one loader worker's share of the main table (pgbench_accounts) */
 typedef struct InitLoader
@@ -807,19 +807,6 @@ init_prefix(const InitShared *sh, char *prefix)
 }
 
 /*
- * init_finish_tasks
- *		What the loaders share once all have loaded, for a kind whose keys
- *		they build: its keys on the staged tables and VACUUM ANALYZE of
- *		each table (a task that starts with "vacuum"), in its order.
- */
-static List *
-init_finish_tasks(const BkDatasetKind *kind, const void *opts, const char *nspname,
-				  const char *prefix)
-{
-	return kind->finish_sql(opts, nspname, prefix);
-}
-
-/*
  * init_finish_share
  *		A loader, its rows committed, for a kind whose keys the loaders
  *		build: wait until every loader has loaded (the coordinator then says
@@ -847,26 +834,29 @@ init_finish_share(InitShared *sh, const BkDatasetKind *kind, InitLoader *ld)
 		return;
 	pg_read_barrier();
 	init_prefix(sh, prefix);
-	tasks = init_finish_tasks(kind, INIT_OPTS(sh), sh->nspname, prefix);
+	tasks = kind->finish_tasks(INIT_OPTS(sh), sh->nspname, prefix);
 	for (;;)
 	{
 		uint32		i = pg_atomic_fetch_add_u32(&sh->next_task, 1);
-		const char *sql;
+		const BkFinishTask *task;
 		instr_time	start;
 		instr_time	duration;
 		bool		vacuum;
 
 		if (i >= (uint32) list_length(tasks) || pg_atomic_read_u32(&sh->cancel))
 			break;
-		sql = (const char *) list_nth(tasks, (int) i);
-		vacuum = strncmp(sql, "vacuum ", 7) == 0;
+		task = (const BkFinishTask *) list_nth(tasks, (int) i);
+		vacuum = task->sql != NULL && strncmp(task->sql, "vacuum ", 7) == 0;
 		INSTR_TIME_SET_CURRENT(start);
 		if (vacuum)
-			bk_init_vacuum(sql);
+			bk_init_vacuum(task->sql);
 		else
 		{
-			bk_init_xact_begin(sql);
-			bk_spi_utility(sql);
+			bk_init_xact_begin(task->what);
+			if (task->sql != NULL)
+				bk_spi_utility(task->sql);
+			else
+				kind->build_key(INIT_OPTS(sh), sh->leaves, task->table, &sh->cancel);
 			bk_init_xact_commit();
 		}
 		INSTR_TIME_SET_CURRENT(duration);
@@ -1033,6 +1023,12 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 	bk_init_xact_commit();
 
 	init_wait_loaders(sh, loaders, false);
+	if (kind->after_load != NULL)
+	{
+		bk_init_xact_begin("bench.init: after the load");
+		kind->after_load(opts, sh->leaves);
+		bk_init_xact_commit();
+	}
 	sh->rows_loaded = rest_rows;
 	for (int i = 0; i < sh->jobs; i++)
 		sh->rows_loaded += pg_atomic_read_u64(&INIT_LOADERS(sh)[i].rows);
@@ -1045,7 +1041,7 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 	 * proportion to the loaders' time in each
 	 */
 	INSTR_TIME_SET_CURRENT(start);
-	if (kind->finish_sql != NULL)
+	if (kind->finish_tasks != NULL)
 	{
 		double		wall;
 		double		vac_us;
@@ -1109,7 +1105,7 @@ init_coordinate(InitShared *sh, dsm_segment *seg, BackgroundWorkerHandle **loade
 
 	bk_init_rename_staged(sh->nspid, prefix, kind->final_prefix);
 
-	if (kind->finish_sql == NULL)
+	if (kind->finish_tasks == NULL)
 	{
 		INSTR_TIME_SET_CURRENT(start);
 		kind->add_keys(opts, sh->nspname);
@@ -1420,7 +1416,7 @@ bench_init_loader_main(Datum main_arg)
 			pg_write_barrier();
 			pg_atomic_write_u32(&ld->done, 1);
 			bk_set_latch_of(sh->coordinator_pid);
-			if (kind->finish_sql != NULL)
+			if (kind->finish_tasks != NULL)
 				init_finish_share(sh, kind, ld);
 		}
 	}

@@ -30,6 +30,7 @@
  */
 #include "postgres.h"
 
+#include "access/table.h"
 #include "catalog/namespace.h"
 #include "lib/stringinfo.h"
 #include "miscadmin.h"
@@ -44,9 +45,10 @@
 
 #include "core/random.h"
 #include "dataset/bulkload.h"
-#include "dataset/init_steps.h"
+#include "dataset/heapfill.h"
 #include "dataset/tpcc.h"
 #include "dataset/tpcc_functions.h"
+#include "dataset/tpcc_schema.h"
 #include "meta/catalog.h"
 
 /* the specification's cardinalities (clause 4.3.3.1) */
@@ -65,150 +67,6 @@
 #define TC_CHUNKS				10
 #define TC_BATCH_ROWS			1000
 
-/* the tables, in the order go-tpc creates them */
-typedef enum TcTable
-{
-	TT_WAREHOUSE,
-	TT_DISTRICT,
-	TT_CUSTOMER,
-	TT_HISTORY,
-	TT_NEW_ORDER,
-	TT_ORDERS,
-	TT_ORDER_LINE,
-	TT_ITEM,
-	TT_STOCK,
-	TC_NTABLES
-} TcTable;
-
-static const char *const tc_names[TC_NTABLES] = {
-	"warehouse", "district", "customer", "history", "new_order", "orders",
-	"order_line", "item", "stock"
-};
-
-/* go-tpc's CREATE TABLEs for PostgreSQL, the primary keys apart (tc_pkeys) */
-static const char *const tc_columns[TC_NTABLES] = {
-	"w_id INT NOT NULL,\n"
-	"\tw_name VARCHAR(10),\n"
-	"\tw_street_1 VARCHAR(20),\n"
-	"\tw_street_2 VARCHAR(20),\n"
-	"\tw_city VARCHAR(20),\n"
-	"\tw_state CHAR(2),\n"
-	"\tw_zip CHAR(9),\n"
-	"\tw_tax DECIMAL(4, 4),\n"
-	"\tw_ytd DECIMAL(12, 2)",
-
-	"d_id INT NOT NULL,\n"
-	"\td_w_id INT NOT NULL,\n"
-	"\td_name VARCHAR(10),\n"
-	"\td_street_1 VARCHAR(20),\n"
-	"\td_street_2 VARCHAR(20),\n"
-	"\td_city VARCHAR(20),\n"
-	"\td_state CHAR(2),\n"
-	"\td_zip CHAR(9),\n"
-	"\td_tax DECIMAL(4, 4),\n"
-	"\td_ytd DECIMAL(12, 2),\n"
-	"\td_next_o_id INT",
-
-	"c_id INT NOT NULL,\n"
-	"\tc_d_id INT NOT NULL,\n"
-	"\tc_w_id INT NOT NULL,\n"
-	"\tc_first VARCHAR(16),\n"
-	"\tc_middle CHAR(2),\n"
-	"\tc_last VARCHAR(16),\n"
-	"\tc_street_1 VARCHAR(20),\n"
-	"\tc_street_2 VARCHAR(20),\n"
-	"\tc_city VARCHAR(20),\n"
-	"\tc_state CHAR(2),\n"
-	"\tc_zip CHAR(9),\n"
-	"\tc_phone CHAR(16),\n"
-	"\tc_since TIMESTAMP,\n"
-	"\tc_credit CHAR(2),\n"
-	"\tc_credit_lim DECIMAL(12, 2),\n"
-	"\tc_discount DECIMAL(4,4),\n"
-	"\tc_balance DECIMAL(12,2),\n"
-	"\tc_ytd_payment DECIMAL(12,2),\n"
-	"\tc_payment_cnt INT,\n"
-	"\tc_delivery_cnt INT,\n"
-	"\tc_data VARCHAR(500)",
-
-	"h_c_id INT NOT NULL,\n"
-	"\th_c_d_id INT NOT NULL,\n"
-	"\th_c_w_id INT NOT NULL,\n"
-	"\th_d_id INT NOT NULL,\n"
-	"\th_w_id INT NOT NULL,\n"
-	"\th_date TIMESTAMP,\n"
-	"\th_amount DECIMAL(6, 2),\n"
-	"\th_data VARCHAR(24)",
-
-	"no_o_id INT NOT NULL,\n"
-	"\tno_d_id INT NOT NULL,\n"
-	"\tno_w_id INT NOT NULL",
-
-	"o_id INT NOT NULL,\n"
-	"\to_d_id INT NOT NULL,\n"
-	"\to_w_id INT NOT NULL,\n"
-	"\to_c_id INT,\n"
-	"\to_entry_d TIMESTAMP,\n"
-	"\to_carrier_id INT,\n"
-	"\to_ol_cnt INT,\n"
-	"\to_all_local INT",
-
-	"ol_o_id INT NOT NULL,\n"
-	"\tol_d_id INT NOT NULL,\n"
-	"\tol_w_id INT NOT NULL,\n"
-	"\tol_number INT NOT NULL,\n"
-	"\tol_i_id INT NOT NULL,\n"
-	"\tol_supply_w_id INT,\n"
-	"\tol_delivery_d TIMESTAMP,\n"
-	"\tol_quantity INT,\n"
-	"\tol_amount DECIMAL(6, 2),\n"
-	"\tol_dist_info CHAR(24)",
-
-	"i_id INT NOT NULL,\n"
-	"\ti_im_id INT,\n"
-	"\ti_name VARCHAR(24),\n"
-	"\ti_price DECIMAL(5, 2),\n"
-	"\ti_data VARCHAR(50)",
-
-	"s_i_id INT NOT NULL,\n"
-	"\ts_w_id INT NOT NULL,\n"
-	"\ts_quantity INT,\n"
-	"\ts_dist_01 CHAR(24),\n"
-	"\ts_dist_02 CHAR(24),\n"
-	"\ts_dist_03 CHAR(24),\n"
-	"\ts_dist_04 CHAR(24),\n"
-	"\ts_dist_05 CHAR(24),\n"
-	"\ts_dist_06 CHAR(24),\n"
-	"\ts_dist_07 CHAR(24),\n"
-	"\ts_dist_08 CHAR(24),\n"
-	"\ts_dist_09 CHAR(24),\n"
-	"\ts_dist_10 CHAR(24),\n"
-	"\ts_ytd INT,\n"
-	"\ts_order_cnt INT,\n"
-	"\ts_remote_cnt INT,\n"
-	"\ts_data VARCHAR(50)",
-};
-
-/* the primary keys (none for history) */
-static const char *const tc_pkeys[TC_NTABLES] = {
-	"w_id", "d_w_id, d_id", "c_w_id, c_d_id, c_id", NULL,
-	"no_w_id, no_d_id, no_o_id", "o_w_id, o_d_id, o_id",
-	"ol_w_id, ol_d_id, ol_o_id, ol_number", "i_id", "s_w_id, s_i_id"
-};
-
-/* go-tpc's foreign keys: name, table, columns, referenced table and columns */
-static const char *const tc_fkeys[][5] = {
-	{"d_warehouse_fkey", "district", "d_w_id", "warehouse", "w_id"},
-	{"c_district_fkey", "customer", "c_w_id, c_d_id", "district", "d_w_id, d_id"},
-	{"h_customer_fkey", "history", "h_c_w_id, h_c_d_id, h_c_id", "customer", "c_w_id, c_d_id, c_id"},
-	{"h_district_fkey", "history", "h_w_id, h_d_id", "district", "d_w_id, d_id"},
-	{"no_order_fkey", "new_order", "no_w_id, no_d_id, no_o_id", "orders", "o_w_id, o_d_id, o_id"},
-	{"o_customer_fkey", "orders", "o_w_id, o_d_id, o_c_id", "customer", "c_w_id, c_d_id, c_id"},
-	{"ol_order_fkey", "order_line", "ol_w_id, ol_d_id, ol_o_id", "orders", "o_w_id, o_d_id, o_id"},
-	{"ol_stock_fkey", "order_line", "ol_supply_w_id, ol_i_id", "stock", "s_w_id, s_i_id"},
-	{"s_warehouse_fkey", "stock", "s_w_id", "warehouse", "w_id"},
-	{"s_item_fkey", "stock", "s_i_id", "item", "i_id"},
-};
 
 /* the syllables of a last name (clause 4.3.2.3) */
 static const char *const tc_syllables[10] = {
@@ -361,7 +219,7 @@ tc_ntables(const void *opts)
 static const char *
 tc_table_suffix(const void *opts, int t)
 {
-	return tc_names[t];
+	return bk_tpcc_names[t];
 }
 
 static int
@@ -916,20 +774,6 @@ tc_gen_row(TcRow *r, const TcOptions *opts, int t, int64 row)
  * ------------------------------------------------------------------------
  */
 
-static char *
-tc_create_sql(const char *qualified, int t)
-{
-	return psprintf("CREATE TABLE %s (\n\t%s\n)", qualified, tc_columns[t]);
-}
-
-static void
-tc_create(const void *opts, const char *nspname, const char *prefix)
-{
-	for (int t = 0; t < TC_NTABLES; t++)
-		bk_spi_utility(tc_create_sql(quote_qualified_identifier(nspname,
-																psprintf("%s%s", prefix, tc_names[t])),
-									 t));
-}
 
 static int
 tc_nleaves(const void *opts)
@@ -944,7 +788,7 @@ tc_prepare(const void *opts, const char *nspname, const char *prefix, Oid *leave
 	Oid			nspid = get_namespace_oid(nspname, false);
 
 	for (int t = 0; t < TC_NTABLES; t++)
-		leaves[t] = get_relname_relid(psprintf("%s%s", prefix, tc_names[t]), nspid);
+		leaves[t] = get_relname_relid(psprintf("%s%s", prefix, bk_tpcc_names[t]), nspid);
 }
 
 /*
@@ -969,8 +813,9 @@ typedef struct TcLoad
 	pg_atomic_uint32 *cancel;
 	MemoryContext rowcxt;
 	TcRow		row;
-	/* each table's batch, open from its first unit to the end of the share */
+	/* each table's batch or pages, open from its first unit to the end */
 	BkBulkTarget bt[TC_NTABLES];
+	BkHeapFill	hf[TC_NTABLES];	/* tc_by_units */
 	bool		open[TC_NTABLES];
 	int64		pending[TC_NTABLES];	/* rows in the batch, not yet counted */
 	int			cur;			/* the table of the unit being generated */
@@ -986,10 +831,21 @@ tc_unit_open(TcLoad *l, int t)
 {
 	if (!l->open[t])
 	{
-		bk_bulk_open(&l->bt[t], l->leaves[t], TC_BATCH_ROWS);
+		if (tc_by_units(t))
+			bk_hf_begin(&l->hf[t], table_open(l->leaves[t], RowExclusiveLock));
+		else
+			bk_bulk_open(&l->bt[t], l->leaves[t], TC_BATCH_ROWS);
 		l->open[t] = true;
 	}
 	l->cur = t;
+}
+
+/* the end of a unit: a table written by units has its pages written */
+static void
+tc_unit_end(TcLoad *l)
+{
+	if (tc_by_units(l->cur))
+		bk_hf_flush(&l->hf[l->cur]);
 }
 
 /* add the row generated in L->row to the open table */
@@ -1000,10 +856,22 @@ tc_unit_add(TcLoad *l)
 	bool		nulls[TC_MAX_COLS];
 	MemoryContext old = MemoryContextSwitchTo(l->rowcxt);
 
+	bool		counted;
+
 	tc_row_datums(&l->row, l->opts, values, nulls);
+	if (tc_by_units(l->cur))
+	{
+		bk_hf_add(&l->hf[l->cur], heap_form_tuple(RelationGetDescr(l->hf[l->cur].rel),
+												   values, nulls));
+		counted = ++l->pending[l->cur] >= TC_BATCH_ROWS;
+	}
+	else
+	{
+		l->pending[l->cur]++;
+		counted = bk_bulk_add(&l->bt[l->cur], values, nulls);
+	}
 	MemoryContextSwitchTo(old);
-	l->pending[l->cur]++;
-	if (bk_bulk_add(&l->bt[l->cur], values, nulls))
+	if (counted)
 	{
 		pg_atomic_fetch_add_u64(l->progress, l->pending[l->cur]);
 		l->total += l->pending[l->cur];
@@ -1024,7 +892,15 @@ tc_close_all(TcLoad *l)
 	for (int t = 0; t < TC_NTABLES; t++)
 		if (l->open[t])
 		{
-			bk_bulk_close(&l->bt[t]);
+			if (tc_by_units(t))
+			{
+				Relation	rel = l->hf[t].rel;
+
+				bk_hf_finish(&l->hf[t]);
+				table_close(rel, NoLock);
+			}
+			else
+				bk_bulk_close(&l->bt[t]);
 			l->open[t] = false;
 			pg_atomic_fetch_add_u64(l->progress, l->pending[t]);
 			l->total += l->pending[t];
@@ -1033,7 +909,7 @@ tc_close_all(TcLoad *l)
 }
 
 static void
-tc_load_unit(TcLoad *l, int64 u)
+tc_load_unit_rows(TcLoad *l, int64 u)
 {
 	const TcOptions *opts = l->opts;
 	TcRow	   *r = &l->row;
@@ -1125,6 +1001,13 @@ tc_load_unit(TcLoad *l, int64 u)
 	}
 }
 
+static void
+tc_load_unit(TcLoad *l, int64 u)
+{
+	tc_load_unit_rows(l, u);
+	tc_unit_end(l);
+}
+
 /*
  * Each loader takes the next unit from NEXT_UNIT until none is left (the
  * units differ in size: dealt in turn, two loaders would each get the same
@@ -1168,130 +1051,12 @@ tc_load_rest(const void *opts, const Oid *tables, const Oid *leaves,
 	return 0;
 }
 
-/*
- * The keys and the statistics, one statement each: a table's primary key,
- * go-tpc's two indexes (idx_customer, idx_order), VACUUM ANALYZE
- */
-typedef enum TcTaskKind
-{
-	TK_PKEY,
-	TK_IDX_CUSTOMER,
-	TK_IDX_ORDER,
-	TK_VACUUM
-} TcTaskKind;
 
-typedef struct TcTask
-{
-	TcTaskKind	kind;
-	TcTable		table;
-} TcTask;
-
-/*
- * Every task, in the order the loaders take them: the keys, the longest
- * first, then VACUUM ANALYZE of each table.  A table's VACUUM and its
- * index builds wait for each other's lock.
- */
-static const TcTask tc_finish_order[] = {
-	{TK_PKEY, TT_ORDER_LINE},
-	{TK_PKEY, TT_STOCK},
-	{TK_PKEY, TT_CUSTOMER},
-	{TK_IDX_CUSTOMER, TT_CUSTOMER},
-	{TK_PKEY, TT_ORDERS},
-	{TK_IDX_ORDER, TT_ORDERS},
-	{TK_PKEY, TT_NEW_ORDER},
-	{TK_PKEY, TT_ITEM},
-	{TK_PKEY, TT_DISTRICT},
-	{TK_PKEY, TT_WAREHOUSE},
-	{TK_VACUUM, TT_WAREHOUSE},
-	{TK_VACUUM, TT_DISTRICT},
-	{TK_VACUUM, TT_CUSTOMER},
-	{TK_VACUUM, TT_HISTORY},
-	{TK_VACUUM, TT_NEW_ORDER},
-	{TK_VACUUM, TT_ORDERS},
-	{TK_VACUUM, TT_ORDER_LINE},
-	{TK_VACUUM, TT_ITEM},
-	{TK_VACUUM, TT_STOCK},
-};
-
-/*
- * The statement of TASK on the table NSPNAME.<PREFIX><table> (an index
- * named <PREFIX>idx_customer or <PREFIX>idx_order)
- */
-static char *
-tc_task_sql(const char *nspname, const char *prefix, TcTask task)
-{
-	const char *relname = psprintf("%s%s", prefix, tc_names[task.table]);
-	const char *table = quote_qualified_identifier(nspname, relname);
-
-	switch (task.kind)
-	{
-		case TK_PKEY:
-			return psprintf("ALTER TABLE %s ADD PRIMARY KEY (%s)", table, tc_pkeys[task.table]);
-		case TK_IDX_CUSTOMER:
-			return psprintf("CREATE INDEX %s ON %s (c_w_id, c_d_id, c_last, c_first)",
-							quote_identifier(psprintf("%sidx_customer", prefix)), table);
-		case TK_IDX_ORDER:
-			return psprintf("CREATE INDEX %s ON %s (o_w_id, o_d_id, o_c_id, o_id)",
-							quote_identifier(psprintf("%sidx_order", prefix)), table);
-		case TK_VACUUM:
-			return bk_init_vacuum_sql(nspname, relname);
-	}
-	elog(ERROR, "unknown tpcc task %d", (int) task.kind);
-	return NULL;
-}
-
-/*
- * The primary keys and go-tpc's two indexes, with final names (PREFIX
- * "") on a target, or with staged names among the loaders' tasks
- */
-static List *
-tc_keys_sql(const char *nspname, const char *prefix)
-{
-	List	   *stmts = NIL;
-
-	for (int i = 0; i < lengthof(tc_finish_order); i++)
-		if (tc_finish_order[i].kind != TK_VACUUM)
-			stmts = lappend(stmts, tc_task_sql(nspname, prefix, tc_finish_order[i]));
-	return stmts;
-}
-
-static List *
-tc_foreign_keys_sql(const void *opts, const char *nspname)
-{
-	List	   *stmts = NIL;
-
-	for (int i = 0; i < lengthof(tc_fkeys); i++)
-		stmts = lappend(stmts, psprintf("ALTER TABLE %s ADD CONSTRAINT %s FOREIGN KEY (%s) REFERENCES %s (%s)",
-										quote_qualified_identifier(nspname, tc_fkeys[i][1]),
-										tc_fkeys[i][0], tc_fkeys[i][2],
-										quote_qualified_identifier(nspname, tc_fkeys[i][3]),
-										tc_fkeys[i][4]));
-	return stmts;
-}
-
-static void
-tc_run_all(List *stmts)
-{
-	ListCell   *lc;
-
-	foreach(lc, stmts)
-		bk_spi_utility((const char *) lfirst(lc));
-}
-
-static List *
-tc_finish_sql(const void *opts, const char *nspname, const char *prefix)
-{
-	List	   *stmts = NIL;
-
-	for (int i = 0; i < lengthof(tc_finish_order); i++)
-		stmts = lappend(stmts, tc_task_sql(nspname, prefix, tc_finish_order[i]));
-	return stmts;
-}
 
 static void
 tc_add_foreign_keys(const void *opts, const char *nspname)
 {
-	tc_run_all(tc_foreign_keys_sql(opts, nspname));
+	bk_tpcc_run_all(bk_tpcc_foreign_keys_sql(opts, nspname));
 }
 
 /* the transactions' server-side functions, in the dataset's schema */
@@ -1310,7 +1075,7 @@ static char *
 tc_table_sql(const void *opts, int version, const char *nspname, const char *prefix,
 			 int table)
 {
-	return tc_create_sql(quote_qualified_identifier(nspname, psprintf("%s%s", prefix, tc_names[table])),
+	return bk_tpcc_create_sql(quote_qualified_identifier(nspname, psprintf("%s%s", prefix, bk_tpcc_names[table])),
 						 table);
 }
 
@@ -1363,7 +1128,7 @@ tc_copy_row(const void *opts_in, int t, int64 row, StringInfo out)
 static List *
 tc_primary_keys_sql(const void *opts, const char *nspname)
 {
-	return tc_keys_sql(nspname, "");
+	return bk_tpcc_keys_sql(nspname, "");
 }
 
 const BkDatasetKind bk_dataset_tpcc = {
@@ -1383,12 +1148,14 @@ const BkDatasetKind bk_dataset_tpcc = {
 	.main_table = TT_WAREHOUSE,
 	.child_suffix = tc_child_suffix,
 	.nleaves = tc_nleaves,
-	.create = tc_create,
+	.create = bk_tpcc_create,
 	.prepare = tc_prepare,
 	.load_share = tc_load_share,
 	.load_rest = tc_load_rest,
+	.after_load = bk_tpcc_after_load,
 	.after_vacuum = NULL,
-	.finish_sql = tc_finish_sql,
+	.finish_tasks = bk_tpcc_finish_tasks,
+	.build_key = bk_tpcc_build_key,
 	.add_foreign_keys = tc_add_foreign_keys,
 	.wants_foreign_keys = tc_wants_foreign_keys,
 	.functions_sql = tc_functions_sql,
@@ -1400,5 +1167,5 @@ const BkDatasetKind bk_dataset_tpcc = {
 	.copy_row = tc_copy_row,
 	.insert_sql = NULL,
 	.primary_keys_sql = tc_primary_keys_sql,
-	.foreign_keys_sql = tc_foreign_keys_sql,
+	.foreign_keys_sql = bk_tpcc_foreign_keys_sql,
 };
