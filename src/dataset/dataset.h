@@ -115,6 +115,8 @@ typedef struct BkDatasetKind
 	int			(*nchildren) (const void *opts);
 	int			main_table;		/* the table (index) the loaders fill, whose
 								 * children the partitions are */
+	bool		random_pages;	/* its pages are mostly random text, which
+								 * wal_compression cannot shrink */
 	const char *(*child_suffix) (const void *opts, int child);
 	int			(*nleaves) (const void *opts);
 

@@ -806,6 +806,16 @@ init_prefix(const InitShared *sh, char *prefix)
 	snprintf(prefix, NAMEDATALEN, "bench_load_" INT64_FORMAT "_", sh->dataset_id);
 }
 
+/* this worker's page images compressed with lz4 (init_worker_settings) */
+static void
+init_compress_wal(void)
+{
+#if PG_VERSION_NUM >= 150000 && defined(USE_LZ4)
+	if (wal_compression == WAL_COMPRESSION_NONE)
+		SetConfigOption("wal_compression", "lz4", PGC_SUSET, PGC_S_SESSION);
+#endif
+}
+
 /*
  * init_finish_share
  *		A loader, its rows committed, for a kind whose keys the loaders
@@ -833,6 +843,8 @@ init_finish_share(InitShared *sh, const BkDatasetKind *kind, InitLoader *ld)
 	if (state != INIT_FINISHING)
 		return;
 	pg_read_barrier();
+	if (kind->random_pages)
+		init_compress_wal();
 	init_prefix(sh, prefix);
 	tasks = kind->finish_tasks(INIT_OPTS(sh), sh->nspname, prefix);
 	for (;;)
@@ -923,7 +935,11 @@ init_wait_loaders(InitShared *sh, BackgroundWorkerHandle **loaders, bool finishe
  * Nearly all of bench.init's WAL is whole pages of new rows (the loaders')
  * and of the new primary keys, and pgbench's rows are mostly blank
  * fillers: lz4 makes that WAL about six times smaller for little CPU, and
- * on most machines writing WAL is what loading waits for.  Tables written
+ * on most machines writing WAL is what loading waits for.  TPC-C's rows
+ * are mostly random text (random_pages): lz4 took 13% of a load's CPU and
+ * left its WAL as large (749 MB at 10 warehouses either way), so its
+ * loaders compress only the pages of the keys they build after the load
+ * (init_finish_share).  Tables written
  * around the page cache are not in it when VACUUM ANALYZE samples them (up
  * to 30000 blocks, scattered): with 256 reads ahead instead of 10, that
  * took 0.44 s instead of 0.73 s at scale 50.  The settings are this
@@ -932,16 +948,16 @@ init_wait_loaders(InitShared *sh, BackgroundWorkerHandle **loaders, bool finishe
 static void
 init_worker_settings(InitShared *sh)
 {
+	const BkDatasetKind *kind = init_kind(sh);
+
 	SetConfigOption("pgbenchkit.init_direct_writes", sh->direct_writes ? "on" : "off",
 					PGC_USERSET, PGC_S_SESSION);
 #ifdef USE_PREFETCH
 	if (maintenance_io_concurrency == DEFAULT_MAINTENANCE_IO_CONCURRENCY)
 		SetConfigOption("maintenance_io_concurrency", "256", PGC_USERSET, PGC_S_SESSION);
 #endif
-#if PG_VERSION_NUM >= 150000 && defined(USE_LZ4)
-	if (wal_compression == WAL_COMPRESSION_NONE)
-		SetConfigOption("wal_compression", "lz4", PGC_SUSET, PGC_S_SESSION);
-#endif
+	if (!kind->random_pages)
+		init_compress_wal();
 }
 
 /*

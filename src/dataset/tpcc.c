@@ -1146,6 +1146,7 @@ const BkDatasetKind bk_dataset_tpcc = {
 	.vacuum_table = tc_in_order,
 	.nchildren = tc_nchildren,
 	.main_table = TT_WAREHOUSE,
+	.random_pages = true,
 	.child_suffix = tc_child_suffix,
 	.nleaves = tc_nleaves,
 	.create = bk_tpcc_create,
