@@ -25,7 +25,8 @@ SELECT columns_are('bench', '_runs', ARRAY[
     'settings', 'host', 'unavailable', 'suite_id', 'origin', 'rate', 'latency_limit', 'random_seed',
     'variables', 'skipped', 'late', 'lag_avg_ms', 'lag_max_ms', 'target', 'driver', 'jobs',
     'connect', 'target_host', 'target_rtt_ms', 'connection_time_ms', 'on_disconnect', 'clients_lost',
-    'ignored_errors', 'step', 'price_per_hour', 'currency'],
+    'ignored_errors', 'step', 'price_per_hour', 'currency', 'reconnects', 'outages', 'outages_open',
+    'downtime_median_ms', 'downtime_max_ms', 'detection_max_ms'],
     'bench._runs has the documented columns');
 SELECT is(
     (SELECT array_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) ORDER BY a.attnum)

@@ -73,6 +73,8 @@ SELECT * FROM bench.run('select-only', clients => 2, jobs => 0, transactions => 
 SELECT * FROM bench.run('select-only', connect => 'sometimes', transactions => 1, target => 'nowhere');
 SELECT * FROM bench.run('select-only', connect => NULL, transactions => 1, target => 'nowhere');
 SELECT * FROM bench.run('select-only', on_disconnect => 'continue', transactions => 1);
+SELECT * FROM bench.run('select-only', on_disconnect => 'reconnect', duration => '1 s');
+SELECT * FROM bench.run('select-only', on_disconnect => 'reconnect', transactions => 1, target => 'nowhere');
 SELECT * FROM bench.run('select-only', on_disconnect => 'retry', transactions => 1, target => 'nowhere');
 -- a target that cannot be reached: the coordinator's connection fails first
 SELECT * FROM bench.run('select-only', transactions => 1, target => 'nowhere');

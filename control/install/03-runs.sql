@@ -73,12 +73,18 @@ CREATE TABLE bench._runs (
     target_rtt_ms           double precision,
     connection_time_ms      double precision,
     on_disconnect           text
-                            CHECK (on_disconnect IN ('fail', 'continue')),
+                            CHECK (on_disconnect IN ('fail', 'continue', 'reconnect')),
     clients_lost            integer,
     ignored_errors          bigint,
     step                    text,
     price_per_hour          numeric     CHECK (price_per_hour >= 0),
     currency                text        CHECK (currency ~ '^[A-Z]{3}$'),
+    reconnects              bigint,
+    outages                 integer,
+    outages_open            integer,
+    downtime_median_ms      double precision,
+    downtime_max_ms         double precision,
+    detection_max_ms        double precision,
     CONSTRAINT _runs_price_check CHECK ((price_per_hour IS NULL) = (currency IS NULL))
 );
 
@@ -94,6 +100,18 @@ COMMENT ON COLUMN bench._runs.price_per_hour IS
     'The price per hour of the server the run ran on, when it started: its target''s option price_per_hour, or pgbenchkit.price_per_hour; NULL when unknown';
 COMMENT ON COLUMN bench._runs.currency IS
     'The currency of price_per_hour (ISO 4217 code); NULL when the price is unknown';
+COMMENT ON COLUMN bench._runs.reconnects IS
+    'on_disconnect => ''reconnect'': the connections the clients made again after losing theirs; NULL for other runs';
+COMMENT ON COLUMN bench._runs.outages IS
+    'on_disconnect => ''reconnect'': the clients'' outages, each from a client''s last success before a lost connection to its first success after it';
+COMMENT ON COLUMN bench._runs.outages_open IS
+    'on_disconnect => ''reconnect'': the clients whose outage had not ended when the run did (the run then failed, 08006)';
+COMMENT ON COLUMN bench._runs.downtime_median_ms IS
+    'on_disconnect => ''reconnect'': the median over the clients that had an outage of each one''s downtime in all (an open outage counted to the run''s end)';
+COMMENT ON COLUMN bench._runs.downtime_max_ms IS
+    'on_disconnect => ''reconnect'': the longest downtime of a client';
+COMMENT ON COLUMN bench._runs.detection_max_ms IS
+    'on_disconnect => ''reconnect'': the longest time from a client''s last success to the failure that showed it the loss';
 
 --
 -- bench.progress: one row per run per progress interval.

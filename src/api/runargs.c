@@ -621,17 +621,25 @@ check_on_disconnect(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 
 	if (strcmp(what, "continue") == 0)
 		a->on_disconnect_continue = true;
+	else if (strcmp(what, "reconnect") == 0)
+		a->on_disconnect_reconnect = true;
 	else if (strcmp(what, "fail") != 0)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("unknown on_disconnect \"%s\"", what),
-				 errhint("Use \"fail\" (a client's lost connection fails the run) or \"continue\" (the client ends, the others go on).")));
-	if (a->on_disconnect_continue && a->target == NULL)
+				 errhint("Use \"fail\" (a client's lost connection fails the run), \"continue\" (the client ends, the others go on) or \"reconnect\" (the client reconnects and goes on).")));
+	if ((a->on_disconnect_continue || a->on_disconnect_reconnect) && a->target == NULL)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-				 errmsg("on_disconnect => 'continue' needs a target"),
-				 errdetail("In-server clients have no connection to lose."),
+				 errmsg("on_disconnect => '%s' needs a target", what),
+				 errdetail("In-server clients have no connection to lose: a restart of this server ends the run."),
 				 errhint("Leave on_disconnect out, or run against a target: target => 'name'.")));
+	if (a->on_disconnect_reconnect && !a->duration_set && a->transactions > 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("on_disconnect => 'reconnect' needs a duration"),
+				 errdetail("A run of a number of transactions per client would never end if the target did not come back."),
+				 errhint("Give duration instead of transactions.")));
 }
 
 /*
@@ -735,7 +743,7 @@ const BkArgDef bk_run_args[RUN_NARGS] = {
 	[RA_CONNECT] = {"connect", TEXTOID, "per_run", true, check_connect,
 	"per_run, or per_transaction: a new connection for every transaction (pgbench -C)"},
 	[RA_ON_DISCONNECT] = {"on_disconnect", TEXTOID, "fail", true, check_on_disconnect,
-	"fail: a client whose connection to the target breaks fails the run; continue: it ends, the others go on"},
+	"fail: a client whose connection to the target breaks fails the run; continue: it ends, the others go on; reconnect: it reconnects and goes on, its outage measured"},
 	[RA_GROUPS] = {"groups", JSONBOID, NULL, false, NULL,
 	"groups of clients, each with its own workload or script and rate, as a jsonb array of {name, workload | script, clients, rate}; instead of workload, script, clients and rate"},
 	[RA_WAREHOUSE_CHOICE] = {"warehouse_choice", TEXTOID, "home", true, check_warehouse_choice,

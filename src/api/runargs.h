@@ -95,6 +95,7 @@ typedef struct RunArgs
 	int			jobs;			/* client workers */
 	bool		connect_per_transaction;
 	bool		on_disconnect_continue;
+	bool		on_disconnect_reconnect;
 	int			ngroups;		/* 0: no groups => */
 	RunGroupArg *groups;
 	bool		random_warehouse;	/* TPC-C: warehouse_choice => 'random' */

@@ -44,6 +44,7 @@ typedef struct BkObserver
 
 	/* a run against a target: its statistics, read over this connection */
 	PGconn	   *remote;
+	bool		remote_lost;	/* it was lost and could not be made again */
 	char	   *remote_name;	/* the target's, for messages */
 	char	   *remote_dboid;	/* the target's ids of its database and role */
 	char	   *remote_roleid;

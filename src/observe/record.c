@@ -205,6 +205,11 @@ bk_obs_begin(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts)
 void
 bk_obs_end(BkObserver *o, TimestampTz at, double elapsed_s, int64 xacts)
 {
+	if (o->remote_lost)
+	{
+		obs_write_unavailable(o);
+		return;
+	}
 	/* one more try after a sample that failed: the run needs this one */
 	o->sampling = true;
 	bk_obs_sample(o, "after", at, elapsed_s, xacts);

@@ -334,6 +334,28 @@ bk_obs_init(BkObserver *o, int64 run_id, int64 dataset_id, Oid roleid, const cha
 }
 
 /*
+ * bk_obs_set_remote
+ *		The observer of a run against a target reads over CONN from now on,
+ *		a new connection to the same target (the run's clients reconnect);
+ *		NULL: there is none, and the observer reads nothing more there.
+ */
+void
+bk_obs_set_remote(BkObserver *o, PGconn *conn)
+{
+	if (o->remote == NULL && !o->remote_lost)
+		return;					/* not a remote observer */
+	o->remote = conn;
+	if (conn == NULL)
+	{
+		o->remote_lost = true;
+		o->sampling = false;
+		obs_unavailable(o, "samples", "the target could not be reached at the run's end: no sample after");
+	}
+	else
+		PQclear(bk_target_exec(conn, "SET pg_stat_statements.track = 'none'"));
+}
+
+/*
  * bk_obs_init_remote
  *		An observer of a run against a target, reading its statistics over
  *		CONN (the coordinator's connection, as the target's role): which

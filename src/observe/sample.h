@@ -17,5 +17,6 @@ extern void bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *
 							   const char *name, const char *table_names, const char *counters);
 extern void bk_obs_sample(BkObserver *o, const char *phase, TimestampTz at,
 						  double elapsed_s, int64 xacts);
+extern void bk_obs_set_remote(BkObserver *o, PGconn *conn);
 
 #endif							/* PGBENCHKIT_OBSERVE_SAMPLE_H */

@@ -729,6 +729,55 @@ coord_connection_time_ms(Coord *co, const RunSummary *sum)
 	return longest / 1e6;
 }
 
+static int	coord_cmp_double(const void *a, const void *b);
+
+/*
+ * coord_outages
+ *		on_disconnect 'reconnect': the clients' outages in SUM.  A client's
+ *		downtime is the time of its outages in all, each from its last
+ *		success before the loss to its first success after it; one still
+ *		open at END_NS counts until then.
+ */
+static void
+coord_outages(Coord *co, RunSummary *sum, int64 end_ns)
+{
+	RunShared  *sh = co->sh;
+	double	   *down = palloc(sizeof(double) * sh->clients);
+	int			n = 0;
+
+	sum->reconnects = -1;
+	if (!sh->on_disconnect_reconnect)
+		return;
+	sum->reconnects = 0;
+	sum->outages = sum->outages_open = 0;
+	sum->downtime_median_ms = sum->downtime_max_ms = sum->detection_max_ms = 0;
+	pg_read_barrier();
+	for (int i = 0; i < sh->clients; i++)
+	{
+		RunClient  *cl = &RUN_CLIENTS(sh)[i];
+		int64		ns = cl->downtime_ns;
+
+		sum->reconnects += cl->reconnects;
+		sum->outages += cl->outages;
+		if (cl->outage_from_ns != 0)
+		{
+			sum->outages++;
+			sum->outages_open++;
+			ns += Max(end_ns - cl->outage_from_ns, 0);
+		}
+		sum->detection_max_ms = Max(sum->detection_max_ms, cl->detect_max_ns / 1e6);
+		if (cl->outages > 0 || cl->outage_from_ns != 0)
+			down[n++] = ns / 1e6;
+	}
+	if (n > 0)
+	{
+		qsort(down, n, sizeof(double), coord_cmp_double);
+		sum->downtime_median_ms = n % 2 ? down[n / 2] : (down[n / 2 - 1] + down[n / 2]) / 2;
+		sum->downtime_max_ms = down[n - 1];
+	}
+	pfree(down);
+}
+
 /*
  * coord_summary_group
  *		The summary of the measured phase (warm-up excluded) of group G's
@@ -819,6 +868,8 @@ coord_summary_group(Coord *co, const RunGroup *g, double measured_s, RunSummary 
 	sum->connection_time_ms = coord_connection_time_ms(co, sum);
 	sum->clients_lost = sh->driver == RUN_DRIVER_LIBPQ ?
 		(int) pg_atomic_read_u32(&sh->clients_lost) : -1;
+	coord_outages(co, sum, sh->duration_ns > 0 ?
+				  Max(end_ns, Min(bk_now_ns(), sh->start_ns + sh->duration_ns)) : end_ns);
 }
 
 /*
@@ -852,6 +903,62 @@ coord_close_target(Coord *co)
 	if (co->target_conn != NULL)
 		bk_target_finish(co->target_conn);
 	co->target_conn = NULL;
+}
+
+/*
+ * coord_revive_target
+ *		on_disconnect 'reconnect', at the run's end: the coordinator's
+ *		connection, lost with the clients' when the target restarted or
+ *		failed over, made again for the last sample and the sizes after;
+ *		if it cannot be, the observer does without them (and says why).
+ *		Counters read across a restart or a failover are not those of one
+ *		server's run: the observer says that too.
+ */
+static void
+coord_revive_target(Coord *co, const RunSummary *sum)
+{
+	PGresult   *r;
+	PGconn	   *volatile conn = NULL;
+	MemoryContext cxt = CurrentMemoryContext;
+	ResourceOwner owner = CurrentResourceOwner;
+
+	if (!co->sh->on_disconnect_reconnect || co->target_conn == NULL || !co->observing)
+		return;
+	if (sum->outages > 0)
+		obs_unavailable(&co->obs, "counters",
+						psprintf("the clients lost their connections to the target (%d outages): counters read across a restart or a failover are not one server's",
+								 sum->outages));
+	r = bk_target_exec(co->target_conn, "");
+	if (r != NULL && PQresultStatus(r) == PGRES_EMPTY_QUERY)
+	{
+		PQclear(r);
+		return;
+	}
+	PQclear(r);
+	/* in a subtransaction: connecting reads the catalogs (the password rules) */
+	BeginInternalSubTransaction(NULL);
+	MemoryContextSwitchTo(cxt);
+	PG_TRY();
+	{
+		char		appname[NAMEDATALEN];
+
+		snprintf(appname, sizeof(appname), "pgbenchkit run %lld", (long long) co->sh->run_id);
+		conn = bk_target_open_conn(bk_target_open(co->sh->target, co->sh->roleid, appname));
+		ReleaseCurrentSubTransaction();
+	}
+	PG_CATCH();
+	{
+		MemoryContextSwitchTo(cxt);
+		FlushErrorState();
+		RollbackAndReleaseCurrentSubTransaction();
+		conn = NULL;
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(cxt);
+	CurrentResourceOwner = owner;
+	bk_target_finish(co->target_conn);
+	co->target_conn = conn;
+	bk_obs_set_remote(&co->obs, conn);
 }
 
 /*
@@ -905,6 +1012,16 @@ coord_finish(Coord *co, CoordEnd why)
 	{
 		case END_COMPLETE:
 			status = "done";
+			if (sum.reconnects >= 0 && sum.outages_open > 0)
+			{
+				/* on_disconnect 'reconnect': the target did not come back */
+				status = "failed";
+				code = ERRCODE_CONNECTION_FAILURE;
+				message = psprintf("the target had not come back when the run ended: %d of %d clients were still without a connection",
+								   sum.outages_open, sh->clients);
+				bk_error_set(&sh->error, code, message,
+							 "bench.runs has the outage: downtime_max_ms counts the open one until the run's end.");
+			}
 			break;
 		case END_CANCELED:
 			status = "canceled";
@@ -933,6 +1050,7 @@ coord_finish(Coord *co, CoordEnd why)
 	coord_flush_stats();		/* the WAL it wrote during the run: above */
 	coord_xact_begin("pgbenchkit: recording the run's results");
 	coord_record_start(co);
+	coord_revive_target(co, &sum);
 	if (co->observing)
 		bk_obs_end(&co->obs, GetCurrentTimestamp(), (bk_now_ns() - sh->start_ns) / 1e9,
 				   coord_all_xacts(co));

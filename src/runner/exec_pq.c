@@ -95,6 +95,7 @@ typedef struct PqSession
 	BkScript  **scripts;
 
 	PGconn	   *conn;			/* NULL: not connected */
+	bool		quiet;			/* a failed connect is not logged */
 	bool		busy;			/* a query sent, libpq's NULL not read yet */
 	bool		just_sent;		/* nothing read since: no answer can be there */
 	bool		in_pipeline;
@@ -435,7 +436,7 @@ pq_try_open(PqSession *ps, BkError *err)
 		MemoryContextSwitchTo(ps->req_cxt);
 		edata = CopyErrorData();
 		if (edata->sqlerrcode != ERRCODE_QUERY_CANCELED &&
-			edata->sqlerrcode != ERRCODE_ADMIN_SHUTDOWN)
+			edata->sqlerrcode != ERRCODE_ADMIN_SHUTDOWN && !ps->quiet)
 			EmitErrorReport();
 		FlushErrorState();
 		bk_error_copy(err, edata);
@@ -1179,6 +1180,20 @@ pq_close(BkExecSession *xs)
 	pq_close_conn((PqSession *) xs);
 }
 
+/* on_disconnect 'reconnect': a new connection, quietly */
+static bool
+pq_reconnect(BkExecSession *xs, BkError *err)
+{
+	PqSession  *ps = (PqSession *) xs;
+	bool		ok;
+
+	pq_close_conn(ps);
+	ps->quiet = true;
+	ok = pq_try_open(ps, err);
+	ps->quiet = false;
+	return ok;
+}
+
 static const BkExecutor bk_exec_pq = {
 	.prepare = pq_prepare,
 	.send = pq_send,
@@ -1188,6 +1203,7 @@ static const BkExecutor bk_exec_pq = {
 	.end_tx = pq_end_tx,
 	.cancel = pq_cancel,
 	.close = pq_close,
+	.reconnect = pq_reconnect,
 };
 
 /*

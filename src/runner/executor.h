@@ -144,6 +144,14 @@ struct BkExecutor
 	void		(*end_tx) (BkExecSession *xs);
 	void		(*cancel) (BkExecSession *xs, struct BkCancels *cancels);
 	void		(*close) (BkExecSession *xs);
+
+	/*
+	 * on_disconnect 'reconnect': close the connection, if any, and make a
+	 * new one, its statements prepared again, without a word in the log (a
+	 * client tries again and again while the server is down).  Returns
+	 * false with ERR filled when it could not.
+	 */
+	bool		(*reconnect) (BkExecSession *xs, BkError *err);
 };
 
 #endif							/* PGBENCHKIT_EXECUTOR_H */

@@ -132,7 +132,8 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 		values[23] = CStringGetTextDatum("libpq");
 		values[24] = Int32GetDatum(sh->nworkers);
 		values[25] = CStringGetTextDatum(sh->connect_per_transaction ? "per_transaction" : "per_run");
-		values[26] = CStringGetTextDatum(sh->on_disconnect_continue ? "continue" : "fail");
+		values[26] = CStringGetTextDatum(sh->on_disconnect_continue ? "continue" :
+										 sh->on_disconnect_reconnect ? "reconnect" : "fail");
 	}
 	else
 	{
@@ -645,6 +646,25 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 						 sh->driver == RUN_DRIVER_LIBPQ ?
 						 ", connection_time_ms = $29, clients_lost = $30" : ""),
 				sh->driver == RUN_DRIVER_LIBPQ ? 30 : 28, types, values, nulls, SPI_OK_UPDATE);
+
+	/* on_disconnect 'reconnect': the outages, where bench.runs has them */
+	if (sum != NULL && sum->reconnects >= 0 && bench_has_column("runs", "reconnects"))
+	{
+		Oid			otypes[7] = {INT8OID, INT8OID, INT4OID, INT4OID, FLOAT8OID, FLOAT8OID, FLOAT8OID};
+		Datum		ovalues[7];
+
+		ovalues[0] = Int64GetDatum(run_id);
+		ovalues[1] = Int64GetDatum(sum->reconnects);
+		ovalues[2] = Int32GetDatum(sum->outages);
+		ovalues[3] = Int32GetDatum(sum->outages_open);
+		ovalues[4] = Float8GetDatum(sum->downtime_median_ms);
+		ovalues[5] = Float8GetDatum(sum->downtime_max_ms);
+		ovalues[6] = Float8GetDatum(sum->detection_max_ms);
+		bk_spi_exec(psprintf("UPDATE %s SET reconnects = $2, outages = $3, outages_open = $4,"
+							 " downtime_median_ms = $5, downtime_max_ms = $6, detection_max_ms = $7"
+							 " WHERE id = $1", bk_runs_table()),
+					7, otypes, ovalues, NULL, SPI_OK_UPDATE);
+	}
 
 	if (hist != NULL)
 	{

@@ -39,6 +39,15 @@ typedef struct RunSummary
 									 * connection with per_transaction;
 									 * < 0: none (in-server) */
 	int			clients_lost;	/* on_disconnect 'continue'; < 0: in-server */
+	/* on_disconnect 'reconnect' (else reconnects < 0) */
+	int64		reconnects;		/* connections made again after a loss */
+	int			outages;		/* clients' outages, ended or not */
+	int			outages_open;	/* clients whose outage had not ended */
+	double		downtime_median_ms; /* over the clients with an outage, each
+									 * client's downtime in all */
+	double		downtime_max_ms;
+	double		detection_max_ms;	/* the longest from a last success to the
+									 * failure that showed the loss */
 } RunSummary;
 
 typedef struct RunInterval

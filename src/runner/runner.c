@@ -135,6 +135,7 @@ bk_session_init(BkSession *s, RunShared *sh, int index, BkThread *thread,
 
 	bk_client_random(sh->seed, sh->clients, sh->nworkers, index, thread->index,
 					 !given[BK_VAR_DEFAULT_SEED], &s->rnd);
+	bk_prng_seed(&s->backoff_prng, sh->seed ^ (UINT64CONST(0x9E3779B97F4A7C15) * (uint64) (index + 1)));
 	s->thread = thread;
 	if (!thread->seeded)
 	{
@@ -258,6 +259,75 @@ runner_lost(BkSession *s, const BkError *err)
 	}
 	pg_atomic_fetch_add_u32(&sh->clients_lost, 1);
 	return true;
+}
+
+/*
+ * runner_conn_lost
+ *		Whether an error says that the connection, or the server behind it,
+ *		is gone for now: a connection exception (class 08), the server
+ *		shutting down or starting (57P01, 57P02, 57P03), or a server that
+ *		has become read-only under us (25006: the primary of a failover,
+ *		now a standby).  With on_disconnect 'reconnect' the client then
+ *		makes a new connection.
+ */
+static bool
+runner_conn_lost(const BkError *err)
+{
+	return ERRCODE_TO_CATEGORY(err->sqlerrcode) == ERRCODE_CONNECTION_EXCEPTION ||
+		err->sqlerrcode == ERRCODE_ADMIN_SHUTDOWN ||
+		err->sqlerrcode == ERRCODE_CRASH_SHUTDOWN ||
+		err->sqlerrcode == ERRCODE_CANNOT_CONNECT_NOW ||
+		err->sqlerrcode == ERRCODE_READ_ONLY_SQL_TRANSACTION;
+}
+
+/* the next wait before a reconnect: drawn between half the wait and all of it */
+static void
+runner_schedule_reconnect(BkSession *s, int64 now)
+{
+	int64		wait = s->reconnect_wait_ns;
+
+	wait = wait / 2 + (int64) bk_random_uniform(&s->backoff_prng, 0, wait - wait / 2);
+	s->reconnect_at = now + wait;
+	s->reconnect_wait_ns = Min(s->reconnect_wait_ns * 2, s->sh->reconnect_max_ns);
+}
+
+/*
+ * runner_outage_begin
+ *		The connection was lost at NOW (on_disconnect 'reconnect'): the
+ *		client's outage begins at its last success (or the run's start), if
+ *		one is not open already; its first reconnect is scheduled.
+ */
+static void
+runner_outage_begin(BkSession *s, int64 now)
+{
+	RunClient  *me = s->me;
+
+	if (me->outage_from_ns == 0)
+	{
+		int64		from = me->last_ok_ns > 0 ? me->last_ok_ns : s->sh->start_ns;
+
+		me->outage_from_ns = Max(from, 1);
+		if (now - from > me->detect_max_ns)
+			me->detect_max_ns = now - from;
+	}
+	s->lost = false;
+	s->reconnect_wait_ns = s->sh->reconnect_min_ns;
+	runner_schedule_reconnect(s, now);
+}
+
+/* a transaction committed at T1: the outage open, if any, is over */
+static inline void
+runner_outage_end(BkSession *s, int64 t1)
+{
+	RunClient  *me = s->me;
+
+	if (me->outage_from_ns != 0)
+	{
+		me->downtime_ns += t1 - me->outage_from_ns;
+		me->outages++;
+		me->outage_from_ns = 0;
+	}
+	me->last_ok_ns = t1;
 }
 
 /*
@@ -826,7 +896,9 @@ runner_connect(BkSession *s)
 	}
 	else if (rc < 0)
 	{
-		if (!bk_session_stopping(s) && !runner_lost(s, &err))
+		if (s->sh->on_disconnect_reconnect && runner_conn_lost(&err))
+			s->lost = true;
+		else if (!bk_session_stopping(s) && !runner_lost(s, &err))
 			bk_claim_client_error(s->sh, s->index, &err);
 		return false;
 	}
@@ -867,6 +939,7 @@ runner_count_tx(BkSession *s)
 		int64		lat = t1 - s->xact_t0;
 		double		ms = lat / 1e6;
 
+		runner_outage_end(s, t1);
 		bk_hist_record(s->hist[phase], lat);
 		counter_add(&ctr->lat_sum_ns, lat);
 		ctr->lat_sumsq += ms * ms;
@@ -923,6 +996,11 @@ runner_count_tx(BkSession *s)
 		if (s->failed_command >= 0)
 			s->command_stats[s->failed_command].failures++;
 	}
+	if (s->error == BK_ERR_OTHER && s->lost)
+	{
+		runner_outage_begin(s, t1);
+		return BK_ST_RECONNECT;
+	}
 	if (s->error == BK_ERR_OTHER)
 		return BK_ST_ABORTED;
 	if (s->tries > 1)
@@ -940,13 +1018,22 @@ runner_count_tx(BkSession *s)
  *		put it in the run's error slot with the script and line where it
  *		happened.  Then the executor aborts what the try left open.
  */
-static void
+static bool
 runner_error(BkSession *s)
 {
 	BkScript   *script = s->scripts[s->cur_script];
 
 	s->failed_command = s->in_try ?
 		s->command_base[s->cur_script] + s->cur_command : -1;
+	if (s->error == BK_ERR_OTHER && s->sh->on_disconnect_reconnect && !s->cut_short &&
+		runner_conn_lost(&s->err))
+	{
+		/* nothing to roll back: the connection is closed, a new one made */
+		s->lost = true;
+		s->in_block = false;
+		s->xs->exec->close(s->xs);
+		return true;
+	}
 	if (s->error == BK_ERR_OTHER && !bk_session_stopping(s) && !runner_lost(s, &s->err))
 	{
 		BkError		e = s->err;
@@ -959,6 +1046,7 @@ runner_error(BkSession *s)
 	}
 	s->in_block = false;
 	s->xs->exec->send_abort(s->xs);
+	return false;
 }
 
 /*
@@ -1076,6 +1164,13 @@ bk_session_advance(BkSession *s, BkWait *wait)
 			case BK_ST_START_TX:
 				if (s->xs->exec->connect != NULL && !runner_connect(s))
 				{
+					if (s->lost && !bk_session_stopping(s))
+					{
+						/* a connect before the transaction failed: no transaction */
+						runner_outage_begin(s, bk_now_ns());
+						s->state = BK_ST_RECONNECT;
+						break;
+					}
 					s->state = BK_ST_ABORTED;
 					break;
 				}
@@ -1127,8 +1222,43 @@ bk_session_advance(BkSession *s, BkWait *wait)
 				goto out;
 
 			case BK_ST_ERROR:
-				runner_error(s);
+				if (runner_error(s))
+				{
+					s->state = runner_end_tx(s);
+					goto out;
+				}
 				s->state = BK_ST_WAIT_ROLLBACK;
+				break;
+
+			case BK_ST_RECONNECT:
+				{
+					int64		now = bk_now_ns();
+					BkError		err;
+
+					if (bk_session_stopping(s) || now >= s->end_ns)
+					{
+						s->state = BK_ST_FINISHED;
+						break;
+					}
+					if (now < s->reconnect_at)
+					{
+						wait->kind = BK_WAIT_TIME;
+						wait->until_ns = Min(s->reconnect_at, s->end_ns);
+						goto out;
+					}
+					memset(&err, 0, sizeof(err));
+					if (s->xs->exec->reconnect(s->xs, &err))
+					{
+						int64		t1 = bk_now_ns();
+
+						s->me->conn_ns += t1 - now;
+						s->me->connections++;
+						s->me->reconnects++;
+						s->state = BK_ST_CHOOSE_SCRIPT;
+					}
+					else
+						runner_schedule_reconnect(s, bk_now_ns());
+				}
 				break;
 
 			case BK_ST_WAIT_ROLLBACK:

@@ -38,6 +38,8 @@ typedef enum BkSessionState
 	BK_ST_END_TX,				/* the script ran to its end: count it */
 	BK_ST_ERROR,				/* a try failed: abort what it left open */
 	BK_ST_WAIT_ROLLBACK,		/* the abort sent */
+	BK_ST_RECONNECT,			/* on_disconnect 'reconnect': the connection
+								 * lost, waiting to make a new one */
 	BK_ST_FINISHED,				/* the run's end, or the client's */
 	BK_ST_ABORTED				/* an error that ends the client */
 } BkSessionState;
@@ -128,6 +130,11 @@ typedef struct BkSession
 	BkPrng		saved_func;		/* rnd.func at the first try */
 	int			failed_command; /* of the last try that failed, or -1 */
 	BkErrClass	error;			/* of the last try */
+	bool		lost;			/* it failed because the connection was lost,
+								 * and the client reconnects */
+	int64		reconnect_at;	/* BK_ST_RECONNECT: the next attempt */
+	int64		reconnect_wait_ns;	/* the wait before it, before jitter */
+	BkPrng		backoff_prng;	/* the jitter's (not the script's) */
 	BkError		err;
 	BkResult	res;
 } BkSession;

@@ -65,6 +65,14 @@
 #define CLIENT_READY			1	/* connected, statements prepared */
 #define CLIENT_DONE				2	/* finished, counters final */
 
+/*
+ * on_disconnect 'reconnect': a client's first wait before it reconnects,
+ * doubled after each attempt that fails, up to the second; each wait drawn
+ * between its half and itself
+ */
+#define RUN_RECONNECT_MIN_NS	INT64CONST(10000000)	/* 10 ms */
+#define RUN_RECONNECT_MAX_NS	INT64CONST(1000000000)	/* 1 s */
+
 /* failure kinds */
 #define FAIL_SERIALIZATION		0
 #define FAIL_DEADLOCK			1
@@ -129,6 +137,18 @@ typedef struct RunClient
 	int64		conn_ns;		/* time spent connecting (and, per
 								 * transaction, disconnecting) */
 	int64		connections;	/* connections made during the run */
+
+	/*
+	 * on_disconnect 'reconnect': the client's outages, each from its last
+	 * success before a lost connection to its first success after
+	 */
+	int64		last_ok_ns;		/* its last committed transaction; 0: none */
+	int64		outage_from_ns; /* the open outage's start; 0: none open */
+	int64		downtime_ns;	/* of its outages that ended */
+	int64		detect_max_ns;	/* the longest from a last success to the
+								 * failure that began an outage */
+	int			outages;		/* that ended */
+	int64		reconnects;		/* connections made again after a loss */
 } RunClient;
 
 /*
@@ -183,6 +203,10 @@ typedef struct RunShared
 										 * client_connection_check_interval */
 	bool		connect_per_transaction;	/* pgbench -C */
 	bool		on_disconnect_continue; /* a lost connection ends its client only */
+	bool		on_disconnect_reconnect;	/* a client reconnects and goes on */
+	int64		reconnect_min_ns;	/* its first wait, doubled after each failed
+									 * attempt ... */
+	int64		reconnect_max_ns;	/* ... up to this */
 	int			nshards;
 	int			protocol;
 	char		protocol_name[16];

@@ -44,7 +44,8 @@ SELECT r.id, r.workload, r.dataset_id, r.scale, r.clients, r.duration,
        r.lag_avg_ms, r.lag_max_ms, r.target, r.driver, r.jobs, r.connect, r.target_host,
        r.target_rtt_ms, r.connection_time_ms, r.on_disconnect, r.clients_lost,
        CASE WHEN r.dead IS NULL THEN r.ignored_errors ELSE (r.dead).ignored_errors END AS ignored_errors,
-       r.step, r.price_per_hour, r.currency
+       r.step, r.price_per_hour, r.currency, r.reconnects, r.outages, r.outages_open,
+       r.downtime_median_ms, r.downtime_max_ms, r.detection_max_ms
   FROM (SELECT t.*,
                CASE WHEN t.status <> 'running' THEN NULL
                     WHEN NOT bench._run_alive(t.id) THEN bench._run_aborted(t) END AS dead
@@ -65,6 +66,18 @@ COMMENT ON COLUMN bench.runs.price_per_hour IS
     'The price per hour of the server the run ran on, when it started: its target''s option price_per_hour, or pgbenchkit.price_per_hour; NULL when unknown';
 COMMENT ON COLUMN bench.runs.currency IS
     'The currency of price_per_hour (ISO 4217 code); NULL when the price is unknown';
+COMMENT ON COLUMN bench.runs.reconnects IS
+    'on_disconnect => ''reconnect'': the connections the clients made again after losing theirs; NULL for other runs';
+COMMENT ON COLUMN bench.runs.outages IS
+    'on_disconnect => ''reconnect'': the clients'' outages, each from a client''s last success before a lost connection to its first success after it';
+COMMENT ON COLUMN bench.runs.outages_open IS
+    'on_disconnect => ''reconnect'': the clients whose outage had not ended when the run did (the run then failed, 08006)';
+COMMENT ON COLUMN bench.runs.downtime_median_ms IS
+    'on_disconnect => ''reconnect'': the median over the clients that had an outage of each one''s downtime in all (an open outage counted to the run''s end)';
+COMMENT ON COLUMN bench.runs.downtime_max_ms IS
+    'on_disconnect => ''reconnect'': the longest downtime of a client';
+COMMENT ON COLUMN bench.runs.detection_max_ms IS
+    'on_disconnect => ''reconnect'': the longest time from a client''s last success to the failure that showed it the loss';
 GRANT SELECT ON bench.runs TO PUBLIC;
 CREATE OR REPLACE TRIGGER write_through INSTEAD OF INSERT OR UPDATE OR DELETE ON bench.runs
     FOR EACH ROW EXECUTE FUNCTION bench._write_through('bench._runs');

@@ -91,3 +91,40 @@ DROP FUNCTION bench.chart_relative(bigint, bigint[], integer, integer);
 
 -- bench.chart_suite draws TPC-C's NOPM too: an argument more (metric)
 DROP FUNCTION bench.chart_suite(bigint, integer, integer);
+
+-- on_disconnect => 'reconnect', and what a run measured of its clients'
+-- outages: six columns at the end of bench._runs, as the install script has
+-- them (the view bench.runs gets them appended by the replay); the check of
+-- on_disconnect takes the new value, under the install script's name
+DO $do$
+DECLARE
+    c name;
+BEGIN
+    FOR c IN SELECT conname FROM pg_catalog.pg_constraint
+              WHERE conrelid = 'bench._runs'::regclass AND contype = 'c'
+                AND pg_catalog.pg_get_constraintdef(oid) LIKE '%on_disconnect%'
+    LOOP
+        EXECUTE pg_catalog.format('ALTER TABLE bench._runs DROP CONSTRAINT %I', c);
+    END LOOP;
+END
+$do$;
+ALTER TABLE bench._runs
+    ADD CONSTRAINT _runs_on_disconnect_check CHECK (on_disconnect IN ('fail', 'continue', 'reconnect')),
+    ADD COLUMN reconnects bigint,
+    ADD COLUMN outages integer,
+    ADD COLUMN outages_open integer,
+    ADD COLUMN downtime_median_ms double precision,
+    ADD COLUMN downtime_max_ms double precision,
+    ADD COLUMN detection_max_ms double precision;
+COMMENT ON COLUMN bench._runs.reconnects IS
+    'on_disconnect => ''reconnect'': the connections the clients made again after losing theirs; NULL for other runs';
+COMMENT ON COLUMN bench._runs.outages IS
+    'on_disconnect => ''reconnect'': the clients'' outages, each from a client''s last success before a lost connection to its first success after it';
+COMMENT ON COLUMN bench._runs.outages_open IS
+    'on_disconnect => ''reconnect'': the clients whose outage had not ended when the run did (the run then failed, 08006)';
+COMMENT ON COLUMN bench._runs.downtime_median_ms IS
+    'on_disconnect => ''reconnect'': the median over the clients that had an outage of each one''s downtime in all (an open outage counted to the run''s end)';
+COMMENT ON COLUMN bench._runs.downtime_max_ms IS
+    'on_disconnect => ''reconnect'': the longest downtime of a client';
+COMMENT ON COLUMN bench._runs.detection_max_ms IS
+    'on_disconnect => ''reconnect'': the longest time from a client''s last success to the failure that showed it the loss';
