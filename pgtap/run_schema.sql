@@ -149,40 +149,40 @@ SELECT ok((SELECT 'bench.run_groups'::regclass = ANY (extconfig) AND 'bench.grou
 
 -- ---------------------------------------------------------------- functions
 SELECT function_returns('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean', 'text', 'interval', 'interval'],
     'bench.runs', 'bench.run returns a row of bench.runs');
 SELECT function_returns('bench', 'start',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean', 'text', 'interval', 'interval'],
     'bigint', 'bench.start returns the run id');
 SELECT function_returns('bench', 'wait', ARRAY['bigint'], 'bench.runs', 'bench.wait returns a row of bench.runs');
 SELECT function_returns('bench', 'cancel', ARRAY['bigint'], 'boolean', 'bench.cancel returns boolean');
 SELECT is(
-    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean, text)'::regprocedure),
+    (SELECT proargnames FROM pg_proc WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean, text, interval, interval)'::regprocedure),
     ARRAY['workload', 'clients', 'duration', 'transactions', 'protocol', 'warmup', 'progress', 'max_tries', 'tag', 'prewarm', 'sample_interval',
-          'script', 'rate', 'latency_limit', 'random_seed', 'variables', 'target', 'jobs', 'connect', 'on_disconnect', 'groups', 'warehouse_choice', 'keying_and_thinking', 'mode']::text[],
+          'script', 'rate', 'latency_limit', 'random_seed', 'variables', 'target', 'jobs', 'connect', 'on_disconnect', 'groups', 'warehouse_choice', 'keying_and_thinking', 'mode', 'reconnect_delay', 'reconnect_max_delay']::text[],
     'bench.run has the documented argument names');
 SELECT is(
     (SELECT pg_get_expr(proargdefaults, 0) FROM pg_proc
-      WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean, text)'::regprocedure),
-    'NULL::text, 1, NULL::interval, NULL::bigint, ''prepared''::text, ''00:00:00''::interval, ''00:00:05''::interval, 1, NULL::text, true, ''00:00:01''::interval, NULL::text, NULL::double precision, NULL::interval, NULL::bigint, NULL::jsonb, NULL::text, NULL::integer, ''per_run''::text, ''fail''::text, NULL::jsonb, ''home''::text, false, ''procedures''::text',
-    'bench.run defaults: no workload (a script instead), 1 client, 60 s (duration NULL), prepared, no warm-up, progress every 5 s, 1 try, no tag, prewarm, a sample every second, no rate or latency limit, a random seed, no variables, no target (in-server clients), no jobs, a connection per run, a lost connection fails the run, no groups, home warehouses, no keying and think times, TPC-C sent as procedures');
+      WHERE oid = 'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean, text, interval, interval)'::regprocedure),
+    'NULL::text, 1, NULL::interval, NULL::bigint, ''prepared''::text, ''00:00:00''::interval, ''00:00:05''::interval, 1, NULL::text, true, ''00:00:01''::interval, NULL::text, NULL::double precision, NULL::interval, NULL::bigint, NULL::jsonb, NULL::text, NULL::integer, ''per_run''::text, ''fail''::text, NULL::jsonb, ''home''::text, false, ''procedures''::text, ''00:00:00.01''::interval, ''00:00:01''::interval',
+    'bench.run defaults: no workload (a script instead), 1 client, 60 s (duration NULL), prepared, no warm-up, progress every 5 s, 1 try, no tag, prewarm, a sample every second, no rate or latency limit, a random seed, no variables, no target (in-server clients), no jobs, a connection per run, a lost connection fails the run, no groups, home warehouses, no keying and think times, TPC-C sent as procedures, reconnects after 10 ms at first and 1 s at most');
 SELECT isnt_strict('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean', 'text', 'interval', 'interval'],
     'bench.run is not strict (it reports NULL arguments itself)');
 SELECT isnt_definer('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean', 'text', 'interval', 'interval'],
     'bench.run is not SECURITY DEFINER (its workers run as the caller)');
 SELECT volatility_is('bench', 'run',
-    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean', 'text'],
+    ARRAY['text', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval', 'integer', 'text', 'boolean', 'interval', 'text', 'double precision', 'interval', 'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean', 'text', 'interval', 'interval'],
     'volatile', 'bench.run is volatile');
 
 -- ---------------------------------------------------------------- privileges
 CREATE ROLE pgbk_tap_runner NOLOGIN;
 SELECT ok(NOT has_function_privilege('public',
-    'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean, text)', 'EXECUTE'),
+    'bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean, text, interval, interval)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.run');
 SELECT ok(NOT has_function_privilege('public',
-    'bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean, text)', 'EXECUTE'),
+    'bench.start(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean, text, interval, interval)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.start');
 SELECT ok(NOT has_function_privilege('public', 'bench.wait(bigint)', 'EXECUTE'),
     'PUBLIC may not EXECUTE bench.wait');

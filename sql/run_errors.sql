@@ -76,6 +76,10 @@ SELECT * FROM bench.run('select-only', on_disconnect => 'continue', transactions
 SELECT * FROM bench.run('select-only', on_disconnect => 'reconnect', duration => '1 s');
 SELECT * FROM bench.run('select-only', on_disconnect => 'reconnect', transactions => 1, target => 'nowhere');
 SELECT * FROM bench.run('select-only', on_disconnect => 'retry', transactions => 1, target => 'nowhere');
+SELECT * FROM bench.run('select-only', on_disconnect => 'reconnect', reconnect_delay => '0', target => 'nowhere');
+SELECT * FROM bench.run('select-only', on_disconnect => 'reconnect', reconnect_max_delay => '1 h', target => 'nowhere');
+SELECT * FROM bench.run('select-only', on_disconnect => 'reconnect', reconnect_delay => '2 s', target => 'nowhere');
+SELECT * FROM bench.run('select-only', on_disconnect => 'reconnect', reconnect_delay => NULL, target => 'nowhere');
 -- a target that cannot be reached: the coordinator's connection fails first
 SELECT * FROM bench.run('select-only', transactions => 1, target => 'nowhere');
 SET client_min_messages = warning;

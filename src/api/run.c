@@ -926,8 +926,8 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	sh->connect_per_transaction = a.connect_per_transaction;
 	sh->on_disconnect_continue = a.on_disconnect_continue;
 	sh->on_disconnect_reconnect = a.on_disconnect_reconnect;
-	sh->reconnect_min_ns = RUN_RECONNECT_MIN_NS;
-	sh->reconnect_max_ns = RUN_RECONNECT_MAX_NS;
+	sh->reconnect_min_ns = a.reconnect_delay_ns;
+	sh->reconnect_max_ns = a.reconnect_max_delay_ns;
 	sh->nshards = nshards;
 	sh->script_shards = script_shards;
 	sh->protocol = a.protocol;

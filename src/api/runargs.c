@@ -698,6 +698,45 @@ check_mode(const char *fn, const Datum *v, const bool *n, RunArgs *a)
  */
 
 /*
+ * reconnect_delay, reconnect_max_delay: on_disconnect 'reconnect''s waits
+ * before a new connection, the first and the longest (each drawn between
+ * its half and itself)
+ */
+static int64
+reconnect_wait(const Datum *v, int arg, const char *name)
+{
+	Interval   *iv = DatumGetIntervalP(v[arg]);
+	bool		too_big;
+	int64		ns = bk_interval_ns(iv, &too_big);
+
+	if (ns < INT64CONST(1000000) || ns > INT64CONST(600) * 1000000000 || too_big)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s must be from 1 ms to 10 min, not %s", name, bk_interval_text(iv)),
+				 errhint("With on_disconnect => 'reconnect', a client waits reconnect_delay before its first attempt, twice as long after each that fails, up to reconnect_max_delay.")));
+	return ns;
+}
+
+static void
+check_reconnect_delay(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	a->reconnect_delay_ns = reconnect_wait(v, RA_RECONNECT_DELAY, "reconnect_delay");
+}
+
+static void
+check_reconnect_max_delay(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	a->reconnect_max_delay_ns = reconnect_wait(v, RA_RECONNECT_MAX_DELAY, "reconnect_max_delay");
+	if (a->reconnect_max_delay_ns < a->reconnect_delay_ns)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("reconnect_max_delay (%s) must not be less than reconnect_delay (%s)",
+						bk_interval_text(DatumGetIntervalP(v[RA_RECONNECT_MAX_DELAY])),
+						bk_interval_text(DatumGetIntervalP(v[RA_RECONNECT_DELAY]))),
+				 errhint("reconnect_max_delay bounds the waits, which start at reconnect_delay and double.")));
+}
+
+/*
  * Every run argument, in the order of bench.run's signature.  A new one
  * goes at the end (positional calls keep working), with its check, and a
  * field of RunArgs; an upgrade script recreates the functions with
@@ -752,6 +791,10 @@ const BkArgDef bk_run_args[RUN_NARGS] = {
 	"TPC-C: the specification's keying and think times between transactions (at most 10 clients per warehouse)"},
 	[RA_MODE] = {"mode", TEXTOID, "procedures", true, check_mode,
 	"TPC-C: procedures (one call of the dataset's function per transaction, as HammerDB) or statements (each statement its own round trip, as go-tpc)"},
+	[RA_RECONNECT_DELAY] = {"reconnect_delay", INTERVALOID, "10 ms", true, check_reconnect_delay,
+	"on_disconnect 'reconnect': the wait before a client's first attempt at a new connection, doubled after each that fails (each wait drawn between its half and itself)"},
+	[RA_RECONNECT_MAX_DELAY] = {"reconnect_max_delay", INTERVALOID, "1 s", true, check_reconnect_max_delay,
+	"on_disconnect 'reconnect': the longest wait between a client's attempts"},
 };
 
 /*

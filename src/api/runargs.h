@@ -48,6 +48,8 @@ typedef enum BkRunArgNo
 	RA_WAREHOUSE_CHOICE,
 	RA_KEYING_AND_THINKING,
 	RA_MODE,
+	RA_RECONNECT_DELAY,
+	RA_RECONNECT_MAX_DELAY,
 	RUN_NARGS
 } BkRunArgNo;
 
@@ -96,6 +98,8 @@ typedef struct RunArgs
 	bool		connect_per_transaction;
 	bool		on_disconnect_continue;
 	bool		on_disconnect_reconnect;
+	int64		reconnect_delay_ns; /* the first wait before a new connection */
+	int64		reconnect_max_delay_ns; /* the longest */
 	int			ngroups;		/* 0: no groups => */
 	RunGroupArg *groups;
 	bool		random_warehouse;	/* TPC-C: warehouse_choice => 'random' */

@@ -65,14 +65,6 @@
 #define CLIENT_READY			1	/* connected, statements prepared */
 #define CLIENT_DONE				2	/* finished, counters final */
 
-/*
- * on_disconnect 'reconnect': a client's first wait before it reconnects,
- * doubled after each attempt that fails, up to the second; each wait drawn
- * between its half and itself
- */
-#define RUN_RECONNECT_MIN_NS	INT64CONST(10000000)	/* 10 ms */
-#define RUN_RECONNECT_MAX_NS	INT64CONST(1000000000)	/* 1 s */
-
 /* failure kinds */
 #define FAIL_SERIALIZATION		0
 #define FAIL_DEADLOCK			1
