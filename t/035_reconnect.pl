@@ -1,7 +1,8 @@
 # on_disconnect => 'reconnect': a run against a target that restarts goes
-# on, each client reconnecting, and measures the outage; a run whose target
-# never comes back fails with 08006 and its outage open; the option's bad
-# inputs.
+# on, each client reconnecting, and measures the outage; with a two-host
+# connection string, a run goes on against a standby promoted while the
+# primary is down; a run whose target never comes back fails with 08006
+# and its outage open; the option's bad inputs.
 use strict;
 use warnings;
 
@@ -15,7 +16,7 @@ use Time::HiRes qw(time sleep);
 use BenchTarget qw(driver_and_target add_targets);
 
 my $password = 'outage-secret-35';
-my ($node, $remote) = driver_and_target($password, 'shop');
+my ($node, $remote) = driver_and_target({ allows_streaming => 1 }, $password, 'shop');
 add_targets($node, $remote, $password, 'shop', 'shop');
 $node->safe_psql('bk', "SELECT dataset_id FROM bench.init('tpcb', scale => 1, target => 'shop')");
 
@@ -87,6 +88,8 @@ $remote->start;
 my $t2 = time;
 my $r = wait_end($id);
 
+note(sprintf('restart: target down %.0f ms surely, %.0f ms at most; downtime median %s ms, max %s ms, detection max %s ms, %s reconnects, %s failures',
+	($t1 - $t0) * 1000, ($t2 - $t0) * 1000, map { $r->{$_} } qw(downtime_median_ms downtime_max_ms detection_max_ms reconnects failures)));
 is($r->{status}, 'done', 'the run went on through the restart and ended done')
   or diag("$r->{sqlstate}: $r->{error}");
 is($r->{on_disconnect}, 'reconnect', 'bench.runs records on_disconnect');
@@ -110,6 +113,40 @@ my $history = $remote->safe_psql('shop', 'SELECT count(*) FROM pgbench_history')
 cmp_ok($history, '>=', $r->{transactions}, 'every committed transaction is in pgbench_history');
 cmp_ok($history, '<=', $r->{transactions} + $r->{failures},
 	'... and no more than those and the ones lost in flight');
+
+# ------------------------- a standby promoted, the connection string's second host
+
+$remote->backup('before_failover');
+my $standby = PostgreSQL::Test::Cluster->new('standby');
+$standby->init_from_backup($remote, 'before_failover', has_streaming => 1);
+$standby->start;
+$remote->wait_for_catchup($standby);
+my ($h1, $p1, $h2, $p2) = ($remote->host, $remote->port, $standby->host, $standby->port);
+$node->safe_psql('bk', qq{
+	SET log_statement = 'none';
+	SELECT name FROM bench.add_target('ha', 'host=$h1,$h2 port=$p1,$p2 dbname=shop target_session_attrs=read-write',
+	                                  password => '$password', "user" => 'bench_remote')});
+$remote->safe_psql('shop', 'TRUNCATE pgbench_history');
+$remote->wait_for_catchup($standby);
+$id = $node->safe_psql('bk', qq{
+	SELECT bench.start('tpcb', clients => 4, duration => '8 s', target => 'ha',
+	                   on_disconnect => 'reconnect', progress => '1 s', prewarm => false)});
+wait_transactions($id);
+$remote->stop('fast');
+$standby->promote;
+$r = wait_end($id);
+is($r->{status}, 'done', 'the run went on against the promoted standby')
+  or diag("$r->{sqlstate}: $r->{error}");
+cmp_ok($r->{reconnects}, '>=', 4, 'every client reconnected, to the new primary');
+is($r->{outages_open}, '0', 'no outage left open');
+is($standby->safe_psql('shop', 'SELECT pg_is_in_recovery()'), 'f', 'the standby is the primary now');
+# what committed before the stop had been streamed (a fast stop sends it
+# all); what committed after went to the new primary
+my $rows = $standby->safe_psql('shop', 'SELECT count(*) FROM pgbench_history');
+cmp_ok($rows, '>=', $r->{transactions}, 'every committed transaction is on the new primary');
+cmp_ok($rows, '<=', $r->{transactions} + $r->{failures}, '... and no more than those and the ones lost in flight');
+$standby->stop;
+$remote->start;
 
 # ------------------------------------------- the target gone for good
 

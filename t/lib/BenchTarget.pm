@@ -14,9 +14,11 @@ use PostgreSQL::Test::Utils;
 our @EXPORT_OK = qw(driver_and_target add_targets);
 
 # (driver, target), started; PASSWORD is bench_remote's, DATABASES the
-# target's databases it owns
+# target's databases it owns.  A hash of options may come first:
+# allows_streaming => 1 makes a target a standby can stream from.
 sub driver_and_target
 {
+	my %opts = ref $_[0] eq 'HASH' ? %{ shift @_ } : ();
 	my ($password, @databases) = @_;
 
 	my $node = PostgreSQL::Test::Cluster->new('driver');
@@ -27,7 +29,9 @@ sub driver_and_target
 	$node->safe_psql('bk', 'SET client_min_messages = warning; CREATE EXTENSION pgbenchkit CASCADE');
 
 	my $remote = PostgreSQL::Test::Cluster->new('target');
-	$remote->init;
+	$remote->init(allows_streaming => $opts{allows_streaming} ? 1 : 0);
+	# a streaming node gets 10 connections: the clients of a run need more
+	$remote->append_conf('postgresql.conf', "max_connections = 40\n") if $opts{allows_streaming};
 	$remote->start;
 	my $hba = $remote->data_dir . '/pg_hba.conf';
 	my $rules = slurp_file($hba);
