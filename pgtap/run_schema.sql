@@ -71,7 +71,7 @@ SELECT columns_are('bench', 'progress', ARRAY[
     'run_id', 'interval_start', 'interval_end', 'elapsed_s', 'transactions', 'tps',
     'latency_avg_ms', 'latency_stddev_ms', 'latency_p99_ms', 'latency_max_ms', 'failures',
     'retries', 'in_warmup', 'histogram_lower_ms', 'histogram_upper_ms', 'histogram_count',
-    'ignored_errors'],
+    'ignored_errors', 'connection_failures', 'reconnects'],
     'bench.progress has the documented columns');
 SELECT col_is_pk('bench', 'progress', ARRAY['run_id', 'interval_start'], 'bench.progress is keyed by run and interval');
 SELECT fk_ok('bench', 'progress', 'run_id', 'bench', '_runs', 'id', 'bench.progress.run_id references bench._runs');

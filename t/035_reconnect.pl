@@ -107,6 +107,16 @@ cmp_ok($r->{downtime_max_ms}, '<=', ($t2 - $t0) * 1000 + 1000 + 5000,
 cmp_ok($r->{detection_max_ms}, '>=', 0, 'the detection time is recorded');
 cmp_ok($r->{detection_max_ms}, '<=', $r->{downtime_max_ms}, '... within the downtime');
 
+# the hole, second by second: the intervals with the lost connections and
+# the new ones add up to the run's
+my ($lost, $again, $holes) = split /\|/, $node->safe_psql('bk', qq{
+	SELECT sum(connection_failures), sum(reconnects), count(*) FILTER (WHERE reconnects > 0)
+	  FROM bench.progress WHERE run_id = $id});
+cmp_ok($lost, '>=', $clients, 'progress: every client\'s lost transaction in the interval it failed');
+cmp_ok($lost, '<=', $r->{failures}, '... counted among the failures');
+is($again, $r->{reconnects}, 'progress: the intervals\' reconnects add up to the run\'s');
+cmp_ok($holes, '>=', 1, '... in the intervals after the restart');
+
 # every transaction counted as committed is there; the ones lost in flight
 # may or may not be (their COMMIT's answer was lost with the connection)
 my $history = $remote->safe_psql('shop', 'SELECT count(*) FROM pgbench_history');

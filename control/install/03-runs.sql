@@ -134,11 +134,17 @@ CREATE TABLE bench.progress (
     histogram_upper_ms double precision[],
     histogram_count bigint[],
     ignored_errors  bigint      NOT NULL DEFAULT 0,
+    connection_failures bigint,
+    reconnects      bigint,
     PRIMARY KEY (run_id, interval_start)
 );
 
 COMMENT ON TABLE bench.progress IS
     'Per-interval progress of every run: transactions, tps, latency, failures; warm-up intervals marked';
+COMMENT ON COLUMN bench.progress.connection_failures IS
+    'on_disconnect => ''reconnect'': the transactions of the interval that failed because their connection was lost (counted in failures too); NULL for other runs';
+COMMENT ON COLUMN bench.progress.reconnects IS
+    'on_disconnect => ''reconnect'': the connections the clients made again in the interval; NULL for other runs';
 
 --
 -- bench.histograms: the merged latency histogram of each run's measured

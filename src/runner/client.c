@@ -138,6 +138,7 @@ typedef struct ClientSlot
 	int			pos;			/* its socket's event in the set; -1: none */
 	pgsocket	fd;				/* the socket of that event */
 	bool		armed;			/* the event waits for readability */
+	uint32		conn_epoch;		/* the session's when the event was made */
 } ClientSlot;
 
 typedef struct ClientWorker
@@ -393,6 +394,17 @@ client_loop(ClientWorker *cw)
 			}
 			client_advance(cw, slot, interrupted);
 			interrupted = false;
+			if (slot->conn_epoch != slot->s.conn_epoch)
+			{
+				/*
+				 * on_disconnect 'reconnect': its connection was closed (the
+				 * socket left the set with it), and the new one may have the
+				 * same number
+				 */
+				slot->conn_epoch = slot->s.conn_epoch;
+				slot->pos = -1;
+				slot->armed = false;
+			}
 			switch (slot->wait.kind)
 			{
 				case BK_WAIT_DONE:

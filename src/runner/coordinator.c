@@ -84,6 +84,8 @@ typedef struct CoordTotals
 	int64		retried;
 	int64		retries;
 	int64		ignored;
+	int64		lost;
+	int64		reconnects;
 } CoordTotals;
 
 /* what the intervals of one group need of the last tick (groups =>) */
@@ -404,6 +406,8 @@ coord_collect_group(Coord *co, const RunGroup *g, CoordTotals *t, BkHist **hist)
 			t[ph].retried += pg_atomic_read_u64(&ctr->retried);
 			t[ph].retries += pg_atomic_read_u64(&ctr->retries);
 			t[ph].ignored += pg_atomic_read_u64(&ctr->ignored);
+			t[ph].lost += pg_atomic_read_u64(&ctr->lost);
+			t[ph].reconnects += pg_atomic_read_u64(&ctr->reconnects);
 		}
 	}
 	for (int ph = 0; ph < 2; ph++)
@@ -438,6 +442,8 @@ coord_interval_values(RunInterval *iv, const CoordTotals *cur, const CoordTotals
 	iv->failures = cur->failures - prev->failures;
 	iv->retries = cur->retries - prev->retries;
 	iv->ignored_errors = cur->ignored - prev->ignored;
+	iv->connection_failures = cur->lost - prev->lost;
+	iv->reconnects = cur->reconnects - prev->reconnects;
 	if (n > 0)
 	{
 		double		avg = (cur->lat_sum_ns - prev->lat_sum_ns) / 1e6 / n;
@@ -559,6 +565,7 @@ coord_interval(Coord *co, int64 end_ns)
 	iv.end = coord_timestamp(co, end_ns);
 	iv.elapsed_s = (end_ns - sh->start_ns) / 1e9;
 	coord_interval_values(&iv, cur, prev, co->delta_hist, secs);
+	iv.reconnecting = sh->on_disconnect_reconnect;
 
 	coord_xact_begin("pgbenchkit: recording progress");
 	coord_record_start(co);

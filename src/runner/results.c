@@ -461,6 +461,20 @@ bk_run_progress(int64 run_id, const RunInterval *iv, const BkHist *hist)
 						 hist ? ", ignored_errors, histogram_lower_ms, histogram_upper_ms, histogram_count" : "",
 						 hist ? ", $14, $15, $16, $17" : ""),
 				hist ? 17 : 13, types, values, nulls, SPI_OK_INSERT);
+	/* on_disconnect 'reconnect': the lost connections, where the table has them */
+	if (iv->reconnecting && bench_has_column("progress", "reconnects"))
+	{
+		Oid			rtypes[4] = {INT8OID, TIMESTAMPTZOID, INT8OID, INT8OID};
+		Datum		rvalues[4];
+
+		rvalues[0] = Int64GetDatum(run_id);
+		rvalues[1] = TimestampTzGetDatum(iv->start);
+		rvalues[2] = Int64GetDatum(iv->connection_failures);
+		rvalues[3] = Int64GetDatum(iv->reconnects);
+		bk_spi_exec("UPDATE bench.progress SET connection_failures = $3, reconnects = $4"
+					" WHERE run_id = $1 AND interval_start = $2",
+					4, rtypes, rvalues, NULL, SPI_OK_UPDATE);
+	}
 	bk_restore_user(&sw);
 }
 

@@ -64,6 +64,9 @@ typedef struct RunInterval
 	int64		failures;
 	int64		retries;
 	int64		ignored_errors;
+	bool		reconnecting;	/* on_disconnect 'reconnect': the two below */
+	int64		connection_failures;
+	int64		reconnects;
 	bool		in_warmup;
 } RunInterval;
 

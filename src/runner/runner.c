@@ -998,6 +998,7 @@ runner_count_tx(BkSession *s)
 	}
 	if (s->error == BK_ERR_OTHER && s->lost)
 	{
+		counter_add(&ctr->lost, 1);
 		runner_outage_begin(s, t1);
 		return BK_ST_RECONNECT;
 	}
@@ -1032,6 +1033,7 @@ runner_error(BkSession *s)
 		s->lost = true;
 		s->in_block = false;
 		s->xs->exec->close(s->xs);
+		s->conn_epoch++;
 		return true;
 	}
 	if (s->error == BK_ERR_OTHER && !bk_session_stopping(s) && !runner_lost(s, &s->err))
@@ -1247,6 +1249,7 @@ bk_session_advance(BkSession *s, BkWait *wait)
 						goto out;
 					}
 					memset(&err, 0, sizeof(err));
+					s->conn_epoch++;
 					if (s->xs->exec->reconnect(s->xs, &err))
 					{
 						int64		t1 = bk_now_ns();
@@ -1254,6 +1257,7 @@ bk_session_advance(BkSession *s, BkWait *wait)
 						s->me->conn_ns += t1 - now;
 						s->me->connections++;
 						s->me->reconnects++;
+						counter_add(&s->me->phase[t1 < s->sh->measure_ns ? PHASE_WARMUP : PHASE_MEASURED].reconnects, 1);
 						s->state = BK_ST_CHOOSE_SCRIPT;
 					}
 					else

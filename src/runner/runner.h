@@ -133,6 +133,8 @@ typedef struct BkSession
 	bool		lost;			/* it failed because the connection was lost,
 								 * and the client reconnects */
 	int64		reconnect_at;	/* BK_ST_RECONNECT: the next attempt */
+	uint32		conn_epoch;		/* its connection was closed this many times
+								 * (the worker's set of sockets follows) */
 	int64		reconnect_wait_ns;	/* the wait before it, before jitter */
 	BkPrng		backoff_prng;	/* the jitter's (not the script's) */
 	BkError		err;

@@ -87,6 +87,9 @@ typedef struct RunCounters
 	pg_atomic_uint64 skipped;	/* rate and latency_limit: never started */
 	pg_atomic_uint64 late;		/* latency_limit: took longer */
 	pg_atomic_uint64 lag_sum_ns;	/* rate: start behind schedule */
+	pg_atomic_uint64 lost;		/* failures: the connection was lost, and
+								 * the client reconnects */
+	pg_atomic_uint64 reconnects;	/* connections made again after a loss */
 	int64		lag_max_ns;
 	double		lat_sumsq;		/* sum of squared latencies, ms^2 */
 } RunCounters;

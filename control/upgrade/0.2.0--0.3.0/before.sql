@@ -128,3 +128,12 @@ COMMENT ON COLUMN bench._runs.downtime_max_ms IS
     'on_disconnect => ''reconnect'': the longest downtime of a client';
 COMMENT ON COLUMN bench._runs.detection_max_ms IS
     'on_disconnect => ''reconnect'': the longest time from a client''s last success to the failure that showed it the loss';
+
+-- on_disconnect => 'reconnect': each progress interval's lost connections
+ALTER TABLE bench.progress
+    ADD COLUMN connection_failures bigint,
+    ADD COLUMN reconnects bigint;
+COMMENT ON COLUMN bench.progress.connection_failures IS
+    'on_disconnect => ''reconnect'': the transactions of the interval that failed because their connection was lost (counted in failures too); NULL for other runs';
+COMMENT ON COLUMN bench.progress.reconnects IS
+    'on_disconnect => ''reconnect'': the connections the clients made again in the interval; NULL for other runs';
