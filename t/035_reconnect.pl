@@ -158,6 +158,26 @@ cmp_ok($rows, '<=', $r->{transactions} + $r->{failures}, '... and no more than t
 $standby->stop;
 $remote->start;
 
+# ------------------------- a server that lets the clients in and fails their writes
+
+# a read-only server (a primary turned standby, 25006) does not make the
+# clients hammer it: each new connection that fails before a success waits
+# the doubled wait, up to the longest (1 s); with every wait at its
+# shortest (half its bound: 5, 10, 20, ... 320 ms, then 0.5 s) a client
+# makes at most 14 in 4 s, so 4 clients a few dozen (without the doubling,
+# thousands)
+$remote->safe_psql('postgres', 'ALTER SYSTEM SET default_transaction_read_only = on; SELECT pg_reload_conf()');
+$id = $node->safe_psql('bk', qq{
+	SELECT bench.start('tpcb', clients => 4, duration => '4 s', target => 'shop',
+	                   on_disconnect => 'reconnect', progress => '1 s', prewarm => false)});
+$r = wait_end($id);
+note("read-only: $r->{reconnects} reconnects, $r->{failures} failures");
+is($r->{status}, 'failed', 'a server that fails every write: the run fails');
+is($r->{sqlstate}, '08006', '... with 08006, its outages open');
+cmp_ok($r->{reconnects}, '>=', 4, 'the clients tried again');
+cmp_ok($r->{reconnects}, '<=', 4 * 16, '... no more often than the doubling waits allow');
+$remote->safe_psql('postgres', 'ALTER SYSTEM RESET default_transaction_read_only; SELECT pg_reload_conf()');
+
 # ------------------------------------------- the target gone for good
 
 $remote->safe_psql('shop', 'TRUNCATE pgbench_history');

@@ -295,7 +295,12 @@ runner_schedule_reconnect(BkSession *s, int64 now)
  * runner_outage_begin
  *		The connection was lost at NOW (on_disconnect 'reconnect'): the
  *		client's outage begins at its last success (or the run's start), if
- *		one is not open already; its first reconnect is scheduled.
+ *		one is not open already, and its next reconnect is scheduled: the
+ *		first after reconnect_delay, or, in an outage already open (a new
+ *		connection that failed before any success: a server that lets the
+ *		client in but fails its transactions, as a read-only standby), after
+ *		the wait that goes on doubling, so that no client comes back faster
+ *		than the waits allow.
  */
 static void
 runner_outage_begin(BkSession *s, int64 now)
@@ -309,9 +314,9 @@ runner_outage_begin(BkSession *s, int64 now)
 		me->outage_from_ns = Max(from, 1);
 		if (now - from > me->detect_max_ns)
 			me->detect_max_ns = now - from;
+		s->reconnect_wait_ns = s->sh->reconnect_min_ns;
 	}
 	s->lost = false;
-	s->reconnect_wait_ns = s->sh->reconnect_min_ns;
 	runner_schedule_reconnect(s, now);
 }
 
