@@ -44,7 +44,9 @@
 #include "storage/ipc.h"
 #include "storage/latch.h"
 #include "utils/builtins.h"
+#include "utils/datum.h"
 #include "utils/guc.h"
+#include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/snapmgr.h"
 
@@ -126,6 +128,32 @@ suite_xact_end(void)
 }
 
 /*
+ * suite_arg_at_default
+ *		Whether VALUE (as text, NULL for a null) is run argument RA's
+ *		default: as a value of its type, so that an interval the suite kept
+ *		as "@ 0.01 secs" is the default "10 ms".
+ */
+static bool
+suite_arg_at_default(int ra, const char *value)
+{
+	const char *dflt = bk_run_args[ra].default_value;
+	Oid			input;
+	Oid			ioparam;
+	int16		typlen;
+	bool		typbyval;
+
+	if (value == NULL || dflt == NULL)
+		return value == NULL && dflt == NULL;
+	if (strcmp(value, dflt) == 0)
+		return true;
+	getTypeInputInfo(bk_run_args[ra].type, &input, &ioparam);
+	get_typlenbyval(bk_run_args[ra].type, &typlen, &typbyval);
+	return datumIsEqual(OidInputFunctionCall(input, (char *) value, ioparam, -1),
+						OidInputFunctionCall(input, (char *) dflt, ioparam, -1),
+						typbyval, typlen);
+}
+
+/*
  * suite_append_run_args
  *		Append to SQL, a call of bench.run being written, ", name => value"
  *		for each run argument the jsonb ARGS (an expression over bench.suites
@@ -164,9 +192,7 @@ suite_append_run_args(StringInfo sql, int64 suite_id, const char *args, int step
 					(errcode(ERRCODE_OBJECT_NOT_IN_PREREQUISITE_STATE),
 					 errmsg("%s has a run argument \"%s\" that the pgbenchkit library of version %s does not know",
 							what, key, BK_VERSION)));
-		if (value == NULL ? bk_run_args[ra].default_value == NULL :
-			(bk_run_args[ra].default_value != NULL &&
-			 strcmp(value, bk_run_args[ra].default_value) == 0))
+		if (suite_arg_at_default(ra, value))
 			continue;
 		appendStringInfo(sql, ", %s => (%s OPERATOR(pg_catalog.->>) %s)::%s",
 						 quote_identifier(key), args, quote_literal_cstr(key),
