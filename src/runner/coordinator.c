@@ -749,12 +749,13 @@ static void
 coord_outages(Coord *co, RunSummary *sum, int64 end_ns)
 {
 	RunShared  *sh = co->sh;
-	double	   *down = palloc(sizeof(double) * sh->clients);
+	double	   *down;
 	int			n = 0;
 
 	sum->reconnects = -1;
 	if (!sh->on_disconnect_reconnect)
 		return;
+	down = palloc(sizeof(double) * sh->clients);
 	sum->reconnects = 0;
 	sum->outages = sum->outages_open = 0;
 	sum->downtime_median_ms = sum->downtime_max_ms = sum->detection_max_ms = 0;
@@ -921,13 +922,21 @@ coord_close_target(Coord *co)
  *		Counters read across a restart or a failover are not those of one
  *		server's run: the observer says that too.
  */
+/* a new connection of the coordinator to its target, into *ARG (obs_try) */
+static void
+coord_connect_target(void *arg)
+{
+	Coord	   *co = *(Coord **) arg;
+	char		appname[NAMEDATALEN];
+
+	snprintf(appname, sizeof(appname), "pgbenchkit run %lld", (long long) co->sh->run_id);
+	co->target_conn = bk_target_open_conn(bk_target_open(co->sh->target, co->sh->roleid, appname));
+}
+
 static void
 coord_revive_target(Coord *co, const RunSummary *sum)
 {
 	PGresult   *r;
-	PGconn	   *volatile conn = NULL;
-	MemoryContext cxt = CurrentMemoryContext;
-	ResourceOwner owner = CurrentResourceOwner;
 
 	if (!co->sh->on_disconnect_reconnect || co->target_conn == NULL || !co->observing)
 		return;
@@ -942,30 +951,12 @@ coord_revive_target(Coord *co, const RunSummary *sum)
 		return;
 	}
 	PQclear(r);
-	/* in a subtransaction: connecting reads the catalogs (the password rules) */
-	BeginInternalSubTransaction(NULL);
-	MemoryContextSwitchTo(cxt);
-	PG_TRY();
-	{
-		char		appname[NAMEDATALEN];
-
-		snprintf(appname, sizeof(appname), "pgbenchkit run %lld", (long long) co->sh->run_id);
-		conn = bk_target_open_conn(bk_target_open(co->sh->target, co->sh->roleid, appname));
-		ReleaseCurrentSubTransaction();
-	}
-	PG_CATCH();
-	{
-		MemoryContextSwitchTo(cxt);
-		FlushErrorState();
-		RollbackAndReleaseCurrentSubTransaction();
-		conn = NULL;
-	}
-	PG_END_TRY();
-	MemoryContextSwitchTo(cxt);
-	CurrentResourceOwner = owner;
 	bk_target_finish(co->target_conn);
-	co->target_conn = conn;
-	bk_obs_set_remote(&co->obs, conn);
+	co->target_conn = NULL;
+	/* in a subtransaction: connecting reads the catalogs (the password rules) */
+	if (obs_try(coord_connect_target, &co) != NULL)
+		co->target_conn = NULL;
+	bk_obs_set_remote(&co->obs, co->target_conn);
 }
 
 /*

@@ -417,6 +417,21 @@ run_hist_arrays(const BkHist *hist, Datum *lower_ms, Datum *upper_ms, Datum *cou
 }
 
 /*
+ * Whether bench.progress has the columns of lost connections (not the SQL
+ * of a version before them), asked once per process: a run's coordinator
+ * writes a row every interval.
+ */
+static bool
+progress_has_reconnects(void)
+{
+	static int	has = -1;
+
+	if (has < 0)
+		has = bench_has_column("progress", "reconnects") ? 1 : 0;
+	return has == 1;
+}
+
+/*
  * bk_run_progress
  *		One progress row, with the latency histogram of its interval's
  *		transactions when HIST is given (NULL: the SQL of 0.1.0, whose
@@ -462,7 +477,7 @@ bk_run_progress(int64 run_id, const RunInterval *iv, const BkHist *hist)
 						 hist ? ", $14, $15, $16, $17" : ""),
 				hist ? 17 : 13, types, values, nulls, SPI_OK_INSERT);
 	/* on_disconnect 'reconnect': the lost connections, where the table has them */
-	if (iv->reconnecting && bench_has_column("progress", "reconnects"))
+	if (iv->reconnecting && progress_has_reconnects())
 	{
 		Oid			rtypes[4] = {INT8OID, TIMESTAMPTZOID, INT8OID, INT8OID};
 		Datum		rvalues[4];
