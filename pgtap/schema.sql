@@ -31,8 +31,8 @@ SELECT is(
 SELECT has_schema('bench', 'schema bench exists');
 SELECT tables_are('bench', ARRAY['datasets', 'workloads', '_runs', 'progress', 'histograms',
     'prewarms', 'samples', 'relation_sizes', '_suites', 'schedules', 'run_scripts', 'command_latencies',
-    'run_groups', 'group_progress'],
-    'schema bench has exactly the tables datasets, workloads, _runs, progress, histograms, prewarms, samples, relation_sizes, _suites, schedules, run_scripts, command_latencies, run_groups, group_progress');
+    'run_groups', 'group_progress', 'outages'],
+    'schema bench has exactly the tables datasets, workloads, _runs, progress, histograms, prewarms, samples, relation_sizes, _suites, schedules, run_scripts, command_latencies, run_groups, group_progress, outages');
 SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'prewarm', 'report', 'report_json',
     'define_workload', 'drop_workload',
     'sweep', 'start_sweep', 'wait_suite', 'cancel_suite', 'schedule', 'unschedule', 'run_schedule',
@@ -61,7 +61,7 @@ SELECT is(
       WHERE c.relnamespace = 'bench'::regnamespace AND c.relkind = 'r' AND c.relrowsecurity
         AND NOT c.relforcerowsecurity
         AND EXISTS (SELECT FROM pg_policy p WHERE p.polrelid = c.oid AND p.polcmd = 'r')),
-    '_runs, _suites, command_latencies, group_progress, histograms, prewarms, progress, relation_sizes, run_groups, run_scripts, samples, schedules, workloads',
+    '_runs, _suites, command_latencies, group_progress, histograms, outages, prewarms, progress, relation_sizes, run_groups, run_scripts, samples, schedules, workloads',
     'row level security, with a SELECT policy, on every table of work (not forced: the owner writes them)');
 SELECT is(
     (SELECT string_agg(c.relname || ' ' || c.relkind::text || ' ' || coalesce(array_to_string(c.reloptions, ','), '-'),

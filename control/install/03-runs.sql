@@ -85,6 +85,16 @@ CREATE TABLE bench._runs (
     downtime_median_ms      double precision,
     downtime_max_ms         double precision,
     detection_max_ms        double precision,
+    unknown_outcome         bigint,
+    outage_started          timestamptz,
+    outage_ended            timestamptz,
+    recovery_ms             double precision,
+    check_query             text,
+    check_before            bigint,
+    check_after             bigint,
+    committed_missing       bigint,
+    unknown_committed       bigint,
+    response_timeout        interval,
     CONSTRAINT _runs_price_check CHECK ((price_per_hour IS NULL) = (currency IS NULL))
 );
 
@@ -112,6 +122,26 @@ COMMENT ON COLUMN bench._runs.downtime_max_ms IS
     'on_disconnect => ''reconnect'': the longest downtime of a client';
 COMMENT ON COLUMN bench._runs.detection_max_ms IS
     'on_disconnect => ''reconnect'': the longest time from a client''s last success to the failure that showed it the loss';
+COMMENT ON COLUMN bench._runs.unknown_outcome IS
+    'on_disconnect => ''reconnect'': the transactions whose COMMIT (or statement outside a transaction block) was sent and whose answer the lost connection took; committed or not, the client could not tell (check_query tells how many did)';
+COMMENT ON COLUMN bench._runs.outage_started IS
+    'on_disconnect => ''reconnect'': the start of the first outage of any client (its last success before the loss)';
+COMMENT ON COLUMN bench._runs.outage_ended IS
+    'on_disconnect => ''reconnect'': the end of the last outage of any client (its first success after it); NULL while one was still open at the end';
+COMMENT ON COLUMN bench._runs.recovery_ms IS
+    'on_disconnect => ''reconnect'': from the first lost connection of any client to the first transaction committed after it';
+COMMENT ON COLUMN bench._runs.check_query IS
+    'The query of one integer on the target that each committed transaction adds one to, read before the run and after it (check_query; tpcb and simple-update count pgbench_history with on_disconnect => ''reconnect'')';
+COMMENT ON COLUMN bench._runs.check_before IS
+    'check_query''s value before the run';
+COMMENT ON COLUMN bench._runs.check_after IS
+    'check_query''s value after the run; NULL when it could not be read (the notes say why)';
+COMMENT ON COLUMN bench._runs.committed_missing IS
+    'The transactions the run counted committed that the target does not have: the committed count (warm-up included) less the growth of check_query''s value, at least 0';
+COMMENT ON COLUMN bench._runs.unknown_committed IS
+    'Of unknown_outcome, the transactions that did commit: the growth of check_query''s value beyond the committed count, at most unknown_outcome';
+COMMENT ON COLUMN bench._runs.response_timeout IS
+    'response_timeout: a statement not answered within it counted as a lost connection; NULL: none';
 
 --
 -- bench.progress: one row per run per progress interval.
@@ -145,6 +175,42 @@ COMMENT ON COLUMN bench.progress.connection_failures IS
     'on_disconnect => ''reconnect'': the transactions of the interval that failed because their connection was lost (counted in failures too); NULL for other runs';
 COMMENT ON COLUMN bench.progress.reconnects IS
     'on_disconnect => ''reconnect'': the connections the clients made again in the interval; NULL for other runs';
+
+--
+-- bench.outages: on_disconnect => 'reconnect', each client's outages
+--
+CREATE TABLE bench.outages (
+    run_id          bigint      NOT NULL REFERENCES bench._runs (id) ON DELETE CASCADE,
+    client          integer     NOT NULL,
+    outages         integer     NOT NULL,
+    open            boolean     NOT NULL,
+    downtime_ms     double precision NOT NULL,
+    detection_max_ms double precision NOT NULL,
+    reconnects      bigint      NOT NULL,
+    unknown_outcome bigint      NOT NULL,
+    committed       bigint      NOT NULL,
+    first_failure   timestamptz NOT NULL,
+    outage_started  timestamptz NOT NULL,
+    outage_ended    timestamptz,
+    reconnect_attempts bigint   NOT NULL,
+    last_sqlstate   text,
+    PRIMARY KEY (run_id, client)
+);
+
+COMMENT ON TABLE bench.outages IS
+    'on_disconnect => ''reconnect'': each client that lost its connection: its outages (each from its last success before the loss to its first success after it), downtime in all, longest detection, reconnects, transactions of unknown outcome and committed';
+COMMENT ON COLUMN bench.outages.open IS
+    'Whether the client''s last outage had not ended when the run did (counted in downtime_ms until the run''s end)';
+COMMENT ON COLUMN bench.outages.first_failure IS
+    'The failure that showed the client its first loss';
+COMMENT ON COLUMN bench.outages.outage_started IS
+    'The start of the client''s first outage: its last success before it';
+COMMENT ON COLUMN bench.outages.outage_ended IS
+    'The end of the client''s last outage that ended: its first success after it; NULL when none did';
+COMMENT ON COLUMN bench.outages.reconnect_attempts IS
+    'The new connections the client tried, made or not: bounded by the waits between them (reconnect_delay doubling up to reconnect_max_delay)';
+COMMENT ON COLUMN bench.outages.last_sqlstate IS
+    'The SQLSTATE of the client''s last lost connection or failed attempt (08006 lost, 57P01 shut down, 25006 read-only, 08001 no connection made (refused, pg_hba.conf, a timeout: libpq gives a failed connection no SQLSTATE of the server''s), ...)';
 
 --
 -- bench.histograms: the merged latency histogram of each run's measured
@@ -294,7 +360,8 @@ SELECT pg_catalog.pg_extension_config_dump('bench._runs', '');
 SELECT pg_catalog.pg_extension_config_dump('bench.runs_id_seq', '');
 SELECT pg_catalog.pg_extension_config_dump('bench.progress', '');
 SELECT pg_catalog.pg_extension_config_dump('bench.histograms', '');
-GRANT SELECT ON bench._runs, bench.progress, bench.histograms TO PUBLIC;
+SELECT pg_catalog.pg_extension_config_dump('bench.outages', '');
+GRANT SELECT ON bench._runs, bench.progress, bench.histograms, bench.outages TO PUBLIC;
 
 #include "functions/_run_alive.sql"
 

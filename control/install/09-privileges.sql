@@ -44,6 +44,9 @@ CREATE POLICY visible ON bench.progress FOR SELECT
 ALTER TABLE bench.histograms ENABLE ROW LEVEL SECURITY;
 CREATE POLICY visible ON bench.histograms FOR SELECT
     USING (EXISTS (SELECT FROM bench._runs r WHERE r.id = run_id));
+ALTER TABLE bench.outages ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.outages FOR SELECT
+    USING (EXISTS (SELECT FROM bench._runs r WHERE r.id = run_id));
 ALTER TABLE bench.run_scripts ENABLE ROW LEVEL SECURITY;
 CREATE POLICY visible ON bench.run_scripts FOR SELECT
     USING (EXISTS (SELECT FROM bench._runs r WHERE r.id = run_id));

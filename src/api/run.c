@@ -742,6 +742,7 @@ typedef struct RunLayout
 	Size		variables_json;
 	Size		tag;
 	Size		search_path;
+	Size		check_query;
 	Size		clients;
 	Size		hists;
 	Size		script_stats;
@@ -757,7 +758,7 @@ typedef struct RunLayout
  */
 static void
 run_layout(RunLayout *l, Size scripts_len, Size vars_len, Size json_len,
-		   Size tag_len, Size path_len, int clients, int nshards, int nscripts,
+		   Size tag_len, Size path_len, Size check_len, int clients, int nshards, int nscripts,
 		   int script_shards, int ncommands)
 {
 	Size		off = MAXALIGN(sizeof(RunShared));
@@ -768,6 +769,7 @@ run_layout(RunLayout *l, Size scripts_len, Size vars_len, Size json_len,
 	RUN_PLACE(variables_json, json_len);
 	RUN_PLACE(tag, tag_len);
 	RUN_PLACE(search_path, path_len);
+	RUN_PLACE(check_query, check_len);
 	RUN_PLACE(clients, sizeof(RunClient) * clients);
 	RUN_PLACE(hists, sizeof(BkSharedHist) * 2 * nshards);
 	RUN_PLACE(script_stats, sizeof(RunScriptStat) * clients * nscripts);
@@ -839,6 +841,13 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	}
 	seed = a.seed_given ? a.seed : bk_strong_seed();
 	bk_run_tpcc_args(&a, w);
+	/*
+	 * A run that reconnects checks what it counted committed: pgbench's
+	 * tpcb-like scripts add one row to pgbench_history per transaction.
+	 */
+	if (a.check_query == NULL && a.on_disconnect_reconnect && a.ngroups == 0 &&
+		(strcmp(w->name, "tpcb") == 0 || strcmp(w->name, "simple-update") == 0))
+		a.check_query = "SELECT pg_catalog.count(*) FROM pgbench_history";
 	if (w->dataset != NULL && a.target == NULL)
 	{
 		BkFoundDataset found;
@@ -899,6 +908,7 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	run_layout(&lay, scripts_len, vars_len + 1,
 			   a.variables_json ? strlen(a.variables_json) + 1 : 1,
 			   a.tag ? strlen(a.tag) + 1 : 1, strlen(search_path) + 1,
+			   a.check_query ? strlen(a.check_query) + 1 : 1,
 			   a.clients, nshards, w->nscripts, script_shards, ncommands);
 
 	seg = dsm_create(lay.size, 0);
@@ -928,6 +938,8 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	sh->on_disconnect_reconnect = a.on_disconnect_reconnect;
 	sh->reconnect_min_ns = a.reconnect_delay_ns;
 	sh->reconnect_max_ns = a.reconnect_max_delay_ns;
+	sh->response_timeout_ns = a.response_timeout_ns;
+	sh->response_timeout = a.response_timeout;
 	sh->nshards = nshards;
 	sh->script_shards = script_shards;
 	sh->protocol = a.protocol;
@@ -1000,6 +1012,11 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	}
 	sh->search_path_off = lay.search_path;
 	strcpy(RUN_TEXT(sh, lay.search_path), search_path);
+	if (a.check_query)
+	{
+		sh->check_query_off = lay.check_query;
+		strcpy(RUN_TEXT(sh, lay.check_query), a.check_query);
+	}
 	sh->clients_off = lay.clients;
 	sh->hists_off = lay.hists;
 	sh->script_stats_off = lay.script_stats;

@@ -737,6 +737,67 @@ check_reconnect_max_delay(const char *fn, const Datum *v, const bool *n, RunArgs
 }
 
 /*
+ * check_query => 'SELECT count(*) FROM pgbench_history': a query of one
+ * integer that each committed transaction of the run adds one to, read on
+ * the target before the run and after it, so that the run can tell whether
+ * every transaction it counted committed is there (and how many whose
+ * commit's answer a lost connection took did commit).  Only against a
+ * target; run.c gives the built-in tpcb and simple-update workloads one
+ * with on_disconnect 'reconnect'.
+ */
+static void
+check_check_query(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	if (n[RA_CHECK_QUERY])
+		return;
+	a->check_query = text_to_cstring(DatumGetTextPP(v[RA_CHECK_QUERY]));
+	if (a->target == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("check_query needs a target"),
+				 errdetail("It checks a target's rows against the transactions the run counted committed, after the connections were lost."),
+				 errhint("Leave check_query out, or run against a target: target => 'name'.")));
+	if (strspn(a->check_query, " \t\r\n") == strlen(a->check_query))
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("check_query must not be empty"),
+				 errhint("Give a query of one integer that each committed transaction adds one to, as SELECT count(*) FROM pgbench_history.")));
+	bk_check_chars("check_query", a->check_query, 4096,
+				   "A check query is one statement of at most 4096 characters.");
+}
+
+/*
+ * response_timeout => '5 s': a statement whose answer has not come within
+ * it counts as a lost connection (08006), so that a target that vanished
+ * without a word (a host gone, its processes stopped) is found out within
+ * it; a client of on_disconnect 'reconnect' then reconnects.  Only against
+ * a target.
+ */
+static void
+check_response_timeout(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	bool		too_big;
+
+	if (n[RA_RESPONSE_TIMEOUT])
+		return;
+	a->response_timeout = *DatumGetIntervalP(v[RA_RESPONSE_TIMEOUT]);
+	a->response_timeout_ns = bk_interval_ns(&a->response_timeout, &too_big);
+	if (a->response_timeout_ns < INT64CONST(1000000) || too_big ||
+		a->response_timeout_ns > INT64CONST(86400) * 1000000000)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("response_timeout must be from 1 ms to 1 day, not %s",
+						bk_interval_text(&a->response_timeout)),
+				 errhint("A statement not answered within response_timeout counts as a lost connection; for example response_timeout => '5 s'.")));
+	if (a->target == NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("response_timeout needs a target"),
+				 errdetail("In-server clients have no connection to lose; statement_timeout bounds their statements."),
+				 errhint("Leave response_timeout out, or run against a target: target => 'name'.")));
+}
+
+/*
  * Every run argument, in the order of bench.run's signature.  A new one
  * goes at the end (positional calls keep working), with its check, and a
  * field of RunArgs; an upgrade script recreates the functions with
@@ -795,6 +856,10 @@ const BkArgDef bk_run_args[RUN_NARGS] = {
 	"on_disconnect 'reconnect': the wait before a client's first attempt at a new connection, doubled after each that fails (each wait drawn between its half and itself)"},
 	[RA_RECONNECT_MAX_DELAY] = {"reconnect_max_delay", INTERVALOID, "1 s", true, check_reconnect_max_delay,
 	"on_disconnect 'reconnect': the longest wait between a client's attempts"},
+	[RA_CHECK_QUERY] = {"check_query", TEXTOID, NULL, false, check_check_query,
+	"a query of one integer on the target that each committed transaction adds one to, read before and after the run to find committed transactions missing; with on_disconnect 'reconnect', tpcb and simple-update count pgbench_history"},
+	[RA_RESPONSE_TIMEOUT] = {"response_timeout", INTERVALOID, NULL, false, check_response_timeout,
+	"against a target: a statement not answered within it counts as a lost connection (08006), so that a silent failure is found within it"},
 };
 
 /*

@@ -50,6 +50,8 @@ typedef enum BkRunArgNo
 	RA_MODE,
 	RA_RECONNECT_DELAY,
 	RA_RECONNECT_MAX_DELAY,
+	RA_CHECK_QUERY,
+	RA_RESPONSE_TIMEOUT,
 	RUN_NARGS
 } BkRunArgNo;
 
@@ -100,6 +102,9 @@ typedef struct RunArgs
 	bool		on_disconnect_reconnect;
 	int64		reconnect_delay_ns; /* the first wait before a new connection */
 	int64		reconnect_max_delay_ns; /* the longest */
+	char	   *check_query;	/* NULL: none (run.c may default it) */
+	Interval	response_timeout;
+	int64		response_timeout_ns;	/* 0: none */
 	int			ngroups;		/* 0: no groups => */
 	RunGroupArg *groups;
 	bool		random_warehouse;	/* TPC-C: warehouse_choice => 'random' */

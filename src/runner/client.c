@@ -241,7 +241,8 @@ client_build_set(ClientWorker *cw)
 		if (!slot->done && slot->wait.kind == BK_WAIT_SOCKET)
 		{
 			slot->fd = slot->wait.fd;
-			slot->pos = AddWaitEventToSet(cw->wes, WL_SOCKET_READABLE, slot->fd,
+			slot->pos = AddWaitEventToSet(cw->wes, slot->wait.write ? WL_SOCKET_WRITEABLE :
+										  WL_SOCKET_READABLE, slot->fd,
 										  NULL, (void *) slot);
 			slot->armed = true;
 		}
@@ -260,7 +261,8 @@ client_arm(ClientWorker *cw, ClientSlot *slot)
 	}
 	if (!slot->armed)
 	{
-		ModifyWaitEvent(cw->wes, slot->pos, WL_SOCKET_READABLE, NULL);
+		ModifyWaitEvent(cw->wes, slot->pos, slot->wait.write ? WL_SOCKET_WRITEABLE :
+						WL_SOCKET_READABLE, NULL);
 		slot->armed = true;
 	}
 }
@@ -283,7 +285,11 @@ client_note_wait(const ClientSlot *slot, int64 *until, bool *sockets)
 	if (slot->wait.kind == BK_WAIT_TIME)
 		*until = Min(*until, slot->wait.until_ns);
 	else if (slot->wait.kind == BK_WAIT_SOCKET)
+	{
 		*sockets = true;
+		if (slot->wait.until_ns > 0)	/* response_timeout */
+			*until = Min(*until, slot->wait.until_ns);
+	}
 }
 
 /*
@@ -386,7 +392,8 @@ client_loop(ClientWorker *cw)
 			if (slot->done)
 				continue;
 			stopping = bk_session_stopping(&slot->s);
-			if (slot->wait.kind == BK_WAIT_SOCKET ||
+			if ((slot->wait.kind == BK_WAIT_SOCKET &&
+				 (slot->wait.until_ns == 0 || slot->wait.until_ns > now)) ||
 				(slot->wait.kind == BK_WAIT_TIME && slot->wait.until_ns > now && !stopping))
 			{
 				client_note_wait(slot, &until, &sockets);
@@ -510,7 +517,7 @@ client_loop(ClientWorker *cw)
 				if (QueryCancelPending)
 					interrupted = true;
 			}
-			else if (ev->events & WL_SOCKET_READABLE)
+			else if (ev->events & (WL_SOCKET_READABLE | WL_SOCKET_WRITEABLE))
 			{
 				ClientSlot *slot = (ClientSlot *) ev->user_data;
 
@@ -647,6 +654,9 @@ client_setup(ClientWorker *cw)
 			StartTransactionCommand();
 			MemoryContextSwitchTo(cw->cxt);
 			target = bk_target_open(sh->target, sh->roleid, appname);
+			/* a target that stopped answering holds a connect no longer */
+			if (sh->response_timeout_ns > 0)
+				target->params->connect_wait_ms = (int) Max(sh->response_timeout_ns / 1000000, 1);
 			if (sh->target_checks_client)
 				bk_target_add_setting(target, BK_TARGET_CHECK_INTERVAL);
 			CommitTransactionCommand();

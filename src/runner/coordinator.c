@@ -59,6 +59,7 @@
 #include "core/clock.h"
 #include "core/datasets.h"
 #include "runner/segment.h"
+#include "runner/outage.h"
 #include "runner/results.h"
 #include "meta/runstate.h"
 #include "core/worker.h"
@@ -123,6 +124,8 @@ typedef struct Coord
 	PGconn	   *target_conn;	/* the coordinator's own, for the samples */
 	bool		start_recorded; /* bench.runs.started_at is the go */
 	int64		next_sample_ns;
+	bool		checked_before; /* check_query: read before the go */
+	int64		check_before;
 } Coord;
 
 static volatile sig_atomic_t coord_terminated = false;
@@ -736,56 +739,6 @@ coord_connection_time_ms(Coord *co, const RunSummary *sum)
 	return longest / 1e6;
 }
 
-static int	coord_cmp_double(const void *a, const void *b);
-
-/*
- * coord_outages
- *		on_disconnect 'reconnect': the clients' outages in SUM.  A client's
- *		downtime is the time of its outages in all, each from its last
- *		success before the loss to its first success after it; one still
- *		open at END_NS counts until then.
- */
-static void
-coord_outages(Coord *co, RunSummary *sum, int64 end_ns)
-{
-	RunShared  *sh = co->sh;
-	double	   *down;
-	int			n = 0;
-
-	sum->reconnects = -1;
-	if (!sh->on_disconnect_reconnect)
-		return;
-	down = palloc(sizeof(double) * sh->clients);
-	sum->reconnects = 0;
-	sum->outages = sum->outages_open = 0;
-	sum->downtime_median_ms = sum->downtime_max_ms = sum->detection_max_ms = 0;
-	pg_read_barrier();
-	for (int i = 0; i < sh->clients; i++)
-	{
-		RunClient  *cl = &RUN_CLIENTS(sh)[i];
-		int64		ns = cl->downtime_ns;
-
-		sum->reconnects += cl->reconnects;
-		sum->outages += cl->outages;
-		if (cl->outage_from_ns != 0)
-		{
-			sum->outages++;
-			sum->outages_open++;
-			ns += Max(end_ns - cl->outage_from_ns, 0);
-		}
-		sum->detection_max_ms = Max(sum->detection_max_ms, cl->detect_max_ns / 1e6);
-		if (cl->outages > 0 || cl->outage_from_ns != 0)
-			down[n++] = ns / 1e6;
-	}
-	if (n > 0)
-	{
-		qsort(down, n, sizeof(double), coord_cmp_double);
-		sum->downtime_median_ms = n % 2 ? down[n / 2] : (down[n / 2 - 1] + down[n / 2]) / 2;
-		sum->downtime_max_ms = down[n - 1];
-	}
-	pfree(down);
-}
-
 /*
  * coord_summary_group
  *		The summary of the measured phase (warm-up excluded) of group G's
@@ -876,8 +829,8 @@ coord_summary_group(Coord *co, const RunGroup *g, double measured_s, RunSummary 
 	sum->connection_time_ms = coord_connection_time_ms(co, sum);
 	sum->clients_lost = sh->driver == RUN_DRIVER_LIBPQ ?
 		(int) pg_atomic_read_u32(&sh->clients_lost) : -1;
-	coord_outages(co, sum, sh->duration_ns > 0 ?
-				  Max(end_ns, Min(bk_now_ns(), sh->start_ns + sh->duration_ns)) : end_ns);
+	bk_run_outages(sh, co->start_ts, sum, sh->duration_ns > 0 ?
+				   Max(end_ns, Min(bk_now_ns(), sh->start_ns + sh->duration_ns)) : end_ns);
 }
 
 /*
@@ -981,6 +934,7 @@ coord_finish(Coord *co, CoordEnd why)
 	if (!bk_postmaster_alive())
 		proc_exit(1);
 	coord_stop_clients(co, why == END_COMPLETE ? 60000 : 500);
+	bk_target_set_exec_timeout(0);	/* the last sample, the check: as long as they take */
 	if (why == END_COMPLETE && sh->client_error.set)
 		why = END_CLIENT_ERROR;
 	/* on_disconnect 'continue': a run whose every client lost its connection failed */
@@ -1049,6 +1003,16 @@ coord_finish(Coord *co, CoordEnd why)
 	coord_xact_begin("pgbenchkit: recording the run's results");
 	coord_record_start(co);
 	coord_revive_target(co, &sum);
+	if (co->checked_before)
+	{
+		char	   *why = NULL;
+
+		sum.committed = sum.transactions + sum.warmup_transactions;
+		sum.check_before = co->check_before;
+		sum.checked = bk_run_check(sh, co->target_conn, false, &sum.check_after, &why);
+		if (!sum.checked && co->observing)
+			obs_unavailable(&co->obs, "check_query", psprintf("after the run: %s", why));
+	}
 	if (co->observing)
 		bk_obs_end(&co->obs, GetCurrentTimestamp(), (bk_now_ns() - sh->start_ns) / 1e9,
 				   coord_all_xacts(co));
@@ -1288,6 +1252,8 @@ coord_run(Coord *co, dsm_segment *seg)
 	}
 	coord_xact_commit();
 	coord_refuse_stop_before_start(co);
+	if (sh->check_query_off != 0)
+		co->checked_before = bk_run_check(sh, co->target_conn, true, &co->check_before, NULL);
 
 	/*
 	 * The samples read pg_stat_wal and the WAL's insert position: what this
@@ -1321,6 +1287,9 @@ coord_run(Coord *co, dsm_segment *seg)
 	pg_write_barrier();
 	pg_atomic_write_u32(&sh->state, RUN_RUNNING);
 	pg_atomic_write_u32(&sh->go, 1);
+	/* the samples of a target that stops answering wait no longer than its clients */
+	if (sh->response_timeout_ns > 0 && sh->driver == RUN_DRIVER_LIBPQ)
+		bk_target_set_exec_timeout((int) Max(sh->response_timeout_ns / 1000000, 1));
 	for (int i = 0; i < sh->clients; i++)
 		bk_set_latch_of(RUN_CLIENTS(sh)[i].pid);
 	bk_set_latch_of(sh->caller_pid);

@@ -51,6 +51,7 @@
 #include "utils/wait_event.h"
 
 #include "target/cancel.h"
+#include "core/clock.h"
 #include "core/compat.h"
 #include "runner/exec_pq.h"
 #include "runner/segment.h"
@@ -96,6 +97,11 @@ typedef struct PqSession
 
 	PGconn	   *conn;			/* NULL: not connected */
 	bool		quiet;			/* a failed connect is not logged */
+	/* on_disconnect 'reconnect': a new connection in progress */
+	PGconn	   *pending;		/* NULL: none */
+	PostgresPollingStatusType pending_status;
+	int64		pending_deadline;	/* bk_now_ns; 0: none */
+	int64		pending_wait_ms;
 	bool		busy;			/* a query sent, libpq's NULL not read yet */
 	bool		just_sent;		/* nothing read since: no answer can be there */
 	bool		in_pipeline;
@@ -395,13 +401,16 @@ pq_open(PqSession *ps)
 	PG_END_TRY();
 }
 
-/* close the connection, if any */
+/* close the connection, if any, and one in progress */
 static void
 pq_close_conn(PqSession *ps)
 {
 	if (ps->conn != NULL)
 		bk_target_close_conn(ps->target, ps->conn);
 	ps->conn = NULL;
+	if (ps->pending != NULL)
+		bk_target_close_conn(ps->target, ps->pending);
+	ps->pending = NULL;
 	pq_forget_variants(ps);
 	ps->busy = false;
 	ps->in_pipeline = false;
@@ -1180,18 +1189,97 @@ pq_close(BkExecSession *xs)
 	pq_close_conn((PqSession *) xs);
 }
 
-/* on_disconnect 'reconnect': a new connection, quietly */
-static bool
-pq_reconnect(BkExecSession *xs, BkError *err)
+/*
+ * pq_reconnect_step
+ *		A step of a new connection (pq_reconnect): started, polled as its
+ *		socket became ready, or over.  Returns 0 while it waits (WAIT says
+ *		for what), 1 once connected and its statements prepared; raises
+ *		the error of one that failed or took longer than the target allows.
+ */
+static int
+pq_reconnect_step(PqSession *ps, BkWait *wait)
+{
+	int64		now = bk_now_ns();
+	PGconn	   *conn;
+
+	if (ps->pending == NULL)
+	{
+		pq_close_conn(ps);
+		ps->pending = bk_target_start_conn(ps->target);
+		ps->pending_status = PGRES_POLLING_WRITING;
+		ps->pending_wait_ms = bk_target_connect_wait_ms(ps->target);
+		ps->pending_deadline = ps->pending_wait_ms > 0 ?
+			now + ps->pending_wait_ms * INT64CONST(1000000) : 0;
+	}
+	else
+		ps->pending_status = PQconnectPoll(ps->pending);
+
+	if (PQstatus(ps->pending) == CONNECTION_BAD || ps->pending_status == PGRES_POLLING_FAILED)
+		bk_target_conn_failed(ps->target, ps->pending, false, 0);
+	if (ps->pending_status != PGRES_POLLING_OK)
+	{
+		if (ps->pending_deadline > 0 && now >= ps->pending_deadline)
+			bk_target_conn_failed(ps->target, ps->pending, true, ps->pending_wait_ms);
+		wait->kind = BK_WAIT_SOCKET;
+		wait->fd = PQsocket(ps->pending);
+		wait->write = ps->pending_status == PGRES_POLLING_WRITING;
+		wait->until_ns = ps->pending_deadline;
+		return 0;
+	}
+
+	/* connected: as pq_open makes a session of it */
+	conn = ps->pending;
+	bk_target_conn_ready(ps->target, conn);
+	ps->pending = NULL;
+	pq_forget_variants(ps);
+	ps->conn = conn;
+	ps->busy = false;
+	ps->in_pipeline = false;
+	ps->qhead = ps->qtail = 0;
+	if (ps->protocol == RUN_PROTO_PREPARED)
+		pq_prepare_statements(ps);
+	return 1;
+}
+
+/*
+ * pq_reconnect
+ *		on_disconnect 'reconnect': a new connection, quietly, without
+ *		blocking (executor.h).  The checks of a connection made read the
+ *		catalogs (the password rules): each step is a transaction of its
+ *		own, unless one is open.
+ */
+static int
+pq_reconnect(BkExecSession *xs, BkError *err, BkWait *wait)
 {
 	PqSession  *ps = (PqSession *) xs;
-	bool		ok;
+	MemoryContext oldcxt = CurrentMemoryContext;
+	bool		xact = !IsTransactionState();
+	volatile int rc = -1;
 
-	pq_close_conn(ps);
-	ps->quiet = true;
-	ok = pq_try_open(ps, err);
-	ps->quiet = false;
-	return ok;
+	if (xact)
+		StartTransactionCommand();
+	PG_TRY();
+	{
+		rc = pq_reconnect_step(ps, wait);
+		if (xact)
+			CommitTransactionCommand();
+	}
+	PG_CATCH();
+	{
+		ErrorData  *edata;
+
+		MemoryContextSwitchTo(ps->req_cxt);
+		edata = CopyErrorData();
+		FlushErrorState();
+		bk_error_copy(err, edata);
+		if (xact)
+			AbortCurrentTransaction();
+		pq_close_conn(ps);
+		rc = -1;
+	}
+	PG_END_TRY();
+	MemoryContextSwitchTo(oldcxt);
+	return rc;
 }
 
 static const BkExecutor bk_exec_pq = {

@@ -42,6 +42,23 @@
 #include "script/script.h"
 #include "core/worker.h"
 
+/* what a session waits for when bk_session_advance returns */
+typedef enum BkWaitKind
+{
+	BK_WAIT_NONE,				/* nothing: a transaction ended, go on */
+	BK_WAIT_TIME,				/* until the monotonic clock reads until_ns */
+	BK_WAIT_SOCKET,				/* until fd is readable (or writable) */
+	BK_WAIT_DONE				/* finished (or aborted): never again */
+} BkWaitKind;
+
+typedef struct BkWait
+{
+	BkWaitKind	kind;
+	int64		until_ns;		/* BK_WAIT_SOCKET too: a deadline, or 0 */
+	pgsocket	fd;
+	bool		write;			/* BK_WAIT_SOCKET: until fd is writable */
+} BkWait;
+
 /* what the runner does with an error */
 typedef enum BkErrClass
 {
@@ -148,10 +165,13 @@ struct BkExecutor
 	/*
 	 * on_disconnect 'reconnect': close the connection, if any, and make a
 	 * new one, its statements prepared again, without a word in the log (a
-	 * client tries again and again while the server is down).  Returns
-	 * false with ERR filled when it could not.
+	 * client tries again and again while the server is down), and without
+	 * blocking: the first call starts it, the next ones go on with it once
+	 * WAIT (a socket, readable or writable, and a deadline) is over.
+	 * Returns 0 while it waits, 1 when connected, -1 with ERR filled when
+	 * it could not.  close abandons one in progress.
 	 */
-	bool		(*reconnect) (BkExecSession *xs, BkError *err);
+	int			(*reconnect) (BkExecSession *xs, BkError *err, BkWait *wait);
 };
 
 #endif							/* PGBENCHKIT_EXECUTOR_H */

@@ -185,6 +185,30 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 					3, ptypes, pvalues, NULL, SPI_OK_UPDATE);
 	}
 
+	/*
+	 * check_query and response_timeout, when given (not in the SQL of 0.2.0
+	 * and before, whose bench.run cannot take them)
+	 */
+	if (sh->check_query_off != 0 || sh->response_timeout_ns > 0)
+	{
+		Oid			ctypes[3] = {INT8OID, TEXTOID, INTERVALOID};
+		Datum		cvalues[3];
+		char		cnulls[3] = {' ', ' ', ' '};
+
+		cvalues[0] = Int64GetDatum(sh->run_id);
+		if (sh->check_query_off != 0)
+			cvalues[1] = CStringGetTextDatum(RUN_TEXT(sh, sh->check_query_off));
+		else
+			cnulls[1] = 'n';
+		if (sh->response_timeout_ns > 0)
+			cvalues[2] = IntervalPGetDatum(&sh->response_timeout);
+		else
+			cnulls[2] = 'n';
+		bk_spi_exec(psprintf("UPDATE %s SET check_query = $2, response_timeout = $3 WHERE id = $1",
+							 bk_runs_table()),
+					3, ctypes, cvalues, cnulls, SPI_OK_UPDATE);
+	}
+
 	/* the scripts it runs */
 	{
 		BkWorkload *w = bk_run_shared_workload(sh);
@@ -577,6 +601,108 @@ run_finish_groups(RunShared *sh, const RunSummary *gsum, BkHist *const *ghist)
 }
 
 /*
+ * run_finish_outages
+ *		on_disconnect 'reconnect': the run's outage in bench.runs (its first
+ *		start, its last end, the recovery, the transactions of unknown
+ *		outcome) and each client's in bench.outages.
+ */
+static void
+run_finish_outages(RunShared *sh, const RunSummary *sum)
+{
+	Oid			types[5] = {INT8OID, INT8OID, TIMESTAMPTZOID, TIMESTAMPTZOID, FLOAT8OID};
+	Datum		values[5];
+	char		nulls[5] = {' ', ' ', 'n', 'n', 'n'};
+	Oid			ctypes[14] = {INT8OID, INT4OID, INT4OID, BOOLOID, FLOAT8OID, FLOAT8OID,
+		INT8OID, INT8OID, INT8OID, TIMESTAMPTZOID, TIMESTAMPTZOID, TIMESTAMPTZOID,
+	INT8OID, TEXTOID};
+
+	values[0] = Int64GetDatum(sh->run_id);
+	values[1] = Int64GetDatum(sum->unknown_outcome);
+	if (sum->outage_started != 0)
+	{
+		values[2] = TimestampTzGetDatum(sum->outage_started);
+		nulls[2] = ' ';
+	}
+	if (sum->outage_ended != 0)
+	{
+		values[3] = TimestampTzGetDatum(sum->outage_ended);
+		nulls[3] = ' ';
+	}
+	if (sum->recovery_ms >= 0)
+	{
+		values[4] = Float8GetDatum(sum->recovery_ms);
+		nulls[4] = ' ';
+	}
+	bk_spi_exec(psprintf("UPDATE %s SET unknown_outcome = $2, outage_started = $3,"
+						 " outage_ended = $4, recovery_ms = $5 WHERE id = $1", bk_runs_table()),
+				5, types, values, nulls, SPI_OK_UPDATE);
+
+	if (sum->nclient_outages == 0)
+		return;
+	for (int i = 0; i < sum->nclient_outages; i++)
+	{
+		const RunClientOutage *o = &sum->client_outages[i];
+		Datum		cv[14];
+		char		cn[14];
+
+		memset(cn, ' ', sizeof(cn));
+		cv[0] = Int64GetDatum(sh->run_id);
+		cv[1] = Int32GetDatum(o->client);
+		cv[2] = Int32GetDatum(o->outages);
+		cv[3] = BoolGetDatum(o->open);
+		cv[4] = Float8GetDatum(o->downtime_ms);
+		cv[5] = Float8GetDatum(o->detection_max_ms);
+		cv[6] = Int64GetDatum(o->reconnects);
+		cv[7] = Int64GetDatum(o->unknown);
+		cv[8] = Int64GetDatum(o->committed);
+		cv[9] = TimestampTzGetDatum(o->first_failure);
+		cv[10] = TimestampTzGetDatum(o->first_from);
+		cv[11] = TimestampTzGetDatum(o->last_to);
+		if (o->last_to == 0)
+			cn[11] = 'n';
+		cv[12] = Int64GetDatum(o->attempts);
+		if (o->last_error != 0)
+			cv[13] = CStringGetTextDatum(unpack_sql_state(o->last_error));
+		else
+			cn[13] = 'n';
+		bk_spi_exec("INSERT INTO bench.outages (run_id, client, outages, open, downtime_ms,"
+					" detection_max_ms, reconnects, unknown_outcome, committed,"
+					" first_failure, outage_started, outage_ended, reconnect_attempts,"
+					" last_sqlstate)"
+					" VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+					14, ctypes, cv, cn, SPI_OK_INSERT);
+	}
+}
+
+/*
+ * run_finish_check
+ *		check_query, read before the run and after it: the transactions the
+ *		run counted committed that the target lacks, and of those whose
+ *		commit's answer was lost, how many did commit.  The growth of the
+ *		check's value is what committed; the counted ones must all be in
+ *		it, the unknown ones may be.
+ */
+static void
+run_finish_check(RunShared *sh, const RunSummary *sum)
+{
+	Oid			types[5] = {INT8OID, INT8OID, INT8OID, INT8OID, INT8OID};
+	Datum		values[5];
+	int64		growth = sum->check_after - sum->check_before;
+	int64		missing = Max(sum->committed - growth, 0);
+	int64		found = Min(Max(growth - sum->committed, 0), sum->unknown_outcome);
+
+	values[0] = Int64GetDatum(sh->run_id);
+	values[1] = Int64GetDatum(sum->check_before);
+	values[2] = Int64GetDatum(sum->check_after);
+	values[3] = Int64GetDatum(missing);
+	values[4] = Int64GetDatum(found);
+	bk_spi_exec(psprintf("UPDATE %s SET check_before = $2, check_after = $3,"
+						 " committed_missing = $4, unknown_committed = $5 WHERE id = $1",
+						 bk_runs_table()),
+				5, types, values, NULL, SPI_OK_UPDATE);
+}
+
+/*
  * bk_run_finish
  *		The final status of a run, its summary (NULL: nothing measured),
  *		its latency histogram (NULL: none), with groups each group's (GSUM
@@ -694,6 +820,10 @@ bk_run_finish(RunShared *sh, const char *status, const RunSummary *sum,
 							 " WHERE id = $1", bk_runs_table()),
 					7, otypes, ovalues, NULL, SPI_OK_UPDATE);
 	}
+	if (sum != NULL && sum->reconnects >= 0 && bench_has_column("runs", "unknown_outcome"))
+		run_finish_outages(sh, sum);
+	if (sum != NULL && sum->checked && bench_has_column("runs", "check_after"))
+		run_finish_check(sh, sum);
 
 	if (hist != NULL)
 	{

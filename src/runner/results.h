@@ -48,7 +48,40 @@ typedef struct RunSummary
 	double		downtime_max_ms;
 	double		detection_max_ms;	/* the longest from a last success to the
 									 * failure that showed the loss */
+	int64		unknown_outcome;	/* transactions whose commit's answer was
+									 * lost */
+	TimestampTz outage_started; /* the first outage's start; 0: none */
+	TimestampTz outage_ended;	/* the last outage's end; 0: none, or open */
+	double		recovery_ms;	/* from the first lost connection to the
+								 * first commit after it; < 0: none */
+	int			nclient_outages;	/* clients with an outage, each a row */
+	struct RunClientOutage *client_outages;
+
+	/* check_query: its value before the run and after it */
+	bool		checked;		/* both read */
+	int64		check_before;
+	int64		check_after;
+	int64		committed;		/* the transactions counted committed, warm-up
+								 * included */
 } RunSummary;
+
+/* a client's outages, a row of bench.outages */
+typedef struct RunClientOutage
+{
+	int			client;
+	int			outages;		/* ended or not */
+	bool		open;
+	double		downtime_ms;
+	double		detection_max_ms;
+	int64		reconnects;
+	int64		unknown;
+	int64		committed;
+	int64		attempts;		/* new connections tried */
+	int			last_error;		/* SQLSTATE; 0: none */
+	TimestampTz first_failure;
+	TimestampTz first_from;
+	TimestampTz last_to;		/* 0: none ended */
+} RunClientOutage;
 
 typedef struct RunInterval
 {

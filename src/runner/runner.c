@@ -280,6 +280,40 @@ runner_conn_lost(const BkError *err)
 		err->sqlerrcode == ERRCODE_READ_ONLY_SQL_TRANSACTION;
 }
 
+/*
+ * runner_outcome_unknown
+ *		The connection was lost (runner_conn_lost) while the command at hand
+ *		of SCRIPT waited for its answer: whether the transaction may have
+ *		committed all the same.  It may when what was sent could commit: an
+ *		END or COMMIT, a statement outside a transaction block (a
+ *		transaction of its own), or a pipeline's sync; and when the server
+ *		did not answer it with an error (a read-only server's 25006 is an
+ *		answer: nothing committed).  A lost connection inside a block, before
+ *		its COMMIT went out, leaves nothing committed.
+ */
+static bool
+runner_outcome_unknown(const BkSession *s, const BkScript *script)
+{
+	const BkCommand *cmd;
+
+	if (s->err.sqlerrcode == ERRCODE_READ_ONLY_SQL_TRANSACTION ||
+		s->err.sqlerrcode == ERRCODE_CANNOT_CONNECT_NOW ||
+		s->cur_command >= script->ncommands)
+		return false;
+	cmd = &script->commands[s->cur_command];
+	switch (cmd->kind)
+	{
+		case BK_CMD_COMMIT:
+		case BK_CMD_SYNC_PIPELINE:
+		case BK_CMD_END_PIPELINE:
+			return true;
+		case BK_CMD_SQL:
+			return !s->in_block;
+		default:
+			return false;
+	}
+}
+
 /* the next wait before a reconnect: drawn between half the wait and all of it */
 static void
 runner_schedule_reconnect(BkSession *s, int64 now)
@@ -314,6 +348,11 @@ runner_outage_begin(BkSession *s, int64 now)
 		me->outage_from_ns = Max(from, 1);
 		if (now - from > me->detect_max_ns)
 			me->detect_max_ns = now - from;
+		if (me->first_lost_ns == 0)
+		{
+			me->first_lost_ns = now;
+			me->first_from_ns = me->outage_from_ns;
+		}
 		s->reconnect_wait_ns = s->sh->reconnect_min_ns;
 	}
 	s->lost = false;
@@ -331,6 +370,9 @@ runner_outage_end(BkSession *s, int64 t1)
 		me->downtime_ns += t1 - me->outage_from_ns;
 		me->outages++;
 		me->outage_from_ns = 0;
+		if (me->first_back_ns == 0)
+			me->first_back_ns = t1;
+		me->last_back_ns = t1;
 	}
 	me->last_ok_ns = t1;
 }
@@ -765,7 +807,32 @@ runner_wait_result(BkSession *s, BkWait *wait)
 		switch (s->xs->exec->fetch(s->xs, res))
 		{
 			case BK_FETCH_WAIT:
+				if (s->sh->response_timeout_ns > 0)
+				{
+					int64		deadline = s->cmd_t0 + s->sh->response_timeout_ns;
+
+					if (bk_now_ns() >= deadline && !bk_session_stopping(s))
+					{
+						/*
+						 * response_timeout: no answer, the target is taken
+						 * for gone (a host that vanished without a word, a
+						 * server that stopped)
+						 */
+						memset(&s->err, 0, sizeof(s->err));
+						s->err.sqlerrcode = ERRCODE_CONNECTION_FAILURE;
+						snprintf(s->err.message, sizeof(s->err.message),
+								 "no answer from the target within response_timeout (%.0f ms)",
+								 s->sh->response_timeout_ns / 1e6);
+						s->err.set = true;
+						s->error = BK_ERR_OTHER;
+						return BK_ST_ERROR;
+					}
+					wait->until_ns = deadline;
+				}
+				else
+					wait->until_ns = 0;
 				wait->kind = BK_WAIT_SOCKET;
+				wait->write = false;
 				wait->fd = res->fd;
 				return BK_ST_WAIT_RESULT;
 			case BK_FETCH_DONE:
@@ -1035,6 +1102,9 @@ runner_error(BkSession *s)
 		runner_conn_lost(&s->err))
 	{
 		/* nothing to roll back: the connection is closed, a new one made */
+		if (s->in_try && runner_outcome_unknown(s, script))
+			s->me->unknown++;
+		s->me->last_error = s->err.sqlerrcode;
 		s->lost = true;
 		s->in_block = false;
 		s->xs->exec->close(s->xs);
@@ -1241,32 +1311,63 @@ bk_session_advance(BkSession *s, BkWait *wait)
 				{
 					int64		now = bk_now_ns();
 					BkError		err;
+					int			rc;
 
 					if (bk_session_stopping(s) || now >= s->end_ns)
 					{
+						if (s->connecting)
+						{
+							/* the new connection in progress is abandoned */
+							s->xs->exec->close(s->xs);
+							s->conn_epoch++;
+							s->connecting = false;
+						}
 						s->state = BK_ST_FINISHED;
 						break;
 					}
-					if (now < s->reconnect_at)
+					if (!s->connecting && now < s->reconnect_at)
 					{
 						wait->kind = BK_WAIT_TIME;
 						wait->until_ns = Min(s->reconnect_at, s->end_ns);
 						goto out;
 					}
+					if (!s->connecting)
+					{
+						s->connecting = true;
+						s->connect_t0 = now;
+						s->me->reconnect_attempts++;
+					}
+
+					/*
+					 * A step of the new connection, which waits on its socket
+					 * as a statement does (the socket may be another one at
+					 * each step: libpq tries the hosts in turn)
+					 */
 					memset(&err, 0, sizeof(err));
 					s->conn_epoch++;
-					if (s->xs->exec->reconnect(s->xs, &err))
+					rc = s->xs->exec->reconnect(s->xs, &err, wait);
+					if (rc == 0)
+					{
+						wait->until_ns = wait->until_ns > 0 ?
+							Min(wait->until_ns, s->end_ns) : s->end_ns;
+						goto out;
+					}
+					s->connecting = false;
+					if (rc > 0)
 					{
 						int64		t1 = bk_now_ns();
 
-						s->me->conn_ns += t1 - now;
+						s->me->conn_ns += t1 - s->connect_t0;
 						s->me->connections++;
 						s->me->reconnects++;
 						counter_add(&s->me->phase[t1 < s->sh->measure_ns ? PHASE_WARMUP : PHASE_MEASURED].reconnects, 1);
 						s->state = BK_ST_CHOOSE_SCRIPT;
 					}
 					else
+					{
+						s->me->last_error = err.sqlerrcode;
 						runner_schedule_reconnect(s, bk_now_ns());
+					}
 				}
 				break;
 
@@ -1275,7 +1376,9 @@ bk_session_advance(BkSession *s, BkWait *wait)
 				{
 					case BK_FETCH_WAIT:
 						wait->kind = BK_WAIT_SOCKET;
+						wait->write = false;
 						wait->fd = s->res.fd;
+						wait->until_ns = 0;
 						goto out;
 					case BK_FETCH_RESULT:
 						/* what the aborted request still had to say */

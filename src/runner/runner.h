@@ -44,21 +44,6 @@ typedef enum BkSessionState
 	BK_ST_ABORTED				/* an error that ends the client */
 } BkSessionState;
 
-/* what a session waits for when bk_session_advance returns */
-typedef enum BkWaitKind
-{
-	BK_WAIT_NONE,				/* nothing: a transaction ended, go on */
-	BK_WAIT_TIME,				/* until the monotonic clock reads until_ns */
-	BK_WAIT_SOCKET,				/* until fd is readable */
-	BK_WAIT_DONE				/* finished (or aborted): never again */
-} BkWaitKind;
-
-typedef struct BkWait
-{
-	BkWaitKind	kind;
-	int64		until_ns;
-	pgsocket	fd;
-} BkWait;
 
 /*
  * What the sessions of one worker share, as pgbench's clients share their
@@ -133,6 +118,8 @@ typedef struct BkSession
 	bool		lost;			/* it failed because the connection was lost,
 								 * and the client reconnects */
 	int64		reconnect_at;	/* BK_ST_RECONNECT: the next attempt */
+	bool		connecting;		/* ... which is under way */
+	int64		connect_t0;		/* since then */
 	uint32		conn_epoch;		/* its connection was closed this many times
 								 * (the worker's set of sockets follows) */
 	int64		reconnect_wait_ns;	/* the wait before it, before jitter */

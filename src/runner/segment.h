@@ -144,6 +144,17 @@ typedef struct RunClient
 								 * failure that began an outage */
 	int			outages;		/* that ended */
 	int64		reconnects;		/* connections made again after a loss */
+	int64		first_lost_ns;	/* the failure that showed it its first loss */
+	int64		first_from_ns;	/* the start of its first outage */
+	int64		first_back_ns;	/* the end of its first outage */
+	int64		last_back_ns;	/* the end of its last outage that ended */
+	int64		unknown;		/* transactions whose COMMIT (or statement
+								 * outside a transaction block) was sent and
+								 * whose answer the lost connection took:
+								 * committed or not, the client cannot tell */
+	int64		reconnect_attempts; /* new connections tried, made or not */
+	int			last_error;		/* the SQLSTATE of its last loss or failed
+								 * attempt; 0: none */
 } RunClient;
 
 /*
@@ -202,6 +213,9 @@ typedef struct RunShared
 	int64		reconnect_min_ns;	/* its first wait, doubled after each failed
 									 * attempt ... */
 	int64		reconnect_max_ns;	/* ... up to this */
+	int64		response_timeout_ns;	/* a statement not answered within it
+										 * counts as a lost connection; 0: none */
+	Interval	response_timeout;
 	int			nshards;
 	int			protocol;
 	char		protocol_name[16];
@@ -246,6 +260,7 @@ typedef struct RunShared
 	Size		script_hists_off;
 	Size		tag_off;		/* 0: no tag */
 	Size		search_path_off;
+	Size		check_query_off;	/* 0: none (check_query) */
 	Size		clients_off;
 	Size		hists_off;
 

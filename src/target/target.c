@@ -739,7 +739,12 @@ connect_poll(ForeignServer *server, PGconn *conn, BkTargetParams *params)
 {
 	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
 	int			timeout_s = connect_timeout_of(params);
-	TimestampTz deadline = GetCurrentTimestamp() + (TimestampTz) timeout_s * USECS_PER_SEC;
+	int64		timeout_ms = (int64) timeout_s * 1000;
+	TimestampTz deadline;
+
+	if (params->connect_wait_ms > 0 && (timeout_ms <= 0 || params->connect_wait_ms < timeout_ms))
+		timeout_ms = params->connect_wait_ms;
+	deadline = GetCurrentTimestamp() + (TimestampTz) timeout_ms * 1000;
 
 	while (PQstatus(conn) != CONNECTION_BAD &&
 		   status != PGRES_POLLING_OK && status != PGRES_POLLING_FAILED)
@@ -748,9 +753,15 @@ connect_poll(ForeignServer *server, PGconn *conn, BkTargetParams *params)
 			WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
 		long		left = -1;
 
-		if (timeout_s > 0)
+		if (timeout_ms > 0)
 		{
 			left = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), deadline);
+			if (left <= 0 && timeout_ms == params->connect_wait_ms)
+				ereport(ERROR,
+						(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+						 errmsg("could not connect to target \"%s\"", server->servername),
+						 errdetail("No connection within the run's response_timeout, %lld ms.",
+								   (long long) timeout_ms)));
 			if (left <= 0)
 				ereport(ERROR,
 						(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
@@ -904,6 +915,81 @@ bk_target_open_conn(BkTarget *target)
 	return target_connect(target->server, target->um, target->params, target->own_fds);
 }
 
+/*
+ * bk_target_start_conn
+ *		A connection to TARGET started and not waited for (libpq's
+ *		PQconnectStart): the caller polls it (PQconnectPoll) as its socket
+ *		becomes ready, within bk_target_connect_wait_ms, and then checks
+ *		it with bk_target_conn_ready.  Close it with bk_target_close_conn.
+ */
+PGconn *
+bk_target_start_conn(BkTarget *target)
+{
+	PGconn	   *conn;
+
+	bk_target_check_params(target->server, target->um, target->params);
+	if (!target->own_fds && !AcquireExternalFD())
+		ereport(ERROR,
+				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+				 errmsg("could not connect to target \"%s\"", target->server->servername),
+				 errdetail("There are too many open files on the local server."),
+				 errhint("Raise max_files_per_process or the limit of open files of the server.")));
+	conn = PQconnectStartParams(target->params->keywords, target->params->values, false);
+	if (conn == NULL)
+	{
+		if (!target->own_fds)
+			ReleaseExternalFD();
+		ereport(ERROR,
+				(errcode(ERRCODE_OUT_OF_MEMORY),
+				 errmsg("out of memory"),
+				 errdetail("libpq could not allocate a connection to target \"%s\".",
+						   target->server->servername)));
+	}
+	return conn;
+}
+
+/*
+ * bk_target_connect_wait_ms
+ *		How long a connection to TARGET may take in all: the run's
+ *		connect_wait_ms, else connect_timeout; 0: no limit.
+ */
+int64
+bk_target_connect_wait_ms(BkTarget *target)
+{
+	int64		ms = (int64) connect_timeout_of(target->params) * 1000;
+
+	if (target->params->connect_wait_ms > 0 && (ms <= 0 || target->params->connect_wait_ms < ms))
+		ms = target->params->connect_wait_ms;
+	return ms;
+}
+
+/*
+ * bk_target_conn_failed
+ *		Raise the error of a connection to TARGET that failed (libpq's
+ *		message, redacted) or, TIMED_OUT, that did not complete within
+ *		WAIT_MS.
+ */
+void
+bk_target_conn_failed(BkTarget *target, PGconn *conn, bool timed_out, int64 wait_ms)
+{
+	if (timed_out)
+		ereport(ERROR,
+				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+				 errmsg("could not connect to target \"%s\"", target->server->servername),
+				 errdetail("No connection within %lld ms.", (long long) wait_ms)));
+	ereport(ERROR,
+			(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+			 errmsg("could not connect to target \"%s\"", target->server->servername),
+			 errdetail_internal("%s", bk_target_redact(pchomp(PQerrorMessage(conn)), target->params))));
+}
+
+/* a connection to TARGET that bk_target_start_conn started is made: checked */
+void
+bk_target_conn_ready(BkTarget *target, PGconn *conn)
+{
+	bk_target_check_used_password(target->server, target->um, conn);
+}
+
 /* close CONN, opened by bk_target_open_conn for TARGET */
 void
 bk_target_close_conn(BkTarget *target, PGconn *conn)
@@ -912,6 +998,23 @@ bk_target_close_conn(BkTarget *target, PGconn *conn)
 		PQfinish(conn);
 	else
 		bk_target_finish(conn);
+}
+
+/* bk_target_set_exec_timeout: the longest wait for an answer; <= 0: none */
+static int	exec_timeout_ms = 0;
+
+/*
+ * bk_target_set_exec_timeout
+ *		From now on, bk_target_exec and bk_target_exec_params wait at most
+ *		MS milliseconds for their answer and then return NULL, as for a
+ *		broken connection (a run's response_timeout, while its clients
+ *		run); 0: no limit.  The query may still be in progress then: the
+ *		connection is good for nothing but closing.
+ */
+void
+bk_target_set_exec_timeout(int ms)
+{
+	exec_timeout_ms = ms;
 }
 
 /*
@@ -966,6 +1069,8 @@ bk_target_exec_params(PGconn *conn, const char *sql, int nparams, const Oid *typ
 {
 	PGresult   *last = NULL;
 	PGresult   *res;
+	TimestampTz deadline = exec_timeout_ms > 0 ?
+		GetCurrentTimestamp() + (TimestampTz) exec_timeout_ms * 1000 : 0;
 
 	if (!(nparams < 0 ? PQsendQuery(conn, sql) :
 		  PQsendQueryParams(conn, sql, nparams, types, values, NULL, NULL, 0)))
@@ -974,8 +1079,21 @@ bk_target_exec_params(PGconn *conn, const char *sql, int nparams, const Oid *typ
 	{
 		while (PQisBusy(conn))
 		{
-			if ((wait_socket(conn, WL_SOCKET_READABLE, -1) & WL_SOCKET_READABLE) &&
-				!PQconsumeInput(conn))
+			long		left = -1;
+			int			rc;
+
+			if (deadline > 0)
+			{
+				left = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), deadline);
+				if (left <= 0)
+				{
+					/* no answer within the timeout: as a broken connection */
+					PQclear(last);
+					return NULL;
+				}
+			}
+			rc = wait_socket(conn, WL_SOCKET_READABLE, left);
+			if ((rc & WL_SOCKET_READABLE) && !PQconsumeInput(conn))
 			{
 				PQclear(last);
 				return NULL;

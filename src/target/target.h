@@ -30,6 +30,8 @@ typedef struct BkTargetParams
 	const char **keywords;		/* NULL-terminated, as PQconnectdbParams takes */
 	const char **values;
 	int			n;
+	int			connect_wait_ms;	/* > 0: a connect waits at most this, in
+									 * all, below connect_timeout */
 } BkTargetParams;
 
 /* a target as one role uses it: its server, user mapping and libpq options */
@@ -58,6 +60,12 @@ extern PGconn *bk_target_connect(ForeignServer *server, UserMapping *um,
 extern void bk_target_check_used_password(ForeignServer *server, UserMapping *um,
 										  PGconn *conn);
 extern void bk_target_finish(PGconn *conn);
+extern void bk_target_set_exec_timeout(int ms);
+extern PGconn *bk_target_start_conn(BkTarget *target);
+extern int64 bk_target_connect_wait_ms(BkTarget *target);
+extern void bk_target_conn_failed(BkTarget *target, PGconn *conn, bool timed_out,
+								  int64 wait_ms);
+extern void bk_target_conn_ready(BkTarget *target, PGconn *conn);
 extern void bk_target_close_conn(BkTarget *target, PGconn *conn);
 extern PGresult *bk_target_exec(PGconn *conn, const char *sql);
 extern PGresult *bk_target_exec_params(PGconn *conn, const char *sql, int nparams,

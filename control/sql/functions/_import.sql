@@ -156,6 +156,11 @@ BEGIN
         SELECT * FROM jsonb_populate_recordset(NULL::bench.group_progress, (
             SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
               FROM jsonb_array_elements(COALESCE(doc->'group_progress', '[]')) x));
+        -- the clients' outages (none in older documents)
+        INSERT INTO bench.outages
+        SELECT * FROM jsonb_populate_recordset(NULL::bench.outages, (
+            SELECT jsonb_agg(x || jsonb_build_object('run_id', ids->(x->>'run_id')))
+              FROM jsonb_array_elements(COALESCE(doc->'outages', '[]')) x));
     EXCEPTION
         -- a value that does not fit its column, a missing one, a row twice:
         -- the document was not made by bench.export, or was edited

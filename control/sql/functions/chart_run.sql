@@ -2,7 +2,10 @@
 -- bench.chart_run: throughput and p99 latency of one run over time, as two
 -- panels over one elapsed-time axis: a point per progress interval, at the
 -- interval's end.  Warm-up intervals are shaded grey; stalls (intervals
--- under 10% of the median tps of the measured intervals) red; checkpoints
+-- under 10% of the median tps of the measured intervals) red; the outage
+-- of a run that reconnects (from the first client's last success before a
+-- lost connection to the last client's first success after it) purple,
+-- labelled with its length and the clients' median downtime; checkpoints
 -- are dashed lines where the checkpoint counters of the run's samples went
 -- up (at the sample that saw it: within one sample_interval after it
 -- started).
@@ -18,6 +21,9 @@ DECLARE
     stall_colour constant text := '#d62728';
     warm_colour constant text := '#888888';
     ck_colour   constant text := '#555555';
+    out_colour  constant text := '#9467bd';
+    out_from    double precision;   -- elapsed at the outage's start
+    out_to      double precision;   -- and at its end (the run's, when open)
     r           bench.runs;
     n           integer;            -- progress intervals
     xmax        double precision;   -- elapsed at the end of the last one
@@ -112,6 +118,15 @@ BEGIN
         kinds := kinds || 'band'::text; colours := colours || stall_colour;
         names := names || 'stall (under 10% of the median tps)'::text;
     END IF;
+    -- the outage of a run that reconnects
+    IF r.outage_started IS NOT NULL AND r.started_at IS NOT NULL THEN
+        out_from := GREATEST(extract(epoch FROM r.outage_started - r.started_at)::double precision, 0);
+        out_to := LEAST(COALESCE(extract(epoch FROM r.outage_ended - r.started_at)::double precision, xmax), xmax);
+        kinds := kinds || 'band'::text; colours := colours || out_colour;
+        names := names || (CASE WHEN r.outage_ended IS NULL THEN 'outage (still open at the end)'
+                                ELSE 'outage' END
+                           || format(', %s outage%s', r.outages, CASE WHEN r.outages = 1 THEN '' ELSE 's' END));
+    END IF;
     IF cardinality(ck_at) > 0 THEN
         kinds := kinds || 'dash'::text; colours := colours || ck_colour; names := names || 'checkpoint'::text;
     END IF;
@@ -184,6 +199,17 @@ BEGIN
              CROSS JOIN LATERAL (SELECT GREATEST(p.elapsed_s - extract(epoch FROM p.interval_end - p.interval_start)::double precision, 0) AS s) q
              WHERE p.run_id = r.id AND p.tps < stall_below
              ORDER BY p.elapsed_s);
+    END IF;
+
+    IF out_from IS NOT NULL THEN
+        o := o || format('<rect class="outage" x="%s" y="%s" width="%s" height="%s" fill="%s" fill-opacity="0.25"/>',
+                         bench._svg_num(ax + bx * out_from), bench._svg_num(top1),
+                         bench._svg_num(GREATEST(bx * (out_to - out_from), 2)),
+                         bench._svg_num(bot2 - top1), out_colour);
+        o := o || bench._svg_text(ax + bx * out_from + 3, top1 + 12,
+                      format('outage %s s, downtime median %s s', bench._svg_num(round((out_to - out_from)::numeric, 2)::double precision),
+                             bench._svg_num(round((r.downtime_median_ms / 1000)::numeric, 2)::double precision)),
+                      format('class="outage-label" font-size="10" fill="%s"', out_colour));
     END IF;
 
     -- checkpoints: a dashed line across both panels, labelled above unless

@@ -83,11 +83,13 @@ BEGIN
         'run_groups', COALESCE((SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.group_no)
                                   FROM bench.run_groups x WHERE x.run_id = ANY (run_ids)), '[]'),
         'group_progress', COALESCE((SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.group_no, x.interval_start)
-                                      FROM bench.group_progress x WHERE x.run_id = ANY (run_ids)), '[]'));
+                                      FROM bench.group_progress x WHERE x.run_id = ANY (run_ids)), '[]'),
+        'outages', COALESCE((SELECT jsonb_agg(to_jsonb(x) ORDER BY x.run_id, x.client)
+                               FROM bench.outages x WHERE x.run_id = ANY (run_ids)), '[]'));
 END
 $fn$;
 
 COMMENT ON FUNCTION bench.export(bigint) IS
-    'A run or a suite as jsonb, with its progress, histograms, samples, sizes, prewarms, scripts, command latencies and groups of clients, for bench.import on another server';
+    'A run or a suite as jsonb, with its progress, histograms, samples, sizes, prewarms, scripts, command latencies, groups of clients and the clients'' outages, for bench.import on another server';
 
 GRANT EXECUTE ON FUNCTION bench.export(bigint) TO PUBLIC;

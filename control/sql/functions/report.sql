@@ -343,6 +343,38 @@ BEGIN
     FOR k, v IN SELECT key, value FROM jsonb_each_text(s->'unavailable') ORDER BY key LOOP
         o := o || format('  not available: %s (%s)', k, v);
     END LOOP;
+    -- on_disconnect => 'reconnect': the outage, and what committed
+    IF jsonb_typeof(j->'outage') = 'object' THEN
+        x := j->'outage';
+        o := o || ''::text || 'outage (on_disconnect => reconnect):'::text;
+        IF (x->>'outages')::int > 0 THEN
+            o := o || format('  %s clients lost their connections: %s outages, %s still open at the end; %s reconnects, %s transactions failed with the connection',
+                             x->>'clients_with_outage', x->>'outages', x->>'outages_open', x->>'reconnects',
+                             COALESCE(x->>'connection_failures', '0'))
+                   || format('  from %s to %s', x->>'started', COALESCE(x->>'ended', '(open at the end)'))
+                   || format('  downtime per client: median %s ms, max %s ms; detection max %s ms%s',
+                             x->>'downtime_median_ms', x->>'downtime_max_ms', x->>'detection_max_ms',
+                             CASE WHEN x->>'response_timeout_ms' IS NOT NULL
+                                  THEN format(' (response_timeout %s ms)', x->>'response_timeout_ms') ELSE '' END);
+            IF x->>'recovery_ms' IS NOT NULL THEN
+                o := o || format('  first commit %s ms after the first lost connection', x->>'recovery_ms');
+            END IF;
+        ELSE
+            o := o || '  no client lost its connection'::text;
+        END IF;
+        o := o || format('  transactions of unknown outcome (the answer to their commit lost): %s',
+                         COALESCE(x->>'unknown_outcome', '0'));
+        IF jsonb_typeof(x->'check') = 'object' THEN
+            IF x->'check'->>'after' IS NULL THEN
+                o := o || format('  check: %s could not be read after the run', x->'check'->>'query');
+            ELSE
+                o := o || format('  check: %s went from %s to %s for %s transactions counted committed: %s missing, %s of unknown outcome committed',
+                                 x->'check'->>'query', x->'check'->>'before', x->'check'->>'after',
+                                 x->'check'->>'committed', x->'check'->>'committed_missing',
+                                 x->'check'->>'unknown_committed');
+            END IF;
+        END IF;
+    END IF;
     RETURN array_to_string(o, E'\n') || E'\n';
 END
 $fn$;

@@ -272,6 +272,30 @@ BEGIN
                              FROM bench.tpcc_transactions t WHERE t.run_id = r.id))
               FROM bench.tpcc_results x WHERE x.run_id = r.id));
     END IF;
+    -- on_disconnect => 'reconnect': the outage, and what committed
+    IF r.on_disconnect = 'reconnect' THEN
+        result := result || jsonb_build_object('outage', jsonb_build_object(
+            'reconnects', r.reconnects,
+            'outages', r.outages,
+            'outages_open', r.outages_open,
+            'clients_with_outage', (SELECT count(*) FROM bench.outages x WHERE x.run_id = r.id),
+            'started', r.outage_started,
+            'ended', r.outage_ended,
+            'downtime_median_ms', round(r.downtime_median_ms::numeric, 1),
+            'downtime_max_ms', round(r.downtime_max_ms::numeric, 1),
+            'detection_max_ms', round(r.detection_max_ms::numeric, 1),
+            'recovery_ms', round(r.recovery_ms::numeric, 1),
+            'response_timeout_ms', round((extract(epoch FROM r.response_timeout) * 1000)::numeric, 1),
+            'connection_failures', (SELECT sum(p.connection_failures) FROM bench.progress p WHERE p.run_id = r.id),
+            'unknown_outcome', r.unknown_outcome,
+            'check', CASE WHEN r.check_query IS NOT NULL THEN jsonb_build_object(
+                'query', r.check_query,
+                'before', r.check_before,
+                'after', r.check_after,
+                'committed', COALESCE(r.transactions, 0) + COALESCE(r.warmup_transactions, 0),
+                'committed_missing', r.committed_missing,
+                'unknown_committed', r.unknown_committed) END));
+    END IF;
     -- a run with groups: what each group measured
     IF EXISTS (SELECT FROM bench.run_groups g WHERE g.run_id = r.id) THEN
         result := result || jsonb_build_object('groups', (

@@ -47,7 +47,10 @@ SELECT r.id AS run_id,
        (a.host_cpu_total_s::numeric - b.host_cpu_total_s::numeric)::double precision AS host_cpu_total_s
   FROM bench.runs r
   JOIN bench.sample_counters b ON b.run_id = r.id AND b.phase = 'before'
-  JOIN bench.sample_counters a ON a.run_id = r.id AND a.phase = 'after';
+  JOIN bench.sample_counters a ON a.run_id = r.id AND a.phase = 'after'
+ -- a run whose clients lost the target (a restart, a failover): counters
+ -- read across the event are not one server's, and are not subtracted
+ WHERE NOT COALESCE(r.unavailable ? 'counters', false);
 
 COMMENT ON VIEW bench.run_counters IS
     'Server counters over each run (sample after minus sample before), with WAL, blocks and CPU per transaction';

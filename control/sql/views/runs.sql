@@ -45,7 +45,9 @@ SELECT r.id, r.workload, r.dataset_id, r.scale, r.clients, r.duration,
        r.target_rtt_ms, r.connection_time_ms, r.on_disconnect, r.clients_lost,
        CASE WHEN r.dead IS NULL THEN r.ignored_errors ELSE (r.dead).ignored_errors END AS ignored_errors,
        r.step, r.price_per_hour, r.currency, r.reconnects, r.outages, r.outages_open,
-       r.downtime_median_ms, r.downtime_max_ms, r.detection_max_ms
+       r.downtime_median_ms, r.downtime_max_ms, r.detection_max_ms, r.unknown_outcome,
+       r.outage_started, r.outage_ended, r.recovery_ms, r.check_query, r.check_before,
+       r.check_after, r.committed_missing, r.unknown_committed, r.response_timeout
   FROM (SELECT t.*,
                CASE WHEN t.status <> 'running' THEN NULL
                     WHEN NOT bench._run_alive(t.id) THEN bench._run_aborted(t) END AS dead
@@ -78,6 +80,26 @@ COMMENT ON COLUMN bench.runs.downtime_max_ms IS
     'on_disconnect => ''reconnect'': the longest downtime of a client';
 COMMENT ON COLUMN bench.runs.detection_max_ms IS
     'on_disconnect => ''reconnect'': the longest time from a client''s last success to the failure that showed it the loss';
+COMMENT ON COLUMN bench.runs.unknown_outcome IS
+    'on_disconnect => ''reconnect'': the transactions whose COMMIT (or statement outside a transaction block) was sent and whose answer the lost connection took; committed or not, the client could not tell (check_query tells how many did)';
+COMMENT ON COLUMN bench.runs.outage_started IS
+    'on_disconnect => ''reconnect'': the start of the first outage of any client (its last success before the loss)';
+COMMENT ON COLUMN bench.runs.outage_ended IS
+    'on_disconnect => ''reconnect'': the end of the last outage of any client (its first success after it); NULL while one was still open at the end';
+COMMENT ON COLUMN bench.runs.recovery_ms IS
+    'on_disconnect => ''reconnect'': from the first lost connection of any client to the first transaction committed after it';
+COMMENT ON COLUMN bench.runs.check_query IS
+    'The query of one integer on the target that each committed transaction adds one to, read before the run and after it (check_query; tpcb and simple-update count pgbench_history with on_disconnect => ''reconnect'')';
+COMMENT ON COLUMN bench.runs.check_before IS
+    'check_query''s value before the run';
+COMMENT ON COLUMN bench.runs.check_after IS
+    'check_query''s value after the run; NULL when it could not be read (the notes say why)';
+COMMENT ON COLUMN bench.runs.committed_missing IS
+    'The transactions the run counted committed that the target does not have: the committed count (warm-up included) less the growth of check_query''s value, at least 0';
+COMMENT ON COLUMN bench.runs.unknown_committed IS
+    'Of unknown_outcome, the transactions that did commit: the growth of check_query''s value beyond the committed count, at most unknown_outcome';
+COMMENT ON COLUMN bench.runs.response_timeout IS
+    'response_timeout: a statement not answered within it counted as a lost connection; NULL: none';
 GRANT SELECT ON bench.runs TO PUBLIC;
 CREATE OR REPLACE TRIGGER write_through INSTEAD OF INSERT OR UPDATE OR DELETE ON bench.runs
     FOR EACH ROW EXECUTE FUNCTION bench._write_through('bench._runs');

@@ -129,6 +129,81 @@ COMMENT ON COLUMN bench._runs.downtime_max_ms IS
 COMMENT ON COLUMN bench._runs.detection_max_ms IS
     'on_disconnect => ''reconnect'': the longest time from a client''s last success to the failure that showed it the loss';
 
+-- what a run that reconnects found of its outage and of what committed,
+-- and response_timeout
+ALTER TABLE bench._runs
+    ADD COLUMN unknown_outcome         bigint,
+    ADD COLUMN outage_started          timestamptz,
+    ADD COLUMN outage_ended            timestamptz,
+    ADD COLUMN recovery_ms             double precision,
+    ADD COLUMN check_query             text,
+    ADD COLUMN check_before            bigint,
+    ADD COLUMN check_after             bigint,
+    ADD COLUMN committed_missing       bigint,
+    ADD COLUMN unknown_committed       bigint,
+    ADD COLUMN response_timeout        interval;
+COMMENT ON COLUMN bench._runs.unknown_outcome IS
+    'on_disconnect => ''reconnect'': the transactions whose COMMIT (or statement outside a transaction block) was sent and whose answer the lost connection took; committed or not, the client could not tell (check_query tells how many did)';
+COMMENT ON COLUMN bench._runs.outage_started IS
+    'on_disconnect => ''reconnect'': the start of the first outage of any client (its last success before the loss)';
+COMMENT ON COLUMN bench._runs.outage_ended IS
+    'on_disconnect => ''reconnect'': the end of the last outage of any client (its first success after it); NULL while one was still open at the end';
+COMMENT ON COLUMN bench._runs.recovery_ms IS
+    'on_disconnect => ''reconnect'': from the first lost connection of any client to the first transaction committed after it';
+COMMENT ON COLUMN bench._runs.check_query IS
+    'The query of one integer on the target that each committed transaction adds one to, read before the run and after it (check_query; tpcb and simple-update count pgbench_history with on_disconnect => ''reconnect'')';
+COMMENT ON COLUMN bench._runs.check_before IS
+    'check_query''s value before the run';
+COMMENT ON COLUMN bench._runs.check_after IS
+    'check_query''s value after the run; NULL when it could not be read (the notes say why)';
+COMMENT ON COLUMN bench._runs.committed_missing IS
+    'The transactions the run counted committed that the target does not have: the committed count (warm-up included) less the growth of check_query''s value, at least 0';
+COMMENT ON COLUMN bench._runs.unknown_committed IS
+    'Of unknown_outcome, the transactions that did commit: the growth of check_query''s value beyond the committed count, at most unknown_outcome';
+COMMENT ON COLUMN bench._runs.response_timeout IS
+    'response_timeout: a statement not answered within it counted as a lost connection; NULL: none';
+
+--
+-- bench.outages: on_disconnect => 'reconnect', each client's outages
+--
+CREATE TABLE bench.outages (
+    run_id          bigint      NOT NULL REFERENCES bench._runs (id) ON DELETE CASCADE,
+    client          integer     NOT NULL,
+    outages         integer     NOT NULL,
+    open            boolean     NOT NULL,
+    downtime_ms     double precision NOT NULL,
+    detection_max_ms double precision NOT NULL,
+    reconnects      bigint      NOT NULL,
+    unknown_outcome bigint      NOT NULL,
+    committed       bigint      NOT NULL,
+    first_failure   timestamptz NOT NULL,
+    outage_started  timestamptz NOT NULL,
+    outage_ended    timestamptz,
+    reconnect_attempts bigint   NOT NULL,
+    last_sqlstate   text,
+    PRIMARY KEY (run_id, client)
+);
+
+COMMENT ON TABLE bench.outages IS
+    'on_disconnect => ''reconnect'': each client that lost its connection: its outages (each from its last success before the loss to its first success after it), downtime in all, longest detection, reconnects, transactions of unknown outcome and committed';
+COMMENT ON COLUMN bench.outages.open IS
+    'Whether the client''s last outage had not ended when the run did (counted in downtime_ms until the run''s end)';
+COMMENT ON COLUMN bench.outages.first_failure IS
+    'The failure that showed the client its first loss';
+COMMENT ON COLUMN bench.outages.outage_started IS
+    'The start of the client''s first outage: its last success before it';
+COMMENT ON COLUMN bench.outages.outage_ended IS
+    'The end of the client''s last outage that ended: its first success after it; NULL when none did';
+COMMENT ON COLUMN bench.outages.reconnect_attempts IS
+    'The new connections the client tried, made or not: bounded by the waits between them (reconnect_delay doubling up to reconnect_max_delay)';
+COMMENT ON COLUMN bench.outages.last_sqlstate IS
+    'The SQLSTATE of the client''s last lost connection or failed attempt (08006 lost, 57P01 shut down, 25006 read-only, 08001 no connection made (refused, pg_hba.conf, a timeout: libpq gives a failed connection no SQLSTATE of the server''s), ...)';
+SELECT pg_catalog.pg_extension_config_dump('bench.outages', '');
+GRANT SELECT ON bench.outages TO PUBLIC;
+ALTER TABLE bench.outages ENABLE ROW LEVEL SECURITY;
+CREATE POLICY visible ON bench.outages FOR SELECT
+    USING (EXISTS (SELECT FROM bench._runs r WHERE r.id = run_id));
+
 -- on_disconnect => 'reconnect': each progress interval's lost connections
 ALTER TABLE bench.progress
     ADD COLUMN connection_failures bigint,
