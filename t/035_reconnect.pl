@@ -5,8 +5,9 @@
 # the commits an asynchronous standby lacked after a failover reported by
 # count; a target whose processes stop (SIGSTOP) found out within
 # response_timeout; a connection refused by pg_hba.conf; 200 clients
-# through a restart; a run whose target never comes back fails with 08006
-# and its outage open; the options' bad inputs.
+# through a restart and through a promotion; a run whose target never
+# comes back fails with 08006 and its outage open; the options' bad
+# inputs.
 use strict;
 use warnings;
 
@@ -194,6 +195,8 @@ like($report, qr/^outage \(on_disconnect => reconnect\):\n  $clients clients los
 	'bench.report: the outage section');
 like($report, qr/check: SELECT pg_catalog.count\(\*\) FROM pgbench_history went from \d+ to $history for \d+ transactions counted committed: 0 missing/,
 	'... and the check of what committed');
+like($report, qr/counters not subtracted: the target restarted or failed over during the run/,
+	'... and says why it subtracts no server counters');
 # the server's counters across the restart are not one server's: marked,
 # and not subtracted
 is($node->safe_psql('bk', qq{
@@ -201,8 +204,21 @@ is($node->safe_psql('bk', qq{
 	'the run says its counters span a restart');
 is($node->safe_psql('bk', "SELECT count(*) FROM bench.run_counters WHERE run_id = $id"), '0',
 	'... and bench.run_counters does not subtract them');
-is($node->safe_psql('bk', "SELECT count(*) FROM bench.interval_counters WHERE run_id = $id AND phase = 'after'"), '0',
-	'... nor bench.interval_counters across the restart');
+is($node->safe_psql('bk', qq{
+	SELECT count(DISTINCT server_started) FROM bench.sample_counters WHERE run_id = $id}), '2',
+	'the samples name the server before the restart and the one after');
+is($node->safe_psql('bk', qq{
+	SELECT count(*) FROM bench.interval_counters i
+	  JOIN bench.sample_counters c USING (run_id, sample_no)
+	 WHERE i.run_id = $id AND c.server_started > (SELECT min(server_started) FROM bench.sample_counters WHERE run_id = $id)
+	   AND c.sample_no = (SELECT min(sample_no) FROM bench.sample_counters x
+	                       WHERE x.run_id = $id AND x.server_started = c.server_started)}), '0',
+	'... and bench.interval_counters does not subtract across the restart');
+cmp_ok($node->safe_psql('bk', qq{
+	SELECT count(*) FROM bench.samples WHERE run_id = $id AND phase = 'during'
+	   AND (data->>'server_started')::timestamptz > (SELECT (data->>'server_started')::timestamptz
+	                                                   FROM bench.samples WHERE run_id = $id AND phase = 'before')}),
+	'>', 0, 'the coordinator sampled the restarted target again while the clients ran');
 my $chart = $node->safe_psql('bk', "SELECT bench.chart_run($id)");
 like($chart, qr/<rect class="outage" [^>]+fill="#9467bd"/, 'bench.chart_run shades the outage');
 like($chart, qr/outage [\d.]+ s, downtime median [\d.]+ s/, '... and labels it');
@@ -391,6 +407,38 @@ is($r->{outages}, 200, '... one outage per client');
 is($r->{outages_open}, '0', '... none open');
 cmp_ok($r->{downtime_median_ms}, '>=', ($t1 - $t0) * 1000 - 1, '... each down at least while the target surely was');
 check_committed($r, $remote->safe_psql('shop', 'SELECT count(*) FROM pgbench_history'), '200 clients');
+
+# ------------------------- 200 clients through a promotion
+
+$remote->backup('before_failover_200');
+my $standby3 = PostgreSQL::Test::Cluster->new('standby3');
+$standby3->init_from_backup($remote, 'before_failover_200', has_streaming => 1);
+$standby3->start;
+$remote->safe_psql('shop', 'TRUNCATE pgbench_history');
+$remote->wait_for_catchup($standby3);
+my $p4 = $standby3->port;
+$node->safe_psql('bk', qq{
+	SET log_statement = 'none';
+	SELECT name FROM bench.add_target('ha3', 'host=$h1,$h2 port=$p1,$p4 dbname=shop target_session_attrs=read-write',
+	                                  password => '$password', "user" => 'bench_remote')});
+$id = $node->safe_psql('bk', qq{
+	SELECT bench.start('tpcb', clients => 200, jobs => 4, duration => '12 s', target => 'ha3',
+	                   on_disconnect => 'reconnect', progress => '1 s', prewarm => false)});
+wait_transactions($id);
+$t0 = time;
+$remote->stop('fast');
+$standby3->promote;
+$t1 = time;
+$r = wait_end($id);
+note(sprintf('200 clients, promotion: stop and promote %.0f ms; downtime median %s ms, max %s ms, recovery %s ms',
+	($t1 - $t0) * 1000, map { $r->{$_} } qw(downtime_median_ms downtime_max_ms recovery_ms)));
+is($r->{status}, 'done', '200 clients: the run went on against the promoted standby')
+  or diag("$r->{sqlstate}: $r->{error}");
+is($r->{outages}, 200, '... one outage per client');
+is($r->{outages_open}, '0', '... none open');
+check_committed($r, $standby3->safe_psql('shop', 'SELECT count(*) FROM pgbench_history'), '200 clients, promotion');
+$standby3->stop;
+$remote->start;
 
 # ------------------------------------------- the target gone for good
 

@@ -100,6 +100,9 @@ static const ObsSource obs_sources[] = {
 		" WHERE x.relid = ANY ($2))"},
 	{"cpu", NULL,
 		"$3::pg_catalog.jsonb"},
+	/* the server's start: a sample after a restart or a failover is another server's */
+	{"server_started", NULL,
+		"pg_catalog.pg_postmaster_start_time()"},
 };
 
 #define OBS_NSOURCES lengthof(obs_sources)
@@ -353,6 +356,39 @@ bk_obs_set_remote(BkObserver *o, PGconn *conn)
 	}
 	else
 		PQclear(bk_target_exec(conn, "SET pg_stat_statements.track = 'none'"));
+}
+
+/*
+ * bk_obs_resume
+ *		The observer of a run against a target whose samples stopped (its
+ *		connection was lost) samples again over CONN, a new connection to
+ *		the same target made while the clients run; NULL: none could be
+ *		made yet, and the samples stay stopped.
+ */
+void
+bk_obs_resume(BkObserver *o, PGconn *conn)
+{
+	MemoryContext old;
+
+	if (o->remote == NULL && !o->remote_lost && conn == NULL)
+		return;
+	o->remote = conn;
+	if (conn == NULL)
+		return;
+	PQclear(bk_target_exec(conn, "SET pg_stat_statements.track = 'none'"));
+	o->sampling = true;
+	old = MemoryContextSwitchTo(TopMemoryContext);
+	obs_unavailable(o, "samples",
+					psprintf("the connection to the target was lost during the run; sampled again over a new one from sample %d",
+							 o->sample_no));
+	MemoryContextSwitchTo(old);
+}
+
+/* whether the observer samples (no sample failed, or it samples again) */
+bool
+bk_obs_sampling(const BkObserver *o)
+{
+	return o->sampling;
 }
 
 /*

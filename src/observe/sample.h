@@ -18,5 +18,7 @@ extern void bk_obs_init_remote(BkObserver *o, int64 run_id, Oid roleid, PGconn *
 extern void bk_obs_sample(BkObserver *o, const char *phase, TimestampTz at,
 						  double elapsed_s, int64 xacts);
 extern void bk_obs_set_remote(BkObserver *o, PGconn *conn);
+extern void bk_obs_resume(BkObserver *o, PGconn *conn);
+extern bool bk_obs_sampling(const BkObserver *o);
 
 #endif							/* PGBENCHKIT_OBSERVE_SAMPLE_H */

@@ -124,6 +124,8 @@ typedef struct Coord
 	PGconn	   *target_conn;	/* the coordinator's own, for the samples */
 	bool		start_recorded; /* bench.runs.started_at is the go */
 	int64		next_sample_ns;
+	int			connect_wait_ms;	/* its next connection's longest wait; 0:
+									 * the target's connect_timeout */
 	bool		checked_before; /* check_query: read before the go */
 	int64		check_before;
 } Coord;
@@ -509,12 +511,17 @@ coord_all_xacts(Coord *co)
 	return n;
 }
 
+static void coord_resample(Coord *co);
+
 /* one sample of the server's counters while the clients run */
 static void
 coord_sample(Coord *co, int64 now)
 {
 	coord_flush_stats();
 	coord_xact_begin("pgbenchkit: sampling");
+	if (co->sh->on_disconnect_reconnect && co->sh->driver == RUN_DRIVER_LIBPQ &&
+		!bk_obs_sampling(&co->obs))
+		coord_resample(co);
 	bk_obs_sample(&co->obs, "during", GetCurrentTimestamp(),
 				  (now - co->sh->start_ns) / 1e9, coord_all_xacts(co));
 	coord_xact_commit();
@@ -882,8 +889,12 @@ coord_connect_target(void *arg)
 	Coord	   *co = *(Coord **) arg;
 	char		appname[NAMEDATALEN];
 
+	BkTarget   *t;
+
 	snprintf(appname, sizeof(appname), "pgbenchkit run %lld", (long long) co->sh->run_id);
-	co->target_conn = bk_target_open_conn(bk_target_open(co->sh->target, co->sh->roleid, appname));
+	t = bk_target_open(co->sh->target, co->sh->roleid, appname);
+	t->params->connect_wait_ms = co->connect_wait_ms;
+	co->target_conn = bk_target_open_conn(t);
 }
 
 static void
@@ -891,25 +902,56 @@ coord_revive_target(Coord *co, const RunSummary *sum)
 {
 	PGresult   *r;
 
-	if (!co->sh->on_disconnect_reconnect || co->target_conn == NULL || !co->observing)
+	if (!co->sh->on_disconnect_reconnect || co->sh->driver != RUN_DRIVER_LIBPQ || !co->observing)
 		return;
 	if (sum->outages > 0)
 		obs_unavailable(&co->obs, "counters",
-						psprintf("the clients lost their connections to the target (%d outages): counters read across a restart or a failover are not one server's",
+						psprintf("the clients lost their connections to the target (%d outages): the samples of another server, or of one restarted, are not subtracted from those before (bench.run_counters, bench.interval_counters)",
 								 sum->outages));
-	r = bk_target_exec(co->target_conn, "");
-	if (r != NULL && PQresultStatus(r) == PGRES_EMPTY_QUERY)
+	if (co->target_conn != NULL)
 	{
+		r = bk_target_exec(co->target_conn, "");
+		if (r != NULL && PQresultStatus(r) == PGRES_EMPTY_QUERY)
+		{
+			PQclear(r);
+			return;
+		}
 		PQclear(r);
-		return;
+		bk_target_finish(co->target_conn);
+		co->target_conn = NULL;
 	}
-	PQclear(r);
-	bk_target_finish(co->target_conn);
-	co->target_conn = NULL;
 	/* in a subtransaction: connecting reads the catalogs (the password rules) */
+	co->connect_wait_ms = 0;
 	if (obs_try(coord_connect_target, &co) != NULL)
 		co->target_conn = NULL;
 	bk_obs_set_remote(&co->obs, co->target_conn);
+}
+
+/*
+ * coord_resample
+ *		on_disconnect 'reconnect', while the clients run: the samples of the
+ *		target stopped because the coordinator's connection was lost (or
+ *		left without an answer by response_timeout); a new one is tried at
+ *		each sample's time, waiting at most a second, and the samples go on
+ *		over it.  Their server may be another one (a failover) or have
+ *		restarted: each sample names its server's start, and the views do
+ *		not subtract across a change.
+ */
+static void
+coord_resample(Coord *co)
+{
+	PGconn	   *old = co->target_conn;
+
+	if (old != NULL && PQstatus(old) == CONNECTION_OK &&
+		PQtransactionStatus(old) != PQTRANS_ACTIVE)
+		return;					/* stopped for another reason: stays so */
+	if (old != NULL)
+		bk_target_finish(old);
+	co->target_conn = NULL;
+	co->connect_wait_ms = 1000;
+	if (obs_try(coord_connect_target, &co) != NULL)
+		co->target_conn = NULL;
+	bk_obs_resume(&co->obs, co->target_conn);
 }
 
 /*

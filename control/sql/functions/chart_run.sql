@@ -24,6 +24,7 @@ DECLARE
     out_colour  constant text := '#9467bd';
     out_from    double precision;   -- elapsed at the outage's start
     out_to      double precision;   -- and at its end (the run's, when open)
+    n_out       bigint;             -- clients with an outage
     r           bench.runs;
     n           integer;            -- progress intervals
     xmax        double precision;   -- elapsed at the end of the last one
@@ -97,10 +98,11 @@ BEGIN
       INTO ck_at, ck_n
       FROM (SELECT s.sample_no, s.elapsed_s,
                    s.checkpoints_timed + s.checkpoints_requested
-                   - lag(s.checkpoints_timed + s.checkpoints_requested) OVER (ORDER BY s.sample_no) AS n
+                   - lag(s.checkpoints_timed + s.checkpoints_requested) OVER (ORDER BY s.sample_no) AS n,
+                   s.server_started IS NOT DISTINCT FROM lag(s.server_started) OVER (ORDER BY s.sample_no) AS same_server
               FROM bench.sample_counters s
              WHERE s.run_id = r.id) c
-     WHERE c.n > 0;
+     WHERE c.n > 0 AND c.same_server;
 
     -- without intervals, the time axis spans the samples (or the run)
     IF n = 0 THEN
@@ -123,9 +125,10 @@ BEGIN
         out_from := GREATEST(extract(epoch FROM r.outage_started - r.started_at)::double precision, 0);
         out_to := LEAST(COALESCE(extract(epoch FROM r.outage_ended - r.started_at)::double precision, xmax), xmax);
         kinds := kinds || 'band'::text; colours := colours || out_colour;
-        names := names || (CASE WHEN r.outage_ended IS NULL THEN 'outage (still open at the end)'
-                                ELSE 'outage' END
-                           || format(', %s outage%s', r.outages, CASE WHEN r.outages = 1 THEN '' ELSE 's' END));
+        SELECT count(*) INTO n_out FROM bench.outages o WHERE o.run_id = r.id;
+        names := names || format('outage: %s client%s without a connection%s', n_out,
+                                 CASE WHEN n_out = 1 THEN '' ELSE 's' END,
+                                 CASE WHEN r.outage_ended IS NULL THEN ', still at the end' ELSE '' END);
     END IF;
     IF cardinality(ck_at) > 0 THEN
         kinds := kinds || 'dash'::text; colours := colours || ck_colour; names := names || 'checkpoint'::text;

@@ -269,7 +269,12 @@ BEGIN
 
     -- the server
     o := o || ARRAY['', 'server:'];
-    IF s->>'seconds' IS NULL THEN
+    IF s->>'seconds' IS NULL AND EXISTS (
+           SELECT FROM bench.sample_counters b JOIN bench.sample_counters a USING (run_id)
+            WHERE b.run_id = (j->'run'->>'id')::bigint AND b.phase = 'before' AND a.phase = 'after'
+              AND a.server_started IS DISTINCT FROM b.server_started) THEN
+        o := o || '  counters not subtracted: the target restarted or failed over during the run (the samples before and after are of another server''s start; bench.interval_counters has the intervals on either side)'::text;
+    ELSIF s->>'seconds' IS NULL THEN
         o := o || '  no samples: the run ended before its clients started or its samples were lost'::text;
     ELSE
         o := o || format('  samples: %s s and %s transactions from before the clients started to after they stopped',

@@ -29,11 +29,10 @@ SELECT c.run_id, c.sample_no, c.phase,
        (c.host_cpu_total_s::numeric - p.host_cpu_total_s::numeric)::double precision AS host_cpu_total_s
   FROM bench.sample_counters c
   JOIN bench.sample_counters p ON p.run_id = c.run_id AND p.sample_no = c.sample_no - 1
- -- a run whose clients lost the target (a restart, a failover) sampled it
- -- again only after the run: the counters across the event are not one
- -- server's, and no interval spans it
- WHERE NOT (c.phase = 'after'
-            AND EXISTS (SELECT FROM bench._runs r WHERE r.id = c.run_id AND r.unavailable ? 'counters'));
+ -- a sample after a restart or a failover (on_disconnect => 'reconnect')
+ -- is another server's: nothing is subtracted across the change (samples
+ -- of 0.2.0 and before name no server's start)
+ WHERE c.server_started IS NOT DISTINCT FROM p.server_started;
 
 COMMENT ON VIEW bench.interval_counters IS
     'Server counters between consecutive samples of a run: WAL, checkpoints, buffers, blocks, CPU';

@@ -48,9 +48,10 @@ SELECT r.id AS run_id,
   FROM bench.runs r
   JOIN bench.sample_counters b ON b.run_id = r.id AND b.phase = 'before'
   JOIN bench.sample_counters a ON a.run_id = r.id AND a.phase = 'after'
- -- a run whose clients lost the target (a restart, a failover): counters
- -- read across the event are not one server's, and are not subtracted
- WHERE NOT COALESCE(r.unavailable ? 'counters', false);
+ -- a run whose target restarted or failed over under it
+ -- (on_disconnect => 'reconnect'): the sample after is another server's,
+ -- and nothing is subtracted
+ WHERE a.server_started IS NOT DISTINCT FROM b.server_started;
 
 COMMENT ON VIEW bench.run_counters IS
     'Server counters over each run (sample after minus sample before), with WAL, blocks and CPU per transaction';

@@ -43,7 +43,8 @@ SELECT s.run_id, s.sample_no, s.phase, s.taken_at, s.elapsed_s,
        (s.data->'database'->>'blk_write_time')::double precision AS blk_write_time_ms,
        (s.data->'cpu'->>'server_s')::double precision AS server_cpu_s,
        (s.data->'cpu'->>'host_busy_s')::double precision AS host_cpu_busy_s,
-       (s.data->'cpu'->>'host_total_s')::double precision AS host_cpu_total_s
+       (s.data->'cpu'->>'host_total_s')::double precision AS host_cpu_total_s,
+       (s.data->>'server_started')::timestamptz AS server_started
   FROM bench.samples s
   LEFT JOIN LATERAL (
        SELECT sum((e->>'reads')::bigint) AS reads,
