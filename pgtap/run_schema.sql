@@ -28,7 +28,7 @@ SELECT columns_are('bench', '_runs', ARRAY[
     'ignored_errors', 'step', 'price_per_hour', 'currency', 'reconnects', 'outages', 'outages_open',
     'downtime_median_ms', 'downtime_max_ms', 'detection_max_ms', 'unknown_outcome', 'outage_started',
     'outage_ended', 'recovery_ms', 'check_query', 'check_before', 'check_after', 'committed_missing',
-    'unknown_committed', 'response_timeout'],
+    'unknown_committed', 'response_timeout', 'node_name', 'node_number', 'node_host', 'node_system_identifier'],
     'bench._runs has the documented columns');
 SELECT is(
     (SELECT array_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) ORDER BY a.attnum)

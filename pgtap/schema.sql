@@ -31,8 +31,8 @@ SELECT is(
 SELECT has_schema('bench', 'schema bench exists');
 SELECT tables_are('bench', ARRAY['datasets', 'workloads', '_runs', 'progress', 'histograms',
     'prewarms', 'samples', 'relation_sizes', '_suites', 'schedules', 'run_scripts', 'command_latencies',
-    'run_groups', 'group_progress', 'outages'],
-    'schema bench has exactly the tables datasets, workloads, _runs, progress, histograms, prewarms, samples, relation_sizes, _suites, schedules, run_scripts, command_latencies, run_groups, group_progress, outages');
+    'run_groups', 'group_progress', 'outages', 'node'],
+    'schema bench has exactly the tables datasets, workloads, _runs, progress, histograms, prewarms, samples, relation_sizes, _suites, schedules, run_scripts, command_latencies, run_groups, group_progress, outages, node');
 SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'prewarm', 'report', 'report_json',
     'define_workload', 'drop_workload',
     'sweep', 'start_sweep', 'wait_suite', 'cancel_suite', 'schedule', 'unschedule', 'run_schedule',
@@ -51,7 +51,7 @@ SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'p
     'tpcc_check',
     '_redact_statement', '_host_cpu_sample', '_run_alive', '_rate_schedule', '_progress_histogram', '_run_aborted',
     '_run_state', '_suite_alive', '_suite_state', '_write_through', '_cost_per_million', '_transactions_per_unit',
-    '_tpcc_rates'],
+    '_tpcc_rates', 'set_node', '_node_name', '_node_number'],
     'schema bench has exactly the documented functions and the internal ones (named with a leading _)');
 SELECT has_type('bench', 'init_result', 'type bench.init_result exists');
 

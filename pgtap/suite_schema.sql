@@ -18,7 +18,7 @@ SELECT plan(47);
 SELECT columns_are('bench', '_suites', ARRAY[
     'id', 'workload', 'clients', 'repeat', 'run_order', 'args', 'search_path', 'tag', 'schedule',
     'runs_planned', 'status', 'sqlstate', 'error', 'created_by', 'server_version', 'started_at',
-    'ended_at', 'worker_pid', 'origin', 'steps', 'targets', 'capacity'],
+    'ended_at', 'worker_pid', 'origin', 'steps', 'targets', 'capacity', 'node_name', 'node_number'],
     'bench._suites has the documented columns');
 SELECT is(
     (SELECT array_agg(a.attname || ' ' || format_type(a.atttypid, a.atttypmod) ORDER BY a.attnum)

@@ -95,6 +95,10 @@ CREATE TABLE bench._runs (
     committed_missing       bigint,
     unknown_committed       bigint,
     response_timeout        interval,
+    node_name               text,
+    node_number             integer,
+    node_host               text,
+    node_system_identifier  text,
     CONSTRAINT _runs_price_check CHECK ((price_per_hour IS NULL) = (currency IS NULL))
 );
 
@@ -142,6 +146,14 @@ COMMENT ON COLUMN bench._runs.unknown_committed IS
     'Of unknown_outcome, the transactions that did commit: the growth of check_query''s value beyond the committed count, at most unknown_outcome';
 COMMENT ON COLUMN bench._runs.response_timeout IS
     'response_timeout: a statement not answered within it counted as a lost connection; NULL: none';
+COMMENT ON COLUMN bench._runs.node_name IS
+    'The node of the fleet that ran it (bench.set_node); NULL before its node was set';
+COMMENT ON COLUMN bench._runs.node_number IS
+    'The number of that node: the run''s id lies in its range (number * 2^40 on)';
+COMMENT ON COLUMN bench._runs.node_host IS
+    'The host name of the server that ran it (the driver); NULL for runs of 0.2.0 and before';
+COMMENT ON COLUMN bench._runs.node_system_identifier IS
+    'The system identifier of the cluster that ran it (pg_control_system()); NULL for runs of 0.2.0 and before';
 
 --
 -- bench.progress: one row per run per progress interval.

@@ -31,7 +31,9 @@ CREATE TABLE bench._suites (
     origin          jsonb,
     steps           jsonb,
     targets         text[],
-    capacity        jsonb
+    capacity        jsonb,
+    node_name       text,
+    node_number     integer
 );
 
 CREATE INDEX suites_schedule ON bench._suites (schedule, started_at) WHERE schedule IS NOT NULL;
@@ -44,6 +46,10 @@ COMMENT ON COLUMN bench._suites.targets IS
     'A suite over several targets: their names in the order given (local: this server); NULL for a suite on one';
 COMMENT ON COLUMN bench._suites.capacity IS
     'A capacity search (bench.capacity): its objective, precision and budget; NULL otherwise';
+COMMENT ON COLUMN bench._suites.node_name IS
+    'The node of the fleet that ran it (bench.set_node); NULL before its node was set';
+COMMENT ON COLUMN bench._suites.node_number IS
+    'The number of that node: the suite''s id lies in its range';
 
 ALTER TABLE bench._runs ADD FOREIGN KEY (suite_id) REFERENCES bench._suites (id);
 CREATE INDEX runs_suite ON bench._runs (suite_id) WHERE suite_id IS NOT NULL;

@@ -156,10 +156,42 @@ bk_run_release(int64 run_id)
 	lock_release(run_id, RUN_LOCK_RUN, &my_run_id);
 }
 
-/* whether the coordinator of run RUN_ID is alive: it holds the run's lock */
+/*
+ * bk_of_this_node
+ *		Whether ID, a run's or a suite's, was drawn in this database: below
+ *		every node's range (before a node was set, or with none), or in the
+ *		range of this database's node (bench.set_node).  A row of another
+ *		node, which a fleet's central database receives by logical
+ *		replication, shows the status its node last wrote: whether it is
+ *		alive is its node's to judge, and this database holds no lock for
+ *		it.
+ */
+bool
+bk_of_this_node(int64 id)
+{
+	int64		number = 0;
+
+	if (id < BK_NODE_RANGE)
+		return true;
+	bk_spi_connect();
+	/* bench.node is not in the SQL of 0.2.0 and before */
+	if (bk_spi_int64("SELECT count(*) FROM pg_catalog.pg_class"
+					 " WHERE oid = pg_catalog.to_regclass('bench.node')", 0, NULL, NULL) > 0)
+		number = bk_spi_int64("SELECT COALESCE((SELECT n.number FROM bench.node n), 0)",
+							  0, NULL, NULL);
+	bk_spi_finish();
+	return number > 0 && id / BK_NODE_RANGE == number;
+}
+
+/*
+ * whether the coordinator of run RUN_ID is alive: it holds the run's lock
+ * (a run of another node is its node's to judge: alive here)
+ */
 bool
 bk_run_alive(int64 run_id)
 {
+	if (!bk_of_this_node(run_id))
+		return true;
 	return lock_alive(run_id, RUN_LOCK_RUN, my_run_id);
 }
 
@@ -233,10 +265,15 @@ bk_suite_release(int64 suite_id)
 	lock_release(suite_id, RUN_LOCK_SUITE, &my_suite_id);
 }
 
-/* whether the worker of suite SUITE_ID is alive: it holds the suite's lock */
+/*
+ * whether the worker of suite SUITE_ID is alive: it holds the suite's lock
+ * (a suite of another node is its node's to judge: alive here)
+ */
 bool
 bk_suite_alive(int64 suite_id)
 {
+	if (!bk_of_this_node(suite_id))
+		return true;
 	return lock_alive(suite_id, RUN_LOCK_SUITE, my_suite_id);
 }
 

@@ -12,6 +12,10 @@
 
 extern void bk_run_hold(int64 run_id);
 extern void bk_run_release(int64 run_id);
+/* the ids of node N lie from N * BK_NODE_RANGE on (bench.set_node) */
+#define BK_NODE_RANGE	(INT64CONST(1) << 40)
+
+extern bool bk_of_this_node(int64 id);
 extern bool bk_run_alive(int64 run_id);
 extern void bk_suite_hold(int64 suite_id);
 extern void bk_suite_release(int64 suite_id);

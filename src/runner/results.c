@@ -15,8 +15,11 @@
  */
 #include "postgres.h"
 
+#include <unistd.h>
+
 #include <math.h>
 
+#include "access/xlog.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "pgstat.h"
@@ -183,6 +186,33 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 		bk_spi_exec(psprintf("UPDATE %s SET price_per_hour = $2::pg_catalog.numeric, currency = $3"
 							 " WHERE id = $1", bk_runs_table()),
 					3, ptypes, pvalues, NULL, SPI_OK_UPDATE);
+	}
+
+	/*
+	 * The server that runs it: its host's name and its cluster's system
+	 * identifier, for a fleet's central database (the node's name and
+	 * number are the columns' defaults).  Not in the SQL of 0.2.0 and
+	 * before.
+	 */
+	if (bench_has_column("runs", "node_host"))
+	{
+		Oid			ntypes[3] = {INT8OID, TEXTOID, TEXTOID};
+		Datum		nvalues[3];
+		char		nnulls[3] = {' ', ' ', ' '};
+		char		host[256];
+
+		nvalues[0] = Int64GetDatum(sh->run_id);
+		if (gethostname(host, sizeof(host)) == 0)
+		{
+			host[sizeof(host) - 1] = '\0';
+			nvalues[1] = CStringGetTextDatum(host);
+		}
+		else
+			nnulls[1] = 'n';
+		nvalues[2] = CStringGetTextDatum(psprintf(UINT64_FORMAT, GetSystemIdentifier()));
+		bk_spi_exec(psprintf("UPDATE %s SET node_host = $2, node_system_identifier = $3 WHERE id = $1",
+							 bk_runs_table()),
+					3, ntypes, nvalues, nnulls, SPI_OK_UPDATE);
 	}
 
 	/*

@@ -47,7 +47,8 @@ SELECT r.id, r.workload, r.dataset_id, r.scale, r.clients, r.duration,
        r.step, r.price_per_hour, r.currency, r.reconnects, r.outages, r.outages_open,
        r.downtime_median_ms, r.downtime_max_ms, r.detection_max_ms, r.unknown_outcome,
        r.outage_started, r.outage_ended, r.recovery_ms, r.check_query, r.check_before,
-       r.check_after, r.committed_missing, r.unknown_committed, r.response_timeout
+       r.check_after, r.committed_missing, r.unknown_committed, r.response_timeout,
+       r.node_name, r.node_number, r.node_host, r.node_system_identifier
   FROM (SELECT t.*,
                CASE WHEN t.status <> 'running' THEN NULL
                     WHEN NOT bench._run_alive(t.id) THEN bench._run_aborted(t) END AS dead
@@ -100,6 +101,14 @@ COMMENT ON COLUMN bench.runs.unknown_committed IS
     'Of unknown_outcome, the transactions that did commit: the growth of check_query''s value beyond the committed count, at most unknown_outcome';
 COMMENT ON COLUMN bench.runs.response_timeout IS
     'response_timeout: a statement not answered within it counted as a lost connection; NULL: none';
+COMMENT ON COLUMN bench.runs.node_name IS
+    'The node of the fleet that ran it (bench.set_node); NULL before its node was set';
+COMMENT ON COLUMN bench.runs.node_number IS
+    'The number of that node: the run''s id lies in its range (number * 2^40 on)';
+COMMENT ON COLUMN bench.runs.node_host IS
+    'The host name of the server that ran it (the driver); NULL for runs of 0.2.0 and before';
+COMMENT ON COLUMN bench.runs.node_system_identifier IS
+    'The system identifier of the cluster that ran it (pg_control_system()); NULL for runs of 0.2.0 and before';
 GRANT SELECT ON bench.runs TO PUBLIC;
 CREATE OR REPLACE TRIGGER write_through INSTEAD OF INSERT OR UPDATE OR DELETE ON bench.runs
     FOR EACH ROW EXECUTE FUNCTION bench._write_through('bench._runs');

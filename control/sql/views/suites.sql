@@ -22,7 +22,7 @@ SELECT s.id, s.workload, s.clients, s.repeat, s.run_order, s.args, s.search_path
                           s.started_at)
             ELSE s.ended_at END AS ended_at,
        CASE WHEN s.dead THEN NULL ELSE s.worker_pid END AS worker_pid,
-       s.origin, s.steps, s.targets, s.capacity
+       s.origin, s.steps, s.targets, s.capacity, s.node_name, s.node_number
   FROM (SELECT t.*,
                CASE WHEN t.status <> 'running' THEN false
                     ELSE NOT bench._suite_alive(t.id) END AS dead
@@ -43,6 +43,10 @@ COMMENT ON COLUMN bench.suites.targets IS
     'A suite over several targets: their names in the order given (local: this server); NULL for a suite on one';
 COMMENT ON COLUMN bench.suites.capacity IS
     'A capacity search (bench.capacity): its objective, precision and budget; NULL otherwise';
+COMMENT ON COLUMN bench.suites.node_name IS
+    'The node of the fleet that ran it (bench.set_node); NULL before its node was set';
+COMMENT ON COLUMN bench.suites.node_number IS
+    'The number of that node: the suite''s id lies in its range';
 GRANT SELECT ON bench.suites TO PUBLIC;
 CREATE OR REPLACE TRIGGER write_through INSTEAD OF INSERT OR UPDATE OR DELETE ON bench.suites
     FOR EACH ROW EXECUTE FUNCTION bench._write_through('bench._suites');

@@ -22,3 +22,18 @@ UNION ALL
 SELECT 'tpcc-' || replace(t, '_', '-'), 'tpcc', ARRAY[bench.tpcc_script(t)], '{1}'::integer[],
        format('TPC-C''s %s transaction alone, one call each', replace(t, '_', '-')), true, current_user
   FROM unnest(ARRAY['new_order', 'payment', 'order_status', 'delivery', 'stock_level']) AS t;
+
+-- the node of each run and suite, as they are recorded from now on (as
+-- control/install/15-fleet.sql sets it)
+ALTER TABLE bench._runs
+    ALTER COLUMN node_name SET DEFAULT bench._node_name(),
+    ALTER COLUMN node_number SET DEFAULT bench._node_number();
+ALTER TABLE bench._suites
+    ALTER COLUMN node_name SET DEFAULT bench._node_name(),
+    ALTER COLUMN node_number SET DEFAULT bench._node_number();
+-- ... and of the views over them (as views/runs.sql and views/suites.sql
+-- copy the tables' defaults, for an INSERT into the view)
+ALTER VIEW bench.runs ALTER COLUMN node_name SET DEFAULT bench._node_name();
+ALTER VIEW bench.runs ALTER COLUMN node_number SET DEFAULT bench._node_number();
+ALTER VIEW bench.suites ALTER COLUMN node_name SET DEFAULT bench._node_name();
+ALTER VIEW bench.suites ALTER COLUMN node_number SET DEFAULT bench._node_number();

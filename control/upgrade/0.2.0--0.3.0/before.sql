@@ -212,3 +212,51 @@ COMMENT ON COLUMN bench.progress.connection_failures IS
     'on_disconnect => ''reconnect'': the transactions of the interval that failed because their connection was lost (counted in failures too); NULL for other runs';
 COMMENT ON COLUMN bench.progress.reconnects IS
     'on_disconnect => ''reconnect'': the connections the clients made again in the interval; NULL for other runs';
+
+--
+-- A fleet of drivers (docs/fleet.md): this database's node, whose name
+-- and number keep its results apart from every other node's.  Set once,
+-- by bench.set_node; a number cannot be derived (a hash of a host name or
+-- of a system identifier promises no uniqueness), so it is given.
+--
+CREATE TABLE bench.node (
+    singleton       boolean     PRIMARY KEY DEFAULT true CHECK (singleton),
+    name            text        NOT NULL CHECK (name ~ '^[A-Za-z0-9][A-Za-z0-9_.-]{0,62}$'),
+    number          integer     NOT NULL CHECK (number BETWEEN 1 AND 8388606),
+    system_identifier text      NOT NULL,
+    set_at          timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    set_by          name        NOT NULL DEFAULT CURRENT_USER
+);
+
+COMMENT ON TABLE bench.node IS
+    'This database''s node in a fleet of drivers (bench.set_node): one row, or none before it is set';
+COMMENT ON COLUMN bench.node.number IS
+    'The node''s number, which no other node of the fleet has: its run, suite and dataset ids are drawn from number * 2^40 to (number + 1) * 2^40 - 1';
+COMMENT ON COLUMN bench.node.system_identifier IS
+    'The system identifier of the cluster when the node was set';
+SELECT pg_catalog.pg_extension_config_dump('bench.node', '');
+GRANT SELECT ON bench.node TO PUBLIC;
+
+
+-- the node of each run and suite (their defaults, which call functions of
+-- the replay, are set after it)
+ALTER TABLE bench._runs
+    ADD COLUMN node_name text,
+    ADD COLUMN node_number integer,
+    ADD COLUMN node_host text,
+    ADD COLUMN node_system_identifier text;
+COMMENT ON COLUMN bench._runs.node_name IS
+    'The node of the fleet that ran it (bench.set_node); NULL before its node was set';
+COMMENT ON COLUMN bench._runs.node_number IS
+    'The number of that node: the run''s id lies in its range (number * 2^40 on)';
+COMMENT ON COLUMN bench._runs.node_host IS
+    'The host name of the server that ran it (the driver); NULL for runs of 0.2.0 and before';
+COMMENT ON COLUMN bench._runs.node_system_identifier IS
+    'The system identifier of the cluster that ran it (pg_control_system()); NULL for runs of 0.2.0 and before';
+ALTER TABLE bench._suites
+    ADD COLUMN node_name text,
+    ADD COLUMN node_number integer;
+COMMENT ON COLUMN bench._suites.node_name IS
+    'The node of the fleet that ran it (bench.set_node); NULL before its node was set';
+COMMENT ON COLUMN bench._suites.node_number IS
+    'The number of that node: the suite''s id lies in its range';

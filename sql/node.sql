@@ -1,0 +1,87 @@
+--
+-- bench.set_node: this database as a node of a fleet of drivers, its name
+-- and number set once; the ids drawn from then on in the number's range,
+-- and each run and suite recording its node.  Last of the schedule: the
+-- ids of the runs after it are in node 3's range.
+--
+SELECT count(*) AS nodes FROM bench.node;
+
+-- before: a run's id is below every range, its node's name and number
+-- unknown, its host and cluster known
+SELECT id < (1::bigint << 40) AS below_every_range, node_name, node_number,
+       node_host IS NOT NULL AND node_host <> '' AS has_host,
+       node_system_identifier = (SELECT c.system_identifier::text FROM pg_control_system() c) AS this_cluster
+  FROM bench.run(script => 'SELECT 1', transactions => 5, progress => '0', prewarm => false);
+
+-- bad input: nothing is set
+SELECT bench.set_node(NULL, 1);
+SELECT bench.set_node('aws-1', NULL);
+SELECT bench.set_node('', 1);
+SELECT bench.set_node('aws 1', 1);
+SELECT bench.set_node('-aws', 1);
+SELECT bench.set_node(repeat('a', 64), 1);
+SELECT bench.set_node('aws-1', 0);
+SELECT bench.set_node('aws-1', 8388607);
+SELECT count(*) AS nodes FROM bench.node;
+
+-- set: the node, and the ranges of the sequences
+SELECT name, number, set_by = current_user AS by_me,
+       system_identifier = (SELECT c.system_identifier::text FROM pg_control_system() c) AS this_cluster
+  FROM bench.set_node('aws-1', 3);
+SELECT sequencename, min_value = (3::bigint << 40) AS from_range,
+       max_value = (4::bigint << 40) - 1 AS to_range
+  FROM pg_sequences WHERE schemaname = 'bench' ORDER BY sequencename;
+
+-- the same again: nothing changes; another name or number: refused
+SELECT name, number FROM bench.set_node('aws-1', 3);
+SELECT bench.set_node('aws-2', 3);
+SELECT bench.set_node('aws-1', 4);
+SELECT name, number FROM bench.node;
+
+-- after: runs and suites carry the node, their ids in its range
+SELECT id >= (3::bigint << 40) AND id < (4::bigint << 40) AS in_range, node_name, node_number,
+       node_system_identifier = (SELECT c.system_identifier::text FROM pg_control_system() c) AS this_cluster
+  FROM bench.run(script => 'SELECT 1', transactions => 5, progress => '0', prewarm => false);
+SET client_min_messages = warning;
+SELECT DISTINCT suite_id AS node_suite
+  FROM bench.sweep(script => 'SELECT 1', clients => '{1}', repeat => 1, transactions => 5,
+                   progress => '0', prewarm => false) \gset
+RESET client_min_messages;
+SELECT s.id >= (3::bigint << 40) AND s.id < (4::bigint << 40) AS in_range, s.node_name, s.node_number,
+       bool_and(r.node_name = 'aws-1' AND r.id > s.id) AS runs_too
+  FROM bench.suites s
+  JOIN bench.runs r ON r.suite_id = s.id
+ WHERE s.id = :node_suite
+ GROUP BY s.id, s.node_name, s.node_number;
+
+-- a run and a suite of another node, as a fleet's central database
+-- receives them: they show the status their node last wrote, 'running',
+-- never judged dead here (this database holds no lock for them); a run of
+-- this node whose coordinator is gone is aborted
+INSERT INTO bench._runs (id, workload, clients, protocol, warmup, progress, max_tries, status,
+                         created_by, node_name, node_number)
+VALUES ((5::bigint << 40) + 7, 'tpcb', 4, 'prepared', '0', '5 s', 1, 'running', current_user, 'gcp-1', 5),
+       ((3::bigint << 40) + 999999, 'tpcb', 4, 'prepared', '0', '5 s', 1, 'running', current_user, 'aws-1', 3);
+INSERT INTO bench._suites (id, workload, clients, repeat, run_order, args, search_path, runs_planned,
+                           status, created_by, node_name, node_number)
+VALUES ((5::bigint << 40) + 8, 'tpcb', '{4}', 1, 'interleaved', '{}', 'public', 1, 'running', current_user, 'gcp-1', 5);
+SELECT id >> 40 AS node, id - (id >> 40 << 40) AS local_id, node_name, status FROM bench.runs
+ WHERE id IN ((5::bigint << 40) + 7, (3::bigint << 40) + 999999) ORDER BY id;
+SELECT id >> 40 AS node, node_name, status FROM bench.suites WHERE id = (5::bigint << 40) + 8;
+SELECT id >> 40 AS node, id - (id >> 40 << 40) AS local_id FROM bench.runs_in_progress
+ WHERE id IN ((5::bigint << 40) + 7, (3::bigint << 40) + 999999);
+-- the recovery of dead runs, which a bench call makes first, records this
+-- node's as aborted and leaves the other node's as they are
+SELECT status FROM bench.run(script => 'SELECT 1', transactions => 1, progress => '0', prewarm => false);
+SELECT id >> 40 AS node, id - (id >> 40 << 40) AS local_id, status FROM bench._runs
+ WHERE id IN ((5::bigint << 40) + 7, (3::bigint << 40) + 999999) ORDER BY id;
+SELECT status FROM bench._suites WHERE id = (5::bigint << 40) + 8;
+DELETE FROM bench._suites WHERE id = (5::bigint << 40) + 8;
+DELETE FROM bench._runs WHERE id IN ((5::bigint << 40) + 7, (3::bigint << 40) + 999999);
+
+-- who may set it: not everyone
+CREATE ROLE node_nobody;
+SET ROLE node_nobody;
+SELECT bench.set_node('aws-1', 3);
+RESET ROLE;
+DROP ROLE node_nobody;
