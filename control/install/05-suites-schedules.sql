@@ -14,7 +14,7 @@ CREATE TABLE bench._suites (
     clients         integer[]   NOT NULL,
     repeat          integer     NOT NULL,
     run_order       text        NOT NULL CHECK (run_order IN ('interleaved', 'blocks')),
-    args            jsonb       NOT NULL,
+    args            jsonb,
     search_path     text        NOT NULL,
     tag             text,
     schedule        text,
@@ -46,6 +46,8 @@ COMMENT ON COLUMN bench._suites.targets IS
     'A suite over several targets: their names in the order given (local: this server); NULL for a suite on one';
 COMMENT ON COLUMN bench._suites.capacity IS
     'A capacity search (bench.capacity): its objective, precision and budget; NULL otherwise';
+COMMENT ON COLUMN bench._suites.args IS
+    'The run arguments each run got; NULL on a fleet''s central database for a suite of a driver (they may hold secrets: bench.publish leaves them out)';
 COMMENT ON COLUMN bench._suites.node_name IS
     'The node of the fleet that ran it (bench.set_node); NULL before its node was set';
 COMMENT ON COLUMN bench._suites.node_number IS

@@ -24,6 +24,7 @@ GRANT SELECT ON bench.node TO PUBLIC;
 
 #include "functions/_node.sql"
 #include "functions/set_node.sql"
+#include "functions/publish.sql"
 
 -- the node of each run and suite, as they are recorded
 ALTER TABLE bench._runs

@@ -258,6 +258,10 @@ BEGIN
                                       COALESCE(t->'latency_ms'->>'p99', '-'), COALESCE(t->'latency_ms'->>'max', '-'))
                           FROM jsonb_array_elements(COALESCE(x->'transactions', '[]')) t);
     END IF;
+    IF j->'run'->'node'->>'name' IS NOT NULL THEN
+        o := o || format('node: %s (number %s), on host %s', j->'run'->'node'->>'name',
+                         j->'run'->'node'->>'number', COALESCE(j->'run'->'node'->>'host', 'unknown'));
+    END IF;
     IF (j->'run'->>'warmup_s')::numeric > 0 THEN
         o := o || format('warm-up: %s s, %s transactions left out of the figures above',
                          j->'run'->>'warmup_s', j->'run'->>'warmup_transactions');

@@ -93,7 +93,10 @@ BEGIN
             'sample_interval_s', extract(epoch FROM r.sample_interval),
             'warmup_s', extract(epoch FROM r.warmup),
             'warmup_transactions', r.warmup_transactions,
-            'driver', r.driver, 'target', r.target),
+            'driver', r.driver, 'target', r.target,
+            'node', CASE WHEN r.node_name IS NOT NULL OR r.node_host IS NOT NULL THEN jsonb_build_object(
+                'name', r.node_name, 'number', r.node_number, 'host', r.node_host,
+                'system_identifier', r.node_system_identifier) END),
         'pgbench', jsonb_build_object(
             'transaction_type', CASE WHEN script IS NULL AND EXISTS (SELECT FROM bench.run_scripts rs WHERE rs.run_id = r.id)
                                      THEN 'multiple scripts'

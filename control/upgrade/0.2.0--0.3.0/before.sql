@@ -260,3 +260,8 @@ COMMENT ON COLUMN bench._suites.node_name IS
     'The node of the fleet that ran it (bench.set_node); NULL before its node was set';
 COMMENT ON COLUMN bench._suites.node_number IS
     'The number of that node: the suite''s id lies in its range';
+-- a suite's run arguments may hold secrets (variables): a fleet's central
+-- database receives a driver's suites without them
+ALTER TABLE bench._suites ALTER COLUMN args DROP NOT NULL;
+COMMENT ON COLUMN bench._suites.args IS
+    'The run arguments each run got; NULL on a fleet''s central database for a suite of a driver (they may hold secrets: bench.publish leaves them out)';
