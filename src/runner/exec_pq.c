@@ -376,17 +376,24 @@ pq_prepare_statements(PqSession *ps)
 	}
 }
 
+/* CONN (or none) is the session's connection from now on, nothing sent over it */
+static void
+pq_use_conn(PqSession *ps, PGconn *conn)
+{
+	pq_forget_variants(ps);
+	ps->conn = conn;
+	ps->busy = false;
+	ps->in_pipeline = false;
+	ps->qhead = ps->qtail = 0;
+}
+
 /* connect and prepare, or raise the error */
 static void
 pq_open(PqSession *ps)
 {
 	PGconn	   *conn = bk_target_open_conn(ps->target);
 
-	pq_forget_variants(ps);
-	ps->conn = conn;
-	ps->busy = false;
-	ps->in_pipeline = false;
-	ps->qhead = ps->qtail = 0;
+	pq_use_conn(ps, conn);
 	PG_TRY();
 	{
 		if (ps->protocol == RUN_PROTO_PREPARED)
@@ -407,14 +414,10 @@ pq_close_conn(PqSession *ps)
 {
 	if (ps->conn != NULL)
 		bk_target_close_conn(ps->target, ps->conn);
-	ps->conn = NULL;
 	if (ps->pending != NULL)
 		bk_target_close_conn(ps->target, ps->pending);
 	ps->pending = NULL;
-	pq_forget_variants(ps);
-	ps->busy = false;
-	ps->in_pipeline = false;
-	ps->qhead = ps->qtail = 0;
+	pq_use_conn(ps, NULL);
 }
 
 /*
@@ -1231,11 +1234,7 @@ pq_reconnect_step(PqSession *ps, BkWait *wait)
 	conn = ps->pending;
 	bk_target_conn_ready(ps->target, conn);
 	ps->pending = NULL;
-	pq_forget_variants(ps);
-	ps->conn = conn;
-	ps->busy = false;
-	ps->in_pipeline = false;
-	ps->qhead = ps->qtail = 0;
+	pq_use_conn(ps, conn);
 	if (ps->protocol == RUN_PROTO_PREPARED)
 		pq_prepare_statements(ps);
 	return 1;
