@@ -50,7 +50,7 @@ DATA         = control/pgbenchkit.control $(wildcard control/pgbenchkit--*.sql)
 DATA_built   = $(INSTALL_SQL) $(UPGRADE_SQL)
 EXTRA_CLEAN  = control/build
 
-REGRESS      = init init_options init_errors run run_state run_errors observe observe_errors suite schedule charts compare relative compare_many export workloads scripts sysbench_scripts library_calls targets secrets init_target_errors roles hostile search_path ident_vars script_arrays init_sysbench init_tpcc tpcc_check ibench groups ibench_suite capacity price script_results tpcc_procedures tpcc_statements node
+REGRESS      = init init_options init_errors run run_state run_errors observe observe_errors suite schedule charts compare relative compare_many export workloads scripts sysbench_scripts library_calls targets secrets init_target_errors roles hostile search_path ident_vars script_arrays init_sysbench init_tpcc tpcc_check ibench groups ibench_suite capacity price script_results tpcc_procedures tpcc_statements node distributed
 # `make installcheck` starts a throwaway instance of its own (tmp_check/),
 # with the settings the tests need (test/regress-NN.conf: worker slots,
 # pg_cron where the server has it), then runs the Perl TAP tests of t/ as

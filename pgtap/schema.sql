@@ -51,7 +51,7 @@ SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'p
     'tpcc_check',
     '_redact_statement', '_host_cpu_sample', '_run_alive', '_rate_schedule', '_progress_histogram', '_run_aborted',
     '_run_state', '_suite_alive', '_suite_state', '_write_through', '_cost_per_million', '_transactions_per_unit',
-    '_tpcc_rates', 'set_node', '_node_name', '_node_number', 'publish'],
+    '_tpcc_rates', 'set_node', '_node_name', '_node_number', 'publish', 'distributed_runs', 'distributed_progress', 'report_distributed'],
     'schema bench has exactly the documented functions and the internal ones (named with a leading _)');
 SELECT has_type('bench', 'init_result', 'type bench.init_result exists');
 

@@ -179,7 +179,7 @@ GRANT USAGE ON SCHEMA runs TO bench_observer;
 -- skips it (and says so), and the run goes on
 GRANT SELECT, UPDATE ON runs.pgbench_accounts, runs.pgbench_tellers, runs.pgbench_branches TO bench_observer;
 GRANT INSERT ON runs.pgbench_history TO bench_observer;
-GRANT EXECUTE ON FUNCTION bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean, text, interval, interval, text, interval) TO bench_observer;
+GRANT EXECUTE ON FUNCTION bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean, text, interval, interval, text, interval, timestamp with time zone, text) TO bench_observer;
 SET ROLE bench_observer;
 SELECT id AS run5, status FROM bench.run('tpcb', transactions => 30, progress => '0') \gset
 RESET ROLE;
@@ -196,7 +196,7 @@ SELECT line FROM regexp_split_to_table(bench.report(:run5), E'\n') AS line
  WHERE line ~ '^  (CPU|not available)' ORDER BY line;
 REVOKE ALL ON ALL TABLES IN SCHEMA runs FROM bench_observer;
 REVOKE ALL ON SCHEMA runs FROM bench_observer;
-REVOKE ALL ON FUNCTION bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean, text, interval, interval, text, interval) FROM bench_observer;
+REVOKE ALL ON FUNCTION bench.run(text, integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean, text, interval, interval, text, interval, timestamp with time zone, text) FROM bench_observer;
 DROP ROLE bench_observer;
 
 -- a statement is counted over the run from its count before it, even when

@@ -76,8 +76,13 @@ cmp_ok($run1, '>=', 1 << 40, "driver 1's run is in node 1's range");
 cmp_ok($run2, '>=', 2 << 40, "driver 2's run is in node 2's range");
 
 is($d1->safe_psql('bk', 'SELECT bench.publish()'), 'pgbenchkit', 'bench.publish makes the publication');
-($ret, $out, $err) = $d1->psql('bk', 'SELECT bench.publish()');
-like($err, qr/publication "pgbenchkit" exists already/, 'a second time: refused');
+is($d1->safe_psql('bk', 'SELECT bench.publish()'), 'pgbenchkit',
+	'a second time: the same publication, brought to the tables and columns of this version');
+$d1->safe_psql('bk', 'CREATE TABLE public.mine (i int PRIMARY KEY); CREATE PUBLICATION other FOR TABLE public.mine');
+($ret, $out, $err) = $d1->psql('bk', 'SELECT bench.publish(\'other\')');
+like($err, qr/publication "other" exists already, and publishes more than the results of pgbenchkit/,
+	'a publication of other tables: refused');
+$d1->safe_psql('bk', 'DROP PUBLICATION other; DROP TABLE public.mine');
 $d2->safe_psql('bk', 'SELECT bench.publish()');
 
 # ---------------------------------------------------------------- the central database

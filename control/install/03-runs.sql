@@ -99,6 +99,8 @@ CREATE TABLE bench._runs (
     node_number             integer,
     node_host               text,
     node_system_identifier  text,
+    start_at                timestamptz,
+    part_of                 text,
     CONSTRAINT _runs_price_check CHECK ((price_per_hour IS NULL) = (currency IS NULL))
 );
 
@@ -154,6 +156,10 @@ COMMENT ON COLUMN bench._runs.node_host IS
     'The host name of the server that ran it (the driver); NULL for runs of 0.2.0 and before';
 COMMENT ON COLUMN bench._runs.node_system_identifier IS
     'The system identifier of the cluster that ran it (pg_control_system()); NULL for runs of 0.2.0 and before';
+COMMENT ON COLUMN bench._runs.start_at IS
+    'at =>: the instant its measured part was to start, its clients starting the warm-up before it; NULL: when ready';
+COMMENT ON COLUMN bench._runs.part_of IS
+    'part_of =>: the distributed run it is a part of, the parts of one name merged by bench.distributed_runs';
 
 --
 -- bench.progress: one row per run per progress interval.

@@ -25,6 +25,8 @@ GRANT SELECT ON bench.node TO PUBLIC;
 #include "functions/_node.sql"
 #include "functions/set_node.sql"
 #include "functions/publish.sql"
+#include "functions/distributed_runs.sql"
+#include "functions/report_distributed.sql"
 
 -- the node of each run and suite, as they are recorded
 ALTER TABLE bench._runs

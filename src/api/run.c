@@ -940,6 +940,9 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	sh->reconnect_max_ns = a.reconnect_max_delay_ns;
 	sh->response_timeout_ns = a.response_timeout_ns;
 	sh->response_timeout = a.response_timeout;
+	sh->start_at = a.at;
+	if (a.part_of)
+		strlcpy(sh->part_of, a.part_of, NAMEDATALEN);
 	sh->nshards = nshards;
 	sh->script_shards = script_shards;
 	sh->protocol = a.protocol;

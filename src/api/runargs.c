@@ -29,6 +29,7 @@
 #include "utils/lsyscache.h"
 #include "utils/memutils.h"
 #include "utils/syscache.h"
+#include "utils/timestamp.h"
 
 #include "meta/catalog.h"
 #include "core/compat.h"
@@ -798,6 +799,63 @@ check_response_timeout(const char *fn, const Datum *v, const bool *n, RunArgs *a
 }
 
 /*
+ * at => '2026-12-01 12:00:00+00': the instant the measured part starts, so
+ * that drivers given the same instant (their clocks synchronised) start
+ * together; the clients start the warm-up before it.  The run waits for it
+ * once its row is written, and fails (55000) if it was not ready in time.
+ */
+static void
+check_at(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	TimestampTz now = GetCurrentTimestamp();
+
+	if (n[RA_AT])
+		return;
+	a->at = DatumGetTimestampTz(v[RA_AT]);
+	if (TIMESTAMP_NOT_FINITE(a->at) || a->at <= now)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("at must be in the future, not %s",
+						TIMESTAMP_NOT_FINITE(a->at) ? "infinite" : timestamptz_to_str(a->at)),
+				 errhint("at is the instant the measured part starts, the clients starting the warm-up before it: give every driver of a distributed run the same instant, far enough ahead for the connections and the prewarm.")));
+	if (a->at - a->warmup_ns / 1000 <= now)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("at minus the warm-up (%s) must be in the future", bk_interval_text(&a->warmup)),
+				 errhint("at is the instant the measured part starts, the clients starting the warm-up before it: give every driver of a distributed run the same instant, far enough ahead for the connections and the prewarm.")));
+	if (a->at - now > RUN_MAX_NS / 1000)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("at must be within a year, not %s", timestamptz_to_str(a->at)),
+				 errhint("Schedule the run with pg_cron instead (bench.schedule).")));
+}
+
+/*
+ * part_of => 'clouds-2026-11': the distributed run this run is a part of,
+ * named by the caller and the same on every driver; the central database
+ * merges the parts of one name (bench.distributed_runs).  It needs at, the
+ * instant the parts share.
+ */
+static void
+check_part_of(const char *fn, const Datum *v, const bool *n, RunArgs *a)
+{
+	if (n[RA_PART_OF])
+		return;
+	a->part_of = text_to_cstring(DatumGetTextPP(v[RA_PART_OF]));
+	if (a->part_of[0] == '\0' || strlen(a->part_of) >= NAMEDATALEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("part_of must be 1 to %d bytes long", NAMEDATALEN - 1),
+				 errhint("part_of names the distributed run, the same on every driver.")));
+	if (a->at == 0)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("part_of needs at"),
+				 errdetail("The parts of a distributed run start their measured parts at one instant, and are merged from it."),
+				 errhint("Give every part the same at => timestamptz.")));
+}
+
+/*
  * Every run argument, in the order of bench.run's signature.  A new one
  * goes at the end (positional calls keep working), with its check, and a
  * field of RunArgs; an upgrade script recreates the functions with
@@ -860,6 +918,10 @@ const BkArgDef bk_run_args[RUN_NARGS] = {
 	"a query of one integer on the target that each committed transaction adds one to, read before and after the run to find committed transactions missing; with on_disconnect 'reconnect', tpcb and simple-update count pgbench_history"},
 	[RA_RESPONSE_TIMEOUT] = {"response_timeout", INTERVALOID, NULL, false, check_response_timeout,
 	"against a target: a statement not answered within it counts as a lost connection (08006), so that a silent failure is found within it"},
+	[RA_AT] = {"at", TIMESTAMPTZOID, NULL, false, check_at,
+	"the instant the measured part starts (the warm-up before it), the same on every driver of a distributed run; the run waits for it"},
+	[RA_PART_OF] = {"part_of", TEXTOID, NULL, false, check_part_of,
+	"the name of the distributed run this run is a part of, the same on every driver; needs at"},
 };
 
 /*
@@ -895,6 +957,8 @@ static const BkArgDef sweep_own[] = {
 	"interleaved (every client count, then again) or blocks (all repeats of one, then the next)"},
 	[SWEEP_TARGETS] = {"targets", TEXTARRAYOID, NULL, false, NULL,
 	"targets of bench.targets (local: this server, in-server clients), each run in turn at every client count and repetition, in an order that rotates from repetition to repetition; instead of target"},
+	{"at", InvalidOid, NULL, false, NULL, NULL},
+	{"part_of", InvalidOid, NULL, false, NULL, NULL},
 };
 /*
  * The run arguments of 0.1.0 keep their positions, and the own arguments
@@ -922,6 +986,8 @@ static const BkArgDef schedule_own[] = {
 	[SCHEDULE_THRESHOLD] = {"threshold", FLOAT8OID, "0.05", false, NULL,
 	"the fall in tps below the baseline that counts as a regression"},
 	{"tag", InvalidOid, NULL, false, NULL, NULL},
+	{"at", InvalidOid, NULL, false, NULL, NULL},
+	{"part_of", InvalidOid, NULL, false, NULL, NULL},
 };
 static const char *const schedule_order[] = {"name", "schedule", "workload", "clients", "repeat",
 	"duration", "transactions", "protocol", "warmup", "progress", "max_tries", "prewarm",
@@ -958,6 +1024,8 @@ static const BkArgDef capacity_own[] = {
 	{"rate", InvalidOid, NULL, false, NULL, NULL},
 	{"transactions", InvalidOid, NULL, false, NULL, NULL},
 	{"groups", InvalidOid, NULL, false, NULL, NULL},
+	{"at", InvalidOid, NULL, false, NULL, NULL},
+	{"part_of", InvalidOid, NULL, false, NULL, NULL},
 };
 static const char *const capacity_order[] = {"workload", "slo", "clients", "max_failure_rate",
 	"precision", "max_runs", "max_time", "start_rate", "max_repeats", "*"};
@@ -976,6 +1044,8 @@ static const BkArgDef schedule_capacity_own[] = {
 	{"transactions", InvalidOid, NULL, false, NULL, NULL},
 	{"groups", InvalidOid, NULL, false, NULL, NULL},
 	{"tag", InvalidOid, NULL, false, NULL, NULL},
+	{"at", InvalidOid, NULL, false, NULL, NULL},
+	{"part_of", InvalidOid, NULL, false, NULL, NULL},
 };
 static const char *const schedule_capacity_order[] = {"name", "schedule", "workload", "slo", "clients",
 	"max_failure_rate", "precision", "max_runs", "max_time", "start_rate", "max_repeats",

@@ -52,6 +52,8 @@ typedef enum BkRunArgNo
 	RA_RECONNECT_MAX_DELAY,
 	RA_CHECK_QUERY,
 	RA_RESPONSE_TIMEOUT,
+	RA_AT,
+	RA_PART_OF,
 	RUN_NARGS
 } BkRunArgNo;
 
@@ -105,6 +107,10 @@ typedef struct RunArgs
 	char	   *check_query;	/* NULL: none (run.c may default it) */
 	Interval	response_timeout;
 	int64		response_timeout_ns;	/* 0: none */
+	TimestampTz at;				/* when the measured part starts; 0: when
+								 * ready */
+	char	   *part_of;		/* the distributed run it is a part of, or
+								 * NULL */
 	int			ngroups;		/* 0: no groups => */
 	RunGroupArg *groups;
 	bool		random_warehouse;	/* TPC-C: warehouse_choice => 'random' */

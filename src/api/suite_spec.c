@@ -263,7 +263,8 @@ sweep_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool *n
 
 	/*
 	 * The suite as jsonb, built by the server's own jsonb functions: every
-	 * run argument but workload, clients and tag goes into "args".
+	 * run argument but workload, clients and tag goes into "args" (and
+	 * but at and part_of, which a suite's runs do not take).
 	 */
 #define SPEC_PARAM(type_, value_, null_) \
 	(types[nparams] = (type_), values[nparams] = (null_) ? (Datum) 0 : (value_), \
@@ -291,7 +292,7 @@ sweep_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool *n
 	appendStringInfoString(&sql, "  'args', pg_catalog.jsonb_build_object(");
 	for (int ra = 0, first = 1; ra < RUN_NARGS; ra++)
 	{
-		if (ra == RA_WORKLOAD || ra == RA_CLIENTS || ra == RA_TAG)
+		if (ra == RA_WORKLOAD || ra == RA_CLIENTS || ra == RA_TAG || ra == RA_AT || ra == RA_PART_OF)
 			continue;
 		SPEC_PARAM(bk_run_args[ra].type, rv[ra], rn[ra]);
 		appendStringInfo(&sql, "%s%s, $%d", first ? "" : ", ",

@@ -201,7 +201,7 @@ _PG_init(void)
 							   check_currency, NULL, NULL);
 	DefineCustomStringVariable("pgbenchkit.test_pause",
 							   "For tests: moments at which a run's coordinator waits, so that a test can hit it there.",
-							   "A comma-separated list of prewarm and final_write; empty in normal use.",
+							   "A comma-separated list of prewarm and final_write, each for ten minutes or, as prewarm=500, that many milliseconds; empty in normal use.",
 							   &bk_test_pause,
 							   "",
 							   PGC_SUSET,

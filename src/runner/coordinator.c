@@ -61,6 +61,7 @@
 #include "runner/segment.h"
 #include "runner/outage.h"
 #include "runner/results.h"
+#include "runner/start_at.h"
 #include "meta/runstate.h"
 #include "core/worker.h"
 
@@ -222,8 +223,8 @@ coord_client_alive(Coord *co, int i)
  * coord_test_pause
  *		pgbenchkit.test_pause names MOMENT (tests only): wait there, showing
  *		so in pg_stat_activity, until a signal (a cancel, a termination), a
- *		client's error or exit, or ten minutes, so that a test can hit the
- *		run at that moment without racing it.
+ *		client's error or exit, or ten minutes (or MOMENT=ms: that long),
+ *		so that a test can hit the run at that moment without racing it.
  */
 static void
 coord_test_pause(Coord *co, const char *moment)
@@ -233,6 +234,7 @@ coord_test_pause(Coord *co, const char *moment)
 	bool		named = false;
 	char	   *copy;
 	int64		until;
+	int64		pause_ms = 600 * 1000;
 
 	if (bk_test_pause == NULL || bk_test_pause[0] == '\0')
 		return;
@@ -240,12 +242,22 @@ coord_test_pause(Coord *co, const char *moment)
 	if (!SplitIdentifierString(copy, ',', &moments))
 		return;
 	foreach(lc, moments)
-		named |= strcmp((const char *) lfirst(lc), moment) == 0;
+	{
+		const char *m = (const char *) lfirst(lc);
+		size_t		len = strlen(moment);
+
+		if (strncmp(m, moment, len) == 0 && (m[len] == '\0' || m[len] == '='))
+		{
+			named = true;
+			if (m[len] == '=')
+				pause_ms = strtol(m + len + 1, NULL, 10);
+		}
+	}
 	if (!named)
 		return;
 	pgstat_report_activity(STATE_RUNNING, psprintf("pgbenchkit: paused before %s (pgbenchkit.test_pause)",
 												   moment));
-	until = bk_now_ns() + 600 * INT64CONST(1000000000);
+	until = bk_now_ns() + pause_ms * INT64CONST(1000000);
 	while (!coord_terminated && !coord_canceled && !co->sh->client_error.set &&
 		   pg_atomic_read_u32(&co->sh->cancel) == 0 && bk_now_ns() < until)
 	{
@@ -266,6 +278,29 @@ coord_test_pause(Coord *co, const char *moment)
  * Starting
  * ------------------------------------------------------------------------
  */
+
+static void coord_finish(Coord *co, CoordEnd why);
+
+/* at =>: whether the run should not go, and why (bk_run_wait_for_start) */
+static bool
+coord_stop_before_go(void *arg, int *why)
+{
+	CoordEnd	w = END_COMPLETE;
+	bool		stop = coord_stop_requested((Coord *) arg, &w);
+
+	*why = (int) w;
+	return stop;
+}
+
+/* at =>: a run stopped while it waited ends here, its clients never gone */
+static void
+coord_finish_before_go(Coord *co, int why)
+{
+	co->start_ts = GetCurrentTimestamp();
+	co->sh->start_ns = co->sh->measure_ns = bk_now_ns();
+	co->last_tick_ns = PG_INT64_MAX;	/* no interval, no progress row */
+	coord_finish(co, (CoordEnd) why);
+}
 
 /*
  * coord_start_clients
@@ -707,46 +742,6 @@ coord_stop_clients(Coord *co, int grace_ms)
 }
 
 /*
- * coord_connection_time_ms
- *		Connection time as pgbench reports it: with a connection per
- *		transaction, the average per transaction (every connection's time,
- *		closing included, over the transactions and failures); otherwise
- *		the initial connection time, the longest any worker took to connect
- *		its clients.  -1 for in-server clients.
- */
-static double
-coord_connection_time_ms(Coord *co, const RunSummary *sum)
-{
-	RunShared  *sh = co->sh;
-	int64		total = 0;
-	int64		longest = 0;
-
-	if (sh->driver != RUN_DRIVER_LIBPQ)
-		return -1;
-	for (int w = 0; w < sh->nworkers; w++)
-	{
-		int			first;
-		int			n;
-		int64		worker = 0;
-
-		bk_run_worker_clients(sh, w, &first, &n);
-		for (int i = first; i < first + n; i++)
-			worker += RUN_CLIENTS(sh)[i].conn_ns;
-		total += worker;
-		longest = Max(longest, worker);
-	}
-	if (sh->connect_per_transaction)
-	{
-		int64		n = sum->transactions + sum->warmup_transactions +
-			sum->failures[FAIL_SERIALIZATION] + sum->failures[FAIL_DEADLOCK] +
-			sum->failures[FAIL_OTHER];
-
-		return n > 0 ? total / 1e6 / n : -1;
-	}
-	return longest / 1e6;
-}
-
-/*
  * coord_summary_group
  *		The summary of the measured phase (warm-up excluded) of group G's
  *		clients (all clients, G NULL) and its merged histogram.  A group's
@@ -833,7 +828,7 @@ coord_summary_group(Coord *co, const RunGroup *g, double measured_s, RunSummary 
 		sum->clients_lost = -1;
 		return;
 	}
-	sum->connection_time_ms = coord_connection_time_ms(co, sum);
+	sum->connection_time_ms = bk_run_connection_time_ms(co->sh, sum);
 	sum->clients_lost = sh->driver == RUN_DRIVER_LIBPQ ?
 		(int) pg_atomic_read_u32(&sh->clients_lost) : -1;
 	bk_run_outages(sh, co->start_ts, sum, sh->duration_ns > 0 ?
@@ -1064,27 +1059,13 @@ coord_finish(Coord *co, CoordEnd why)
 	strlcpy(sh->final_status, status, sizeof(sh->final_status));
 }
 
-/* round trips that measure the network's round-trip time to a target */
-#define COORD_RTT_ROUNDS		300
-#define COORD_RTT_MAX_NS		(3 * INT64CONST(1000000000))
-
-static int
-coord_cmp_double(const void *a, const void *b)
-{
-	double		x = *(const double *) a;
-	double		y = *(const double *) b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * coord_read_target
  *		Before a run against a target, over a connection of the
  *		coordinator's own: the target's version and settings, the scale of
  *		its pgbench tables when the workload needs them (as pgbench counts
  *		pgbench_branches), and the network's round-trip time to it, the
- *		median of up to COORD_RTT_ROUNDS empty queries (at most
- *		COORD_RTT_MAX_NS of them).
+ *		median of empty queries (bk_target_rtt_ms).
  */
 static void
 coord_read_target(Coord *co)
@@ -1100,9 +1081,6 @@ coord_read_target(Coord *co)
 	co->target_conn = conn;
 	PG_TRY();
 	{
-		double	   *rtt = palloc(sizeof(double) * COORD_RTT_ROUNDS);
-		int			n = 0;
-		int64		until = bk_now_ns() + COORD_RTT_MAX_NS;
 		const char *host = PQhost(conn);
 		MemoryContext old;
 
@@ -1148,26 +1126,7 @@ coord_read_target(Coord *co)
 			sh->scale = atoi(PQgetvalue(r, 0, 0));
 			PQclear(r);
 		}
-		while (n < COORD_RTT_ROUNDS && bk_now_ns() < until)
-		{
-			int64		t0 = bk_now_ns();
-			PGresult   *r = bk_target_exec(conn, "");
-
-			if (r == NULL || PQresultStatus(r) != PGRES_EMPTY_QUERY)
-			{
-				PQclear(r);
-				break;
-			}
-			PQclear(r);
-			rtt[n++] = (bk_now_ns() - t0) / 1e6;
-		}
-		if (n > 0)
-		{
-			qsort(rtt, n, sizeof(double), coord_cmp_double);
-			co->target_rtt_ms = n % 2 ? rtt[n / 2] : (rtt[n / 2 - 1] + rtt[n / 2]) / 2;
-		}
-		else
-			co->target_rtt_ms = -1;
+		co->target_rtt_ms = bk_target_rtt_ms(conn);
 	}
 	PG_CATCH();
 	{
@@ -1220,6 +1179,7 @@ coord_run(Coord *co, dsm_segment *seg)
 	char		appname[NAMEDATALEN];
 	const BkDatasetInfo *info;
 	char	   *counters = NULL;
+	int			stop_why;
 
 	/*
 	 * 1: the dataset and the run's id; first, what a crash left behind
@@ -1309,16 +1269,37 @@ coord_run(Coord *co, dsm_segment *seg)
 	 * in the run's pg_stat_wal and not in its insert positions, less than
 	 * the pages' headers that only the positions count.
 	 */
+	if (sh->start_at != 0)
+		bk_run_check_in_time(sh);
 	coord_flush_stats();
 	coord_xact_begin("pgbenchkit: recording the run");
-	bk_run_insert(sh, GetUserNameFromId(sh->roleid, false), GetCurrentTimestamp());
+	bk_run_insert(sh, GetUserNameFromId(sh->roleid, false),
+				  sh->start_at != 0 ? bk_run_go_at(sh) : GetCurrentTimestamp());
 	if (sh->driver == RUN_DRIVER_LIBPQ)
 		coord_record_target(co);
+	if (sh->start_at != 0)
+	{
+		/* at =>: the row is there; wait for the instant, then the first sample */
+		coord_xact_commit();
+		co->row_inserted = true;
+		if (!bk_run_wait_for_start(sh, BK_RUN_SAMPLE_LEAD_NS, coord_stop_before_go, co, &stop_why))
+		{
+			coord_finish_before_go(co, stop_why);
+			return;
+		}
+		coord_flush_stats();
+		coord_xact_begin("pgbenchkit: the run's first sample");
+	}
 	bk_obs_begin(&co->obs, GetCurrentTimestamp(), 0, 0);
 	co->observing = true;
 	coord_xact_commit();
 	coord_flush_stats();
 	co->row_inserted = true;
+	if (sh->start_at != 0 && !bk_run_wait_for_start(sh, 0, coord_stop_before_go, co, &stop_why))
+	{
+		coord_finish_before_go(co, stop_why);
+		return;
+	}
 
 	/* then go; the run's clock starts now */
 	co->start_ts = GetCurrentTimestamp();

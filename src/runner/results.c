@@ -63,6 +63,45 @@ bk_run_next_id(void)
 }
 
 /*
+ * bk_run_connection_time_ms
+ *		Connection time as pgbench reports it: with a connection per
+ *		transaction, the average per transaction (every connection's time,
+ *		closing included, over the transactions and failures); otherwise
+ *		the initial connection time, the longest any worker took to connect
+ *		its clients.  -1 for in-server clients.
+ */
+double
+bk_run_connection_time_ms(const RunShared *sh, const RunSummary *sum)
+{
+	int64		total = 0;
+	int64		longest = 0;
+
+	if (sh->driver != RUN_DRIVER_LIBPQ)
+		return -1;
+	for (int w = 0; w < sh->nworkers; w++)
+	{
+		int			first;
+		int			n;
+		int64		worker = 0;
+
+		bk_run_worker_clients(sh, w, &first, &n);
+		for (int i = first; i < first + n; i++)
+			worker += RUN_CLIENTS(sh)[i].conn_ns;
+		total += worker;
+		longest = Max(longest, worker);
+	}
+	if (sh->connect_per_transaction)
+	{
+		int64		n = sum->transactions + sum->warmup_transactions +
+			sum->failures[FAIL_SERIALIZATION] + sum->failures[FAIL_DEADLOCK] +
+			sum->failures[FAIL_OTHER];
+
+		return n > 0 ? total / 1e6 / n : -1;
+	}
+	return longest / 1e6;
+}
+
+/*
  * bk_run_insert
  *		The row of a run whose clients are ready, status 'running'; the
  *		run starts at STARTED_AT.
@@ -186,6 +225,23 @@ bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at)
 		bk_spi_exec(psprintf("UPDATE %s SET price_per_hour = $2::pg_catalog.numeric, currency = $3"
 							 " WHERE id = $1", bk_runs_table()),
 					3, ptypes, pvalues, NULL, SPI_OK_UPDATE);
+	}
+
+	/*
+	 * at => and part_of =>: the instant its measured part starts, and the
+	 * distributed run it is a part of (the SQL of 0.2.0 and before cannot
+	 * pass them).
+	 */
+	if (sh->start_at != 0)
+	{
+		Oid			atypes[3] = {INT8OID, TIMESTAMPTZOID, TEXTOID};
+		Datum		avalues[3] = {Int64GetDatum(sh->run_id), TimestampTzGetDatum(sh->start_at),
+		CStringGetTextDatum(sh->part_of)};
+		char		anulls[3] = {' ', ' ', sh->part_of[0] == '\0' ? 'n' : ' '};
+
+		bk_spi_exec(psprintf("UPDATE %s SET start_at = $2, part_of = $3 WHERE id = $1",
+							 bk_runs_table()),
+					3, atypes, avalues, anulls, SPI_OK_UPDATE);
 	}
 
 	/*

@@ -105,6 +105,7 @@ typedef struct RunInterval
 
 extern int64 bk_run_next_id(void);
 extern void bk_run_insert(RunShared *sh, const char *rolename, TimestampTz started_at);
+extern double bk_run_connection_time_ms(const RunShared *sh, const RunSummary *sum);
 extern void bk_run_set_started(int64 run_id, TimestampTz started_at);
 extern void bk_run_progress(int64 run_id, const RunInterval *iv, const BkHist *hist);
 extern void bk_run_group_progress(int64 run_id, int group_no, const RunInterval *iv);

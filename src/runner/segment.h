@@ -59,6 +59,8 @@
 #define RUN_RUNNING				1	/* the row is committed, clients go */
 #define RUN_ENDED				2	/* the final row is committed */
 #define RUN_NOT_STARTED			3	/* failed before there was a row: error */
+#define RUN_WAITING				4	/* the row is committed, the run waits for
+									 * its instant (at =>) */
 
 /* RunClient.state */
 #define CLIENT_STARTING			0
@@ -239,6 +241,10 @@ typedef struct RunShared
 	int64		latency_limit_ns;	/* 0: none */
 	Interval	latency_limit;
 	int64		suite_id;		/* 0: not part of a suite */
+	TimestampTz start_at;		/* the instant the measured part starts (at
+								 * =>); 0: once ready */
+	char		part_of[NAMEDATALEN];	/* the distributed run it is a part
+										 * of; "" for none */
 	char		step[NAMEDATALEN];	/* the suite's name for it (bench.ibench's
 									 * steps); "" for none */
 	/* the price per hour of the server it runs on (a decimal), "" if unknown */

@@ -64,6 +64,7 @@
 #include "utils/syscache.h"
 #include "utils/timestamp.h"
 
+#include "core/clock.h"
 #include "core/compat.h"
 #include "core/pgbenchkit.h"
 #include "target/target.h"
@@ -1015,6 +1016,51 @@ void
 bk_target_set_exec_timeout(int ms)
 {
 	exec_timeout_ms = ms;
+}
+
+/* round trips that measure the network's round-trip time to a target */
+#define TARGET_RTT_ROUNDS		300
+#define TARGET_RTT_MAX_NS		(3 * INT64CONST(1000000000))
+
+static int
+target_cmp_double(const void *a, const void *b)
+{
+	double		x = *(const double *) a;
+	double		y = *(const double *) b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * bk_target_rtt_ms
+ *		The network's round-trip time to the target of CONN, in ms: the
+ *		median of up to TARGET_RTT_ROUNDS empty queries (at most
+ *		TARGET_RTT_MAX_NS of them); -1 when none was answered.
+ */
+double
+bk_target_rtt_ms(PGconn *conn)
+{
+	double	   *rtt = palloc(sizeof(double) * TARGET_RTT_ROUNDS);
+	int			n = 0;
+	int64		until = bk_now_ns() + TARGET_RTT_MAX_NS;
+
+	while (n < TARGET_RTT_ROUNDS && bk_now_ns() < until)
+	{
+		int64		t0 = bk_now_ns();
+		PGresult   *r = bk_target_exec(conn, "");
+
+		if (r == NULL || PQresultStatus(r) != PGRES_EMPTY_QUERY)
+		{
+			PQclear(r);
+			break;
+		}
+		PQclear(r);
+		rtt[n++] = (bk_now_ns() - t0) / 1e6;
+	}
+	if (n == 0)
+		return -1;
+	qsort(rtt, n, sizeof(double), target_cmp_double);
+	return n % 2 ? rtt[n / 2] : (rtt[n / 2 - 1] + rtt[n / 2]) / 2;
 }
 
 /*

@@ -68,6 +68,7 @@ extern void bk_target_conn_failed(BkTarget *target, PGconn *conn, bool timed_out
 extern void bk_target_conn_ready(BkTarget *target, PGconn *conn);
 extern void bk_target_close_conn(BkTarget *target, PGconn *conn);
 extern PGresult *bk_target_exec(PGconn *conn, const char *sql);
+extern double bk_target_rtt_ms(PGconn *conn);
 extern PGresult *bk_target_exec_params(PGconn *conn, const char *sql, int nparams,
 									   const Oid *types, const char *const *values);
 extern char *bk_target_value(PGconn *conn, const char *name, const char *what,

@@ -4,6 +4,9 @@
 -- to: each table of results, the rows of this node's ids only, without
 -- what may be secret (run variables, the run arguments of suites) or means
 -- something on the driver only (process ids, the regclass[] of datasets).
+-- Called again, after ALTER EXTENSION pgbenchkit UPDATE, it brings the
+-- publication to this version's tables and columns (docs/fleet.md: the
+-- order of a fleet's updates).
 --
 CREATE OR REPLACE FUNCTION bench.publish(publication name DEFAULT 'pgbenchkit')
 RETURNS name
@@ -17,6 +20,9 @@ DECLARE
     spec    text[] := '{}';
     t       record;
     cols    text;
+    pub     record;
+    refresh boolean;
+    tables  constant name[] := '{_runs,_suites,datasets,progress,histograms,samples,relation_sizes,prewarms,run_scripts,command_latencies,run_groups,group_progress,outages}';
 BEGIN
     IF publish.publication IS NULL THEN
         RAISE EXCEPTION 'argument "publication" of bench.publish must not be null'
@@ -34,11 +40,19 @@ BEGIN
             USING ERRCODE = 'object_not_in_prerequisite_state',
                   HINT = 'Set its node first, bench.set_node(name, number): the rows published are those of its ids.';
     END IF;
-    IF EXISTS (SELECT FROM pg_publication p WHERE p.pubname = publish.publication) THEN
-        RAISE EXCEPTION 'publication "%" exists already', publish.publication
+    -- an existing publication is brought to this version's tables and
+    -- columns (after ALTER EXTENSION pgbenchkit UPDATE), if it is one that
+    -- bench.publish made: of the results' tables only
+    SELECT p.oid, p.puballtables INTO pub FROM pg_publication p WHERE p.pubname = publish.publication;
+    IF FOUND AND (pub.puballtables OR EXISTS (
+            SELECT FROM pg_publication_rel pr JOIN pg_class k ON k.oid = pr.prrelid
+             WHERE pr.prpubid = pub.oid
+               AND (k.relnamespace <> 'bench'::regnamespace OR k.relname <> ALL (tables)))) THEN
+        RAISE EXCEPTION 'publication "%" exists already, and publishes more than the results of pgbenchkit', publish.publication
             USING ERRCODE = 'duplicate_object',
                   HINT = 'Drop it first (DROP PUBLICATION), or give another name.';
     END IF;
+    refresh := FOUND;
 
     lo := n.number::bigint << 40;
     hi := lo + (1::bigint << 40) - 1;
@@ -64,8 +78,9 @@ BEGIN
         spec := spec || format('bench.%I (%s) WHERE (%I >= %s AND %I <= %s)',
                                t.rel, cols, t.key, lo, t.key, hi);
     END LOOP;
-    EXECUTE format('CREATE PUBLICATION %I FOR TABLE %s', publish.publication,
-                   array_to_string(spec, ', '));
+    EXECUTE format(CASE WHEN refresh THEN 'ALTER PUBLICATION %I SET TABLE %s'
+                        ELSE 'CREATE PUBLICATION %I FOR TABLE %s' END,
+                   publish.publication, array_to_string(spec, ', '));
     RETURN publish.publication;
 END
 $fn$;

@@ -262,6 +262,12 @@ BEGIN
         o := o || format('node: %s (number %s), on host %s', j->'run'->'node'->>'name',
                          j->'run'->'node'->>'number', COALESCE(j->'run'->'node'->>'host', 'unknown'));
     END IF;
+    IF j->'run'->>'start_at' IS NOT NULL THEN
+        o := o || format('measured part to start at: %s%s', j->'run'->>'start_at',
+                         CASE WHEN j->'run'->>'part_of' IS NOT NULL
+                              THEN format(', a part of distributed run %s (bench.report_distributed)', j->'run'->>'part_of')
+                              ELSE '' END);
+    END IF;
     IF (j->'run'->>'warmup_s')::numeric > 0 THEN
         o := o || format('warm-up: %s s, %s transactions left out of the figures above',
                          j->'run'->>'warmup_s', j->'run'->>'warmup_transactions');

@@ -96,7 +96,10 @@ BEGIN
             'driver', r.driver, 'target', r.target,
             'node', CASE WHEN r.node_name IS NOT NULL OR r.node_host IS NOT NULL THEN jsonb_build_object(
                 'name', r.node_name, 'number', r.node_number, 'host', r.node_host,
-                'system_identifier', r.node_system_identifier) END),
+                'system_identifier', r.node_system_identifier) END)
+            -- at => and part_of =>, only for a run given them
+            || CASE WHEN r.start_at IS NOT NULL THEN jsonb_build_object(
+                'start_at', r.start_at, 'part_of', r.part_of) ELSE '{}' END,
         'pgbench', jsonb_build_object(
             'transaction_type', CASE WHEN script IS NULL AND EXISTS (SELECT FROM bench.run_scripts rs WHERE rs.run_id = r.id)
                                      THEN 'multiple scripts'

@@ -48,7 +48,7 @@ SELECT r.id, r.workload, r.dataset_id, r.scale, r.clients, r.duration,
        r.downtime_median_ms, r.downtime_max_ms, r.detection_max_ms, r.unknown_outcome,
        r.outage_started, r.outage_ended, r.recovery_ms, r.check_query, r.check_before,
        r.check_after, r.committed_missing, r.unknown_committed, r.response_timeout,
-       r.node_name, r.node_number, r.node_host, r.node_system_identifier
+       r.node_name, r.node_number, r.node_host, r.node_system_identifier, r.start_at, r.part_of
   FROM (SELECT t.*,
                CASE WHEN t.status <> 'running' THEN NULL
                     WHEN NOT bench._run_alive(t.id) THEN bench._run_aborted(t) END AS dead
@@ -109,6 +109,10 @@ COMMENT ON COLUMN bench.runs.node_host IS
     'The host name of the server that ran it (the driver); NULL for runs of 0.2.0 and before';
 COMMENT ON COLUMN bench.runs.node_system_identifier IS
     'The system identifier of the cluster that ran it (pg_control_system()); NULL for runs of 0.2.0 and before';
+COMMENT ON COLUMN bench.runs.start_at IS
+    'at =>: the instant its measured part was to start, its clients starting the warm-up before it; NULL: when ready';
+COMMENT ON COLUMN bench.runs.part_of IS
+    'part_of =>: the distributed run it is a part of, the parts of one name merged by bench.distributed_runs';
 GRANT SELECT ON bench.runs TO PUBLIC;
 CREATE OR REPLACE TRIGGER write_through INSTEAD OF INSERT OR UPDATE OR DELETE ON bench.runs
     FOR EACH ROW EXECUTE FUNCTION bench._write_through('bench._runs');

@@ -253,6 +253,14 @@ COMMENT ON COLUMN bench._runs.node_host IS
     'The host name of the server that ran it (the driver); NULL for runs of 0.2.0 and before';
 COMMENT ON COLUMN bench._runs.node_system_identifier IS
     'The system identifier of the cluster that ran it (pg_control_system()); NULL for runs of 0.2.0 and before';
+-- the instant and the distributed run of at => and part_of =>
+ALTER TABLE bench._runs
+    ADD COLUMN start_at timestamptz,
+    ADD COLUMN part_of text;
+COMMENT ON COLUMN bench._runs.start_at IS
+    'at =>: the instant its measured part was to start, its clients starting the warm-up before it; NULL: when ready';
+COMMENT ON COLUMN bench._runs.part_of IS
+    'part_of =>: the distributed run it is a part of, the parts of one name merged by bench.distributed_runs';
 ALTER TABLE bench._suites
     ADD COLUMN node_name text,
     ADD COLUMN node_number integer;
