@@ -74,6 +74,10 @@ for my $d ($d1, $d2)
 
 # ---------------------------------------------------------------- the run
 
+my ($ret, $out, $err) = $d1->psql('bk', q{SELECT bench.start('tpcb', target => 'shop', check_query => 'SELECT 1',
+	at => now() + interval '1 min', part_of => 'x')});
+like($err, qr/check_query cannot check a part of a distributed run/, 'a part with a check_query: refused');
+
 my $history = "SELECT count(*) FROM pgbench_history";
 my $before = $t->safe_psql('shop', $history);
 # an instant ahead, the same for both (the clocks of one machine)
@@ -81,9 +85,11 @@ my $at = $t->safe_psql('postgres', "SELECT date_trunc('second', now()) + interva
 my %part;
 for my $d ($d1, $d2)
 {
+	# driver 2's part reconnects: a part gets no check_query by default
+	my $reconnect = $d == $d2 ? ", on_disconnect => 'reconnect'" : '';
 	$part{ $d->name } = $d->safe_psql('bk', qq{
 		SELECT bench.start('tpcb', target => 'shop', clients => 2, duration => '3 s', warmup => '1 s',
-		                   progress => '1 s', at => '$at', part_of => 'fleet-1')});
+		                   progress => '1 s', at => '$at', part_of => 'fleet-1'$reconnect)});
 	is($d->safe_psql('bk', "SELECT status || ', ' || (started_at = start_at - warmup) || ', ' || (start_at = '$at')
 	                          FROM bench.runs WHERE id = $part{ $d->name }"),
 		'running, true, true', $d->name . ': bench.start returned before the instant, the planned start in the row');
@@ -97,6 +103,8 @@ for my $d ($d1, $d2)
 	                          FROM bench.runs WHERE id = $id"),
 		'done, true, fleet-1', $d->name . ': done, its clients went at the instant minus the warm-up, not before');
 }
+is($d2->safe_psql('bk', "SELECT coalesce(check_query, 'none') || ', ' || on_disconnect FROM bench.runs WHERE id = $part{driver2}"),
+	'none, reconnect', 'a part that reconnects checks no count of the target by default (it grows with every part)');
 my $grown = $t->safe_psql('shop', $history) - $before;
 my $counted = sum(map {
 	$_->safe_psql('bk', "SELECT transactions + warmup_transactions FROM bench.runs WHERE id = $part{ $_->name }")

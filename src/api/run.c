@@ -844,8 +844,9 @@ run_launch(FunctionCallInfo fcinfo, const BkArgFunction *f, BackgroundWorkerHand
 	/*
 	 * A run that reconnects checks what it counted committed: pgbench's
 	 * tpcb-like scripts add one row to pgbench_history per transaction.
+	 * Not a part of a distributed run: the count grows with every part's.
 	 */
-	if (a.check_query == NULL && a.on_disconnect_reconnect && a.ngroups == 0 &&
+	if (a.check_query == NULL && a.on_disconnect_reconnect && a.ngroups == 0 && a.part_of == NULL &&
 		(strcmp(w->name, "tpcb") == 0 || strcmp(w->name, "simple-update") == 0))
 		a.check_query = "SELECT pg_catalog.count(*) FROM pgbench_history";
 	if (w->dataset != NULL && a.target == NULL)

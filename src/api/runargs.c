@@ -853,6 +853,12 @@ check_part_of(const char *fn, const Datum *v, const bool *n, RunArgs *a)
 				 errmsg("part_of needs at"),
 				 errdetail("The parts of a distributed run start their measured parts at one instant, and are merged from it."),
 				 errhint("Give every part the same at => timestamptz.")));
+	if (a->check_query != NULL)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("check_query cannot check a part of a distributed run"),
+				 errdetail("The target's count grows with the transactions of every part, not of this one."),
+				 errhint("Compare the count's growth with bench.distributed_runs' transactions and warmup_transactions, where the parts are merged.")));
 }
 
 /*
