@@ -56,12 +56,12 @@ SELECT ok(NOT has_table_privilege('public', 'bench.suites', 'INSERT')
 SELECT function_returns('bench', 'sweep',
     ARRAY['text', 'integer[]', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval',
           'integer', 'text', 'boolean', 'interval', 'text', 'text', 'double precision', 'interval',
-          'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean', 'text', 'interval', 'interval', 'text', 'interval', 'text[]'],
+          'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean', 'text', 'interval', 'interval', 'text', 'interval', 'timestamp with time zone', 'text', 'text[]', 'interval'],
     'setof bench.suite_summary', 'bench.sweep returns the suite''s summary');
 SELECT function_returns('bench', 'start_sweep',
     ARRAY['text', 'integer[]', 'integer', 'interval', 'bigint', 'text', 'interval', 'interval',
           'integer', 'text', 'boolean', 'interval', 'text', 'text', 'double precision', 'interval',
-          'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean', 'text', 'interval', 'interval', 'text', 'interval', 'text[]'],
+          'bigint', 'jsonb', 'text', 'integer', 'text', 'text', 'jsonb', 'text', 'boolean', 'text', 'interval', 'interval', 'text', 'interval', 'timestamp with time zone', 'text', 'text[]', 'interval'],
     'bigint', 'bench.start_sweep returns the suite id');
 SELECT function_returns('bench', 'wait_suite', ARRAY['bigint'], 'setof bench.suite_summary',
     'bench.wait_suite returns the summary');
@@ -70,8 +70,8 @@ SELECT function_returns('bench', 'cancel_suite', ARRAY['bigint'], 'boolean',
 SELECT function_returns('bench', 'run_schedule', ARRAY['text'], 'setof bench.suite_summary',
     'bench.run_schedule returns the summary');
 SELECT function_returns('bench', 'unschedule', ARRAY['text'], 'boolean', 'bench.unschedule');
-SELECT ok(NOT has_function_privilege('public', 'bench.sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean, text, interval, interval, text, interval, text[])', 'EXECUTE')
-          AND NOT has_function_privilege('public', 'bench.start_sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean, text, interval, interval, text, interval, text[])', 'EXECUTE')
+SELECT ok(NOT has_function_privilege('public', 'bench.sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean, text, interval, interval, text, interval, timestamp with time zone, text, text[], interval)', 'EXECUTE')
+          AND NOT has_function_privilege('public', 'bench.start_sweep(text, integer[], integer, interval, bigint, text, interval, interval, integer, text, boolean, interval, text, text, double precision, interval, bigint, jsonb, text, integer, text, text, jsonb, text, boolean, text, interval, interval, text, interval, timestamp with time zone, text, text[], interval)', 'EXECUTE')
           AND NOT has_function_privilege('public', 'bench.cancel_suite(bigint)', 'EXECUTE')
           AND NOT has_function_privilege('public', 'bench.run_schedule(text)', 'EXECUTE')
           AND NOT has_function_privilege('public', 'bench.unschedule(text)', 'EXECUTE')

@@ -15,8 +15,18 @@ SELECT bench.start(script => 'SELECT 1', part_of => 'no-instant');
 SELECT bench.start(script => 'SELECT 1', at => clock_timestamp() + interval '1 min', part_of => '');
 SELECT bench.start(script => 'SELECT 1', at => clock_timestamp() + interval '1 min',
                    part_of => repeat('p', 64));
--- sweeps, schedules and capacity searches take neither
+-- a sweep's runs each at their instant: at + k * every, so every is needed
+-- (longer than the duration), and a duration; schedules and capacity
+-- searches take neither at nor part_of
 SELECT bench.sweep(script => 'SELECT 1', at => clock_timestamp() + interval '1 min');
+SELECT bench.sweep(script => 'SELECT 1', clients => '{1,2}', repeat => 1, transactions => 5,
+                   at => clock_timestamp() + interval '1 min', every => '1 min');
+SELECT bench.sweep(script => 'SELECT 1', clients => '{1,2}', repeat => 1, duration => '10 s',
+                   at => clock_timestamp() + interval '1 min', every => '10 s');
+SELECT bench.sweep(script => 'SELECT 1', clients => '{1,2}', repeat => 1, every => '1 min');
+SELECT bench.sweep(script => 'SELECT 1', clients => '{1,2}', repeat => 1, duration => '10 s',
+                   at => clock_timestamp() + interval '1 min', every => '1 min', part_of => repeat('p', 62));
+SELECT bench.schedule('nightly-parts', '0 3 * * *', script => 'SELECT 1', at => clock_timestamp() + interval '1 min');
 SELECT bench.capacity(script => 'SELECT 1', slo => 'p99 <= 10 ms', part_of => 'x');
 SELECT count(*) AS recorded FROM bench.runs WHERE start_at IS NOT NULL OR part_of IS NOT NULL;
 
@@ -81,6 +91,19 @@ SELECT bench.start(script => 'SELECT 1', duration => '2 s', progress => '0', pre
 SELECT bench.cancel(:waiting);
 SELECT status, transactions, sqlstate FROM bench.wait(:waiting);
 SELECT part_of, parts, status, transactions > 0 AS measured FROM bench.distributed_runs() ORDER BY part_of;
+
+-- a sweep given at: run k starts its measured part at at + k * every, the
+-- part "part_of/k+1" of its own distributed run
+SET client_min_messages = warning;
+SELECT DISTINCT suite_id AS sweep FROM bench.sweep(script => 'SELECT 1', clients => '{1,2}', repeat => 1,
+       duration => '1 s', progress => '0', prewarm => false, every => '3 s', part_of => 'regress-sweep',
+       at => date_trunc('second', clock_timestamp()) + interval '10 s') \gset
+RESET client_min_messages;
+SELECT part_of, clients, status, start_at - first_value(start_at) OVER (ORDER BY id) AS after_the_first,
+       started_at >= start_at - warmup AS not_early
+  FROM bench.runs WHERE suite_id = :sweep ORDER BY id;
+SELECT status, runs_planned FROM bench.suites WHERE id = :sweep;
+SELECT part_of, parts, status FROM bench.distributed_runs() WHERE part_of LIKE 'regress-sweep/%' ORDER BY part_of;
 
 -- bad input of the merge
 SELECT * FROM bench.distributed_progress(NULL);

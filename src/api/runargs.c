@@ -963,8 +963,8 @@ static const BkArgDef sweep_own[] = {
 	"interleaved (every client count, then again) or blocks (all repeats of one, then the next)"},
 	[SWEEP_TARGETS] = {"targets", TEXTARRAYOID, NULL, false, NULL,
 	"targets of bench.targets (local: this server, in-server clients), each run in turn at every client count and repetition, in an order that rotates from repetition to repetition; instead of target"},
-	{"at", InvalidOid, NULL, false, NULL, NULL},
-	{"part_of", InvalidOid, NULL, false, NULL, NULL},
+	[SWEEP_EVERY] = {"every", INTERVALOID, NULL, false, NULL,
+	"with at: the time from one run's instant to the next's (at, at + every, ...), more than the duration"},
 };
 /*
  * The run arguments of 0.1.0 keep their positions, and the own arguments
@@ -972,7 +972,7 @@ static const BkArgDef sweep_own[] = {
  */
 static const char *const sweep_order[] = {"workload", "clients", "repeat", "duration",
 	"transactions", "protocol", "warmup", "progress", "max_tries", "tag", "prewarm",
-"sample_interval", "run_order", "*", "targets"};
+"sample_interval", "run_order", "*", "targets", "every"};
 
 static const BkArgDef schedule_own[] = {
 	[SWEEP_CLIENTS] = {"clients", INT4ARRAYOID, "{1}", true, NULL,

@@ -175,6 +175,7 @@ extern const BkArgFunction bk_fn_schedule_capacity;
 #define SWEEP_REPEAT			1
 #define SWEEP_RUN_ORDER			2
 #define SWEEP_TARGETS			3
+#define SWEEP_EVERY				4	/* the sweeps' only, not schedules' */
 #define SCHEDULE_NAME			4
 #define SCHEDULE_SCHEDULE		5
 #define SCHEDULE_BASELINE_RUNS	6

@@ -20,6 +20,7 @@
 #include "utils/datum.h"
 #include "utils/guc.h"
 #include "utils/memutils.h"
+#include "utils/timestamp.h"
 
 #include "meta/catalog.h"
 #include "core/pgbenchkit.h"
@@ -102,6 +103,73 @@ sweep_targets(const char *fn, ArrayType *arr, char ***names)
 		}
 	}
 	return ntargets;
+}
+
+/* whether F, a function of sweep_spec, is a sweep's (takes every) */
+static bool
+sweep_takes_every(const BkArgFunction *f)
+{
+	return f->nown > SWEEP_EVERY && strcmp(f->own[SWEEP_EVERY].name, "every") == 0;
+}
+
+/*
+ * sweep_check_instants
+ *		at =>, every => and part_of => of a sweep of RUNS runs: run k (from
+ *		0, in the sweep's order, the same on every driver given the same
+ *		arguments) starts its measured part at at + k * every, as the part
+ *		"part_of/k+1" of a distributed run.  So the runs need a duration
+ *		(an instant after an end no one knows is no instant), every longer
+ *		than it, and room in part_of for the run's number.
+ */
+static void
+sweep_check_instants(const char *fn, const BkArgFunction *f, const Datum *v, const bool *n,
+					 const Datum *rv, const bool *rn, int64 runs)
+{
+	bool		every = sweep_takes_every(f) && !n[SWEEP_EVERY];
+	bool		too_big;
+	int64		every_ns;
+	int64		duration_ns;
+
+	if (rn[RA_AT])
+	{
+		if (every)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("every needs at"),
+					 errhint("every is the time between the instants of consecutive runs, the first at at => timestamptz.")));
+		return;
+	}
+	if (!rn[RA_TRANSACTIONS])
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("%s with at needs a duration, not transactions", fn),
+				 errhint("Each run starts at its own instant, the one after the other's end: give the runs a duration.")));
+	if (!every)
+	{
+		if (runs > 1)
+			ereport(ERROR,
+					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+					 errmsg("%s of %lld runs with at needs every", fn, (long long) runs),
+					 errhint("Run k starts its measured part at at + k * every: give every => longer than the duration, for example every => '5 min' for runs of 3 min.")));
+		return;
+	}
+	every_ns = bk_interval_ns(DatumGetIntervalP(v[SWEEP_EVERY]), &too_big);
+	duration_ns = rn[RA_DURATION] ? 60 * INT64CONST(1000000000) :
+		bk_interval_ns(DatumGetIntervalP(rv[RA_DURATION]), &too_big);
+	if (every_ns <= duration_ns)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("every (%s) must be longer than the duration (%s)",
+						bk_interval_text(DatumGetIntervalP(v[SWEEP_EVERY])),
+						rn[RA_DURATION] ? "60 s" : bk_interval_text(DatumGetIntervalP(rv[RA_DURATION]))),
+				 errhint("Between two instants a run ends and the next gets its clients connected and its relations prewarmed; a run not ready by its instant fails the sweep.")));
+	if (!rn[RA_PART_OF] &&
+		strlen(TextDatumGetCString(rv[RA_PART_OF])) + 1 + strlen(psprintf("%lld", (long long) runs)) >= NAMEDATALEN)
+		ereport(ERROR,
+				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
+				 errmsg("part_of must leave room for the number of the run: at most %d bytes here",
+						(int) (NAMEDATALEN - 2 - strlen(psprintf("%lld", (long long) runs)))),
+				 errhint("Each run of the sweep is the part \"part_of/k\" of its own distributed run.")));
 }
 
 /*
@@ -260,11 +328,12 @@ sweep_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool *n
 		rn[RA_TARGET] = true;
 		rv[RA_TARGET] = (Datum) 0;
 	}
+	sweep_check_instants(fn, f, v, n, rv, rn, (int64) repeat * nclients * ntargets);
 
 	/*
 	 * The suite as jsonb, built by the server's own jsonb functions: every
-	 * run argument but workload, clients and tag goes into "args" (and
-	 * but at and part_of, which a suite's runs do not take).
+	 * run argument but workload, clients and tag goes into "args" (at and
+	 * part_of only when given, with every).
 	 */
 #define SPEC_PARAM(type_, value_, null_) \
 	(types[nparams] = (type_), values[nparams] = (null_) ? (Datum) 0 : (value_), \
@@ -292,12 +361,19 @@ sweep_spec(const char *fn, const BkArgFunction *f, const Datum *v, const bool *n
 	appendStringInfoString(&sql, "  'args', pg_catalog.jsonb_build_object(");
 	for (int ra = 0, first = 1; ra < RUN_NARGS; ra++)
 	{
-		if (ra == RA_WORKLOAD || ra == RA_CLIENTS || ra == RA_TAG || ra == RA_AT || ra == RA_PART_OF)
+		/* at and part_of only when given (suite_worker.c gives each run its own) */
+		if (ra == RA_WORKLOAD || ra == RA_CLIENTS || ra == RA_TAG ||
+			((ra == RA_AT || ra == RA_PART_OF) && rn[ra]))
 			continue;
 		SPEC_PARAM(bk_run_args[ra].type, rv[ra], rn[ra]);
 		appendStringInfo(&sql, "%s%s, $%d", first ? "" : ", ",
 						 quote_literal_cstr(bk_run_args[ra].name), nparams);
 		first = 0;
+	}
+	if (!rn[RA_AT] && sweep_takes_every(f) && !n[SWEEP_EVERY])
+	{
+		SPEC_PARAM(INTERVALOID, v[SWEEP_EVERY], false);
+		appendStringInfo(&sql, ", 'every', $%d", nparams);
 	}
 #undef SPEC_PARAM
 	appendStringInfoString(&sql, "))::text");

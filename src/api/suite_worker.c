@@ -183,6 +183,27 @@ suite_append_run_args(StringInfo sql, int64 suite_id, const char *args, int step
 		char	   *value = SPI_getvalue(SPI_tuptable->vals[i], SPI_tuptable->tupdesc, 2);
 		int			ra = -1;
 
+		/*
+		 * A sweep given at: run k ($5, from 0) starts its measured part at
+		 * at + k * every, the part "part_of/k+1" of a distributed run
+		 */
+		if (step < 0 && strcmp(key, "every") == 0)
+			continue;
+		if (step < 0 && strcmp(key, "at") == 0)
+		{
+			appendStringInfo(sql, ", at => (%s OPERATOR(pg_catalog.->>) 'at')::pg_catalog.timestamptz"
+							 " OPERATOR(pg_catalog.+) ($5 OPERATOR(pg_catalog.*)"
+							 " COALESCE((%s OPERATOR(pg_catalog.->>) 'every')::pg_catalog.interval, '0'))",
+							 args, args);
+			continue;
+		}
+		if (step < 0 && strcmp(key, "part_of") == 0)
+		{
+			appendStringInfo(sql, ", part_of => (%s OPERATOR(pg_catalog.->>) 'part_of')"
+							 " OPERATOR(pg_catalog.||) '/' OPERATOR(pg_catalog.||) ($5 OPERATOR(pg_catalog.+) 1)",
+							 args);
+			continue;
+		}
 		for (int j = 0; j < RUN_NARGS; j++)
 			if (strcmp(bk_run_args[j].name, key) == 0 && j != RA_TAG &&
 				(step >= 0 || (j != RA_WORKLOAD && j != RA_CLIENTS)))
@@ -478,7 +499,9 @@ suite_begin(SuiteShared *sh, int **clients)
  *		suite's run arguments, each one its "args" has (a suite recorded by
  *		an older version lacks the newer ones, which take bench.run's
  *		defaults), the step's client count ($2), its target for a suite
- *		over several ($3), and the suite's tag or schedule.  Made once, in the worker's first transaction.
+ *		over several ($3), a capacity search's rate ($4), the run's number
+ *		from 0 ($5: a sweep given at), and the suite's tag or schedule.
+ *		Made once, in the worker's first transaction.
  */
 static char *
 suite_step_sql(int64 suite_id)
@@ -509,10 +532,10 @@ suite_step_sql(int64 suite_id)
 static void
 suite_step(SuiteShared *sh, int step, int clients, double rate)
 {
-	Oid			types[4] = {INT8OID, INT4OID, TEXTOID, FLOAT8OID};
-	Datum		values[4] = {Int64GetDatum(sh->suite_id), Int32GetDatum(clients), (Datum) 0,
-	Float8GetDatum(rate)};
-	char		nulls[4] = {' ', ' ', 'n', rate > 0 ? ' ' : 'n'};
+	Oid			types[5] = {INT8OID, INT4OID, TEXTOID, FLOAT8OID, INT4OID};
+	Datum		values[5] = {Int64GetDatum(sh->suite_id), Int32GetDatum(clients), (Datum) 0,
+	Float8GetDatum(rate), Int32GetDatum(step)};
+	char		nulls[5] = {' ', ' ', 'n', rate > 0 ? ' ' : 'n', ' '};
 	const char *target = suite_step_targets ? suite_step_targets[step] : NULL;
 	char		activity[192];
 	int			level;
@@ -535,7 +558,7 @@ suite_step(SuiteShared *sh, int step, int clients, double rate)
 	/* bench.run as the caller would call it: with the caller's search_path */
 	level = bk_search_path_push(suite_search_path);
 	if (SPI_execute_with_args(suite_step_sqls ? suite_step_sqls[step] : suite_run_sql,
-							  suite_step_sqls ? 1 : 4, types, values, nulls,
+							  suite_step_sqls ? 1 : 5, types, values, nulls,
 							  false, 1) != SPI_OK_SELECT)
 		elog(ERROR, "could not run step %d of suite %lld", step + 1, (long long) sh->suite_id);
 	bk_search_path_pop(level);
