@@ -79,6 +79,84 @@ SELECT status FROM bench._suites WHERE id = (5::bigint << 40) + 8;
 DELETE FROM bench._suites WHERE id = (5::bigint << 40) + 8;
 DELETE FROM bench._runs WHERE id IN ((5::bigint << 40) + 7, (3::bigint << 40) + 999999);
 
+-- comparisons across nodes, as a central database holds them: a target of
+-- one name on two nodes is two targets.  Runs of tag node-cmp: on rds of
+-- aws-1 (node 3) at 100 and 110 tps, on rds of gcp-1 (node 5) at 200 and
+-- 220, and on aws-1's own server (no target) at 50
+INSERT INTO bench._runs (id, workload, clients, protocol, warmup, progress, max_tries, status,
+                         created_by, node_name, node_number, target, server_version, tag, tps, started_at)
+VALUES ((3::bigint << 40) + 900001, 'tpcb', 4, 'prepared', '0', '5 s', 1, 'done', current_user, 'aws-1', 3,
+        'rds', '16.4', 'node-cmp', 100, '2024-01-01 00:00:01+00'),
+       ((5::bigint << 40) + 900001, 'tpcb', 4, 'prepared', '0', '5 s', 1, 'done', current_user, 'gcp-1', 5,
+        'rds', '16.4', 'node-cmp', 200, '2024-01-01 00:00:02+00'),
+       ((3::bigint << 40) + 900002, 'tpcb', 4, 'prepared', '0', '5 s', 1, 'done', current_user, 'aws-1', 3,
+        'rds', '16.4', 'node-cmp', 110, '2024-01-01 00:00:03+00'),
+       ((5::bigint << 40) + 900002, 'tpcb', 4, 'prepared', '0', '5 s', 1, 'done', current_user, 'gcp-1', 5,
+        'rds', '16.4', 'node-cmp', 220, '2024-01-01 00:00:04+00'),
+       ((3::bigint << 40) + 900003, 'tpcb', 4, 'prepared', '0', '5 s', 1, 'done', current_user, 'aws-1', 3,
+        NULL, '16.4', 'node-cmp', 50, '2024-01-01 00:00:05+00');
+SELECT (3::bigint << 40) + 900001 AS a1, (3::bigint << 40) + 900002 AS a2, (3::bigint << 40) + 900003 AS a3,
+       (5::bigint << 40) + 900001 AS g1, (5::bigint << 40) + 900002 AS g2 \gset
+-- bench.compare_many: three configurations, each target named with its
+-- node (the runs come from two), the node in a column of its own; rds of
+-- gcp-1 twice as fast as rds of aws-1, ranges apart: an improvement
+SELECT config_no, configuration, target, node, column_label, run_count, run_ids,
+       tps_median, tps_min, tps_max, round(relative::numeric, 6) AS relative,
+       round(noise_pct::numeric, 4) AS noise_pct, verdict
+  FROM bench.compare_many(tag => 'node-cmp');
+-- targets => names targets: rds matches the rds of every node, each a
+-- configuration of its own
+SELECT config_no, configuration, node, run_count, verdict FROM bench.compare_many(targets => '{rds}');
+-- the base: a label, or a node or target that names one configuration
+SELECT config_no, configuration, relative, verdict
+  FROM bench.compare_many(targets => '{rds}', base => 'rds @ gcp-1');
+SELECT config_no, configuration, relative, verdict
+  FROM bench.compare_many(targets => '{rds}', base => 'gcp-1');
+\set SHOW_CONTEXT never
+SELECT * FROM bench.compare_many(tag => 'node-cmp', base => 'rds');
+SELECT * FROM bench.compare_many(tag => 'node-cmp', base => 'aws-1');
+\set SHOW_CONTEXT errors
+-- the Markdown table's lines are the configurations' labels
+SELECT * FROM bench.compare_many_table(tag => 'node-cmp');
+-- runs of one node: their labels name only what differs (the target), the
+-- node column names the node; one configuration is named by where it ran
+SELECT config_no, configuration, target, node FROM bench.compare_many(runs => ARRAY[:a1, :a3]);
+SELECT config_no, configuration, target, node FROM bench.compare_many(runs => ARRAY[:g1, :g2]);
+-- runs without a node (made before it was set) are named as ever; beside
+-- a run of the node, the node tells them apart
+SELECT max(id) AS pre FROM bench.runs WHERE node_name IS NULL AND id < (1::bigint << 40) \gset
+SELECT min(id) AS post FROM bench.runs WHERE node_name = 'aws-1' AND suite_id IS NULL AND workload = '(script)' \gset
+SELECT config_no, configuration, target, node, column_label, run_count FROM bench.compare_many(runs => ARRAY[:pre]);
+SELECT config_no, configuration, target, node, column_label, run_count FROM bench.compare_many(runs => ARRAY[:pre, :post]);
+
+-- bench.chart_runs: the legend names each run's target with its node
+-- where the runs come from two nodes; the title names what they share,
+-- the node too (wide enough for the whole title)
+CREATE FUNCTION pg_temp.legend_and_title(svg text, OUT legend text, OUT title text) LANGUAGE sql AS $$
+SELECT regexp_replace(regexp_replace(svg, '^.*<g class="legend"[^>]*>(.*?)</g>.*$', '\1'), '(<[^>]*>|\n)+', ' / ', 'g'),
+       (regexp_match(svg, '<text[^>]*class="title"[^>]*>([^<]*)</text>'))[1]
+$$;
+SELECT * FROM pg_temp.legend_and_title(bench.chart_runs(ARRAY[:a1, :g1], width => 1200));
+SELECT * FROM pg_temp.legend_and_title(bench.chart_runs(ARRAY[:a1, :a3], width => 1200));
+SELECT * FROM pg_temp.legend_and_title(bench.chart_runs(ARRAY[:a1, :a2], width => 1200));
+
+-- bench.compare of runs of two nodes: the node differs (a row of its own)
+-- and a warning says so, as for runs of two targets
+SELECT metric, a_value, b_value, verdict FROM bench.compare(:a1, :g1) WHERE section = 'parameter';
+
+-- bench.relative_throughput, relative_table and chart_relative: each run
+-- named with its node
+SELECT id - (id >> 40 << 40) AS local_id, label, round(relative::numeric, 2) AS relative
+  FROM bench.relative_throughput(:a1, ARRAY[:g1, :a3]);
+SET client_min_messages = error;
+SELECT * FROM bench.relative_table(:a1, ARRAY[:g1]);
+SELECT regexp_count(bench.chart_relative(:a1, ARRAY[:g1]), 'node-cmp \(run [0-9]+ @ (aws|gcp)-1\)') > 0 AS legend_names_nodes;
+RESET client_min_messages;
+
+-- bench.chart_suite: its subtitle names the suite's node
+SELECT (regexp_match(bench.chart_suite(:node_suite), '<text[^>]*class="subtitle"[^>]*>[^<]*(node [^<,]*)</text>'))[1] AS subtitle_node;
+DELETE FROM bench._runs WHERE id IN (:a1, :a2, :a3, :g1, :g2);
+
 -- who may set it: not everyone
 CREATE ROLE node_nobody;
 SET ROLE node_nobody;

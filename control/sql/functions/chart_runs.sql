@@ -3,7 +3,9 @@
 -- and p99 latency below, one line per run in its colour.  The legend names
 -- each run by what differs between them (target, server version,
 -- workload, clients, tag, the settings that differ), the title says what
--- they have in common.
+-- they have in common.  Runs of a fleet's nodes: where they come from
+-- more than one node, the target is named with its node ("rds @ aws-1",
+-- as bench.compare_many names it); a node they share is in the title.
 --
 CREATE OR REPLACE FUNCTION bench.chart_runs(ids bigint[], width integer DEFAULT 900, height integer DEFAULT 560)
 RETURNS text
@@ -83,18 +85,21 @@ BEGIN
 
     -- what differs between the runs, and what they share
     keys := bench._differing_settings(ids);
-    SELECT count(DISTINCT COALESCE(r.target, E'\x01')) > 1 AS target,
+    SELECT count(DISTINCT (COALESCE(r.target, E'\x01'), COALESCE(r.node_name, E'\x01'))) > 1 AS target,
+           count(DISTINCT COALESCE(r.node_name, E'\x01')) > 1 AS node,
            count(DISTINCT r.server_version) > 1 AS version,
            count(DISTINCT r.workload) > 1 AS workload,
            count(DISTINCT r.clients) > 1 AS clients,
            count(DISTINCT COALESCE(r.tag, E'\x01')) > 1 AS tag,
-           min(COALESCE(r.target, 'local')) AS the_target, min(split_part(r.server_version, ' ', 1)) AS the_version,
+           min(COALESCE(r.target, 'local')) AS the_target, min(r.node_name) AS the_node,
+           min(split_part(r.server_version, ' ', 1)) AS the_version,
            min(r.workload) AS the_workload, min(r.clients) AS the_clients, min(r.tag) AS the_tag
       INTO d
       FROM bench.runs r WHERE r.id = ANY (ids);
     labels := ARRAY(
         SELECT 'run ' || r.id || COALESCE(': ' || NULLIF(concat_ws(', ',
-                   CASE WHEN d.target THEN COALESCE(r.target, 'local') END,
+                   CASE WHEN d.target THEN COALESCE(r.target, 'local')
+                                           || CASE WHEN d.node THEN COALESCE(' @ ' || r.node_name, '') ELSE '' END END,
                    CASE WHEN d.version THEN split_part(r.server_version, ' ', 1) END,
                    CASE WHEN d.workload THEN r.workload END,
                    CASE WHEN d.clients THEN r.clients || CASE WHEN r.clients = 1 THEN ' client' ELSE ' clients' END END,
@@ -109,7 +114,10 @@ BEGIN
         CASE WHEN NOT d.workload THEN d.the_workload END,
         CASE WHEN NOT d.clients THEN d.the_clients || CASE WHEN d.the_clients = 1 THEN ' client' ELSE ' clients' END END,
         CASE WHEN NOT d.version THEN 'PostgreSQL ' || d.the_version END,
-        CASE WHEN NOT d.target THEN CASE WHEN d.the_target = 'local' THEN 'in this server' ELSE 'target ' || d.the_target END END,
+        CASE WHEN NOT d.target THEN CASE WHEN d.the_node IS NOT NULL THEN 'target ' || d.the_target || ' @ ' || d.the_node
+                                         WHEN d.the_target = 'local' THEN 'in this server'
+                                         ELSE 'target ' || d.the_target END END,
+        CASE WHEN d.target AND NOT d.node AND d.the_node IS NOT NULL THEN 'node ' || d.the_node END,
         CASE WHEN NOT d.tag AND d.the_tag IS NOT NULL THEN 'tag ' || d.the_tag END], NULL);
 
     SELECT count(*), max(p.elapsed_s), max(p.tps), max(p.latency_p99_ms)
@@ -209,4 +217,4 @@ END
 $fn$;
 
 COMMENT ON FUNCTION bench.chart_runs(bigint[], integer, integer) IS
-    'Several runs as one SVG chart: tps and p99 latency per progress interval over elapsed time, a line per run labelled by what differs between them';
+    'Several runs as one SVG chart: tps and p99 latency per progress interval over elapsed time, a line per run labelled by what differs between them (the target with its node where the runs come from several)';

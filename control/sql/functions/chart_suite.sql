@@ -8,7 +8,9 @@
 -- colour of its own (the legend names them), its points and bars set a
 -- little apart from the other targets' at each client count.
 -- metric => 'nopm' draws TPC-C's new orders per minute (bench.tpcc_results)
--- instead of tps, for a suite of a workload with new-order.
+-- instead of tps, for a suite of a workload with new-order.  The subtitle
+-- names the suite's node when it has one (a fleet's central database
+-- holds the suites of many; its targets are that node's).
 --
 CREATE OR REPLACE FUNCTION bench.chart_suite(suite_id bigint, width integer DEFAULT 900, height integer DEFAULT 560,
                                              metric text DEFAULT 'tps')
@@ -144,6 +146,9 @@ BEGIN
     END IF;
     IF s.targets IS NOT NULL THEN
         sub := sub || ('targets ' || array_to_string(s.targets, ', '));
+    END IF;
+    IF s.node_name IS NOT NULL THEN
+        sub := sub || ('node ' || s.node_name);
     END IF;
 
     o := ARRAY[bench._svg_open(width, height, format('suite %s: %s and p99 latency by client count', s.id,

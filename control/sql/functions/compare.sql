@@ -64,6 +64,8 @@ DECLARE
     comparable  boolean;
     run_clients integer;
     differing   bigint;
+    differing_path  boolean;
+    differing_nodes boolean;
     priced      boolean;
     currencies  text;
     -- the notable settings every run records, those that matter most for
@@ -139,12 +141,18 @@ BEGIN
     END IF;
     is_suite := kind_a = 'suite';
     -- runs by different drivers or against different targets measure
-    -- different things (the network, the client): say so before the rows
-    IF (SELECT count(DISTINCT (r.driver, r.target)) > 1
-          FROM bench.runs r
-         WHERE CASE WHEN is_suite THEN r.suite_id IN (id_a, id_b) ELSE r.id IN (id_a, id_b) END) THEN
+    -- different things (the network, the client): say so before the rows.
+    -- Runs of two nodes of a fleet ran on different targets, whatever
+    -- their names (rds of one node is not rds of another)
+    SELECT count(DISTINCT (r.driver, r.target)) > 1, count(DISTINCT r.node_name) > 1
+      INTO differing_path, differing_nodes
+      FROM bench.runs r
+     WHERE CASE WHEN is_suite THEN r.suite_id IN (id_a, id_b) ELSE r.id IN (id_a, id_b) END;
+    IF differing_path OR differing_nodes THEN
         RAISE WARNING 'comparing runs of different drivers or targets'
-            USING DETAIL = 'The rows "driver" and "target" show which; throughput and latency then include different networks and clients.',
+            USING DETAIL = CASE WHEN differing_nodes
+                                THEN 'The rows "node", "driver" and "target" show which; throughput and latency then include different networks and clients.'
+                                ELSE 'The rows "driver" and "target" show which; throughput and latency then include different networks and clients.' END,
                   HINT = 'Compare runs against the same target, or read the change as that of the whole path.';
     END IF;
     -- runs of different scripts (different workloads, or one workload
@@ -227,13 +235,16 @@ BEGIN
                (10, 'rate', rs.rate::text),
                (11, 'latency_limit', rs.latency_limit::text),
                (12, 'variables', rs.variables::text),
-               (14, 'driver', rs.driver),
-               (15, 'target', rs.target),
-               (16, 'target_host', rs.target_host),
-               (17, 'jobs', rs.jobs::text),
-               (18, 'connect', rs.connect),
-               (19, 'price_per_hour', rs.price_per_hour::text),
-               (20, 'currency', rs.currency),
+               -- the node of a fleet that ran it (a target's name means
+               -- something only together with its node)
+               (14, 'node', rs.node_name),
+               (15, 'driver', rs.driver),
+               (16, 'target', rs.target),
+               (17, 'target_host', rs.target_host),
+               (18, 'jobs', rs.jobs::text),
+               (19, 'connect', rs.connect),
+               (20, 'price_per_hour', rs.price_per_hour::text),
+               (21, 'currency', rs.currency),
                -- the scripts themselves (a workload may have been redefined)
                (13, 'scripts', (SELECT format('%s script%s, md5 %s', count(*),
                                              CASE WHEN count(*) = 1 THEN '' ELSE 's' END,

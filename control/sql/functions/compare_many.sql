@@ -2,8 +2,10 @@
 -- bench.compare_many: many runs as a table of configurations against
 -- workloads.  The runs are chosen one way (a list of runs, the finished
 -- runs of suites, those with a tag, those on targets); they are grouped
--- into configurations: the target, the server's version, the tag, and the
--- settings that differ between them (bench._differing_settings); into
+-- into configurations: the node and the target (a fleet's central
+-- database holds the runs of many nodes, and a target of one name on two
+-- nodes is two targets), the server's version, the tag, and the settings
+-- that differ between them (bench._differing_settings); into
 -- columns: the workload and client count, or the step of a suite of
 -- steps.  Each cell is the median throughput of its runs with their range,
 -- read against the base configuration's cell of the same column, with the
@@ -16,7 +18,7 @@ CREATE OR REPLACE FUNCTION bench.compare_many(runs bigint[] DEFAULT NULL, suites
                                               threshold double precision DEFAULT 0.05,
                                               since timestamptz DEFAULT NULL,
                                               cost boolean DEFAULT true)
-RETURNS TABLE (config_no integer, configuration text, target text, server_version text,
+RETURNS TABLE (config_no integer, configuration text, target text, node text, server_version text,
                run_tag text, settings jsonb, column_no integer, column_label text,
                workload text, clients integer, step text, run_count integer, run_ids bigint[],
                tps_median double precision, tps_min double precision, tps_max double precision,
@@ -48,6 +50,7 @@ DECLARE
     ncfg        integer;
     cfg_label   text[];
     cfg_target  text[];
+    cfg_node    text[];
     cfg_version text[];
     cfg_tag     text[];
     cfg_set     jsonb[];
@@ -181,7 +184,9 @@ BEGIN
                       HINT = 'bench.runs lists the runs and their tags; only runs that ended done are compared.';
         END IF;
     ELSE
-        -- local stands for this server: the runs without a target
+        -- local stands for this server: the runs without a target; a
+        -- name matches the targets of that name of every node (each
+        -- node's a configuration of its own)
         FOR i IN 1 .. cardinality(sel_targets) LOOP
             IF sel_targets[i] <> 'local'
                AND NOT EXISTS (SELECT FROM bench.targets t WHERE t.name = sel_targets[i])
@@ -244,22 +249,25 @@ BEGIN
                   HINT = 'Give each script a workload name of its own (bench.define_workload), or compare the runs of each workload apart.';
     END IF;
 
-    -- the configurations, in the order their first run was chosen
+    -- the configurations, in the order their first run was chosen.  Where
+    -- the runs come from more than one node, the target is named with its
+    -- node ("rds @ aws-1"; a run without a node: its target alone)
     keys := bench._differing_settings(ids);
     WITH rs AS (
-        SELECT u.pos, r.id, r.target, r.server_version, r.tag,
+        SELECT u.pos, r.id, r.target, r.node_name, r.server_version, r.tag,
                (SELECT COALESCE(jsonb_object_agg(k.k, r.settings->k.k), '{}')
                   FROM unnest(keys) AS k (k)) AS cfg_settings
           FROM unnest(ids) WITH ORDINALITY AS u (id, pos)
           JOIN bench.runs r ON r.id = u.id
     ), cf AS (
-        SELECT rs.target, rs.server_version, rs.tag, rs.cfg_settings,
+        SELECT rs.target, rs.node_name, rs.server_version, rs.tag, rs.cfg_settings,
                (row_number() OVER (ORDER BY min(rs.pos)))::integer AS no,
                array_agg(rs.id) AS members
           FROM rs
-         GROUP BY rs.target, rs.server_version, rs.tag, rs.cfg_settings
+         GROUP BY rs.target, rs.node_name, rs.server_version, rs.tag, rs.cfg_settings
     ), differ AS (
-        SELECT count(DISTINCT COALESCE(cf.target, E'\x01')) > 1 AS targets,
+        SELECT count(DISTINCT (COALESCE(cf.target, E'\x01'), COALESCE(cf.node_name, E'\x01'))) > 1 AS targets,
+               count(DISTINCT COALESCE(cf.node_name, E'\x01')) > 1 AS nodes,
                count(DISTINCT cf.server_version) > 1 AS versions,
                count(DISTINCT split_part(cf.server_version, ' ', 1)) = count(DISTINCT cf.server_version) AS short_versions,
                count(DISTINCT COALESCE(cf.tag, E'\x01')) > 1 AS tags
@@ -267,35 +275,39 @@ BEGIN
     ), labelled AS (
         SELECT cf.*,
                COALESCE(NULLIF(concat_ws(', ',
-                   CASE WHEN d.targets THEN COALESCE(cf.target, 'local') END,
+                   CASE WHEN d.targets THEN COALESCE(cf.target, 'local')
+                                            || CASE WHEN d.nodes THEN COALESCE(' @ ' || cf.node_name, '') ELSE '' END END,
                    CASE WHEN d.versions THEN CASE WHEN d.short_versions THEN split_part(cf.server_version, ' ', 1)
                                                   ELSE cf.server_version END END,
                    CASE WHEN d.tags THEN COALESCE(cf.tag, '(no tag)') END,
                    (SELECT string_agg(k.k || '=' || COALESCE(cf.cfg_settings->>k.k, '(not set)'), ', ' ORDER BY k.o)
                       FROM unnest(keys) WITH ORDINALITY AS k (k, o))), ''),
-                        COALESCE(cf.target, 'local')) AS label
+                        COALESCE(cf.target, 'local') || COALESCE(' @ ' || cf.node_name, '')) AS label
           FROM cf CROSS JOIN differ d
     )
     SELECT count(*), array_agg(l.label ORDER BY l.no), array_agg(l.target ORDER BY l.no),
+           array_agg(l.node_name ORDER BY l.no),
            array_agg(l.server_version ORDER BY l.no), array_agg(l.tag ORDER BY l.no),
            array_agg(l.cfg_settings ORDER BY l.no),
            (SELECT jsonb_object_agg(m.id, l2.no) FROM labelled l2, unnest(l2.members) AS m (id))
-      INTO ncfg, cfg_label, cfg_target, cfg_version, cfg_tag, cfg_set, cfg_of_run
+      INTO ncfg, cfg_label, cfg_target, cfg_node, cfg_version, cfg_tag, cfg_set, cfg_of_run
       FROM labelled l;
 
     -- the base: a configuration's label, else the configuration of a
-    -- target (local: this server) or of a tag; by default the first
+    -- target (local: this server), of a node or of a tag; by default the
+    -- first
     IF base_name IS NULL THEN
         base_no := 1;
     ELSE
         base_no := array_position(cfg_label, base_name);
         IF base_no IS NULL THEN
             matches := ARRAY(SELECT i FROM generate_series(1, ncfg) i
-                              WHERE COALESCE(cfg_target[i], 'local') = base_name OR cfg_tag[i] = base_name);
+                              WHERE COALESCE(cfg_target[i], 'local') = base_name OR cfg_node[i] = base_name
+                                 OR cfg_tag[i] = base_name);
             IF cardinality(matches) = 0 THEN
                 RAISE EXCEPTION 'base "%" is none of the configurations compared', base_name
                     USING ERRCODE = 'invalid_parameter_value',
-                          HINT = 'Give a configuration''s label, its target (local: this server) or its tag; the configurations are: '
+                          HINT = 'Give a configuration''s label, its target (local: this server), its node or its tag; the configurations are: '
                                  || (SELECT string_agg(format('"%s"', l), ', ') FROM unnest(cfg_label) l) || '.';
             END IF;
             IF cardinality(matches) > 1 THEN
@@ -370,7 +382,7 @@ BEGIN
           LEFT JOIN agg a ON a.cfg = g.i AND a.col = cols.col
           LEFT JOIN cv ON cv.run_id = a.one_run AND a.n_tps = 1
     )
-    SELECT c.cfg, cfg_label[c.cfg], cfg_target[c.cfg], cfg_version[c.cfg], cfg_tag[c.cfg], cfg_set[c.cfg],
+    SELECT c.cfg, cfg_label[c.cfg], cfg_target[c.cfg], cfg_node[c.cfg], cfg_version[c.cfg], cfg_tag[c.cfg], cfg_set[c.cfg],
            c.no, c.label, c.workload, c.clients, c.step, c.n::integer, c.members,
            c.med, c.lo, c.hi, c.p99, b.med, c.med / NULLIF(b.med, 0),
            CASE WHEN c.med IS NOT NULL AND b.med IS NOT NULL THEN j.noise * 100 END,
@@ -387,5 +399,5 @@ END
 $fn$;
 
 COMMENT ON FUNCTION bench.compare_many(bigint[], bigint[], text, text[], text, double precision, timestamptz, boolean) IS
-    'Many runs as configurations (target, server version, tag, the settings that differ) against columns (workload and clients, or step): per cell the runs'' median tps with its range, relative to the base configuration''s, with noise and verdict as bench.compare judges them, and the cost per million transactions where the runs have a price';
+    'Many runs as configurations (node and target, server version, tag, the settings that differ) against columns (workload and clients, or step): per cell the runs'' median tps with its range, relative to the base configuration''s, with noise and verdict as bench.compare judges them, and the cost per million transactions where the runs have a price';
 GRANT EXECUTE ON FUNCTION bench.compare_many(bigint[], bigint[], text, text[], text, double precision, timestamptz, boolean) TO PUBLIC;

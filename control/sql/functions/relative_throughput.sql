@@ -12,7 +12,9 @@
 -- nopm: new orders committed per minute, a suite's the median over its
 -- finished runs at a step), read against the base's NOPM; it is NULL
 -- where a side has no new orders (bench._tpcc_rates reads them run by
--- run).
+-- run).  A row's label is the run's or suite's tag and id, with its node
+-- when it has one (a fleet's central database holds many nodes' runs):
+-- "pg18 (run 1099511627777 @ aws-1)".
 --
 CREATE OR REPLACE FUNCTION bench.relative_throughput(base bigint, others bigint[])
 RETURNS TABLE (id bigint, kind text, label text, server_version text,
@@ -106,6 +108,7 @@ BEGIN
         -- runs are read against the base whatever they ran: say so when
         -- that was something else
         IF (SELECT count(DISTINCT (r.workload, r.clients, r.driver, r.target)) > 1
+                   OR count(DISTINCT r.node_name) > 1
               FROM bench.runs r WHERE r.id = ANY (ids)) THEN
             RAISE WARNING 'the runs differ in workload, clients, driver or target'
                 USING DETAIL = 'Each run''s throughput is divided by the base''s all the same.',
@@ -114,7 +117,10 @@ BEGIN
         RETURN QUERY
         WITH b AS (SELECT r.workload, r.clients, r.tps, (bench._tpcc_rates(r.id)).nopm
                      FROM bench.runs r WHERE r.id = base_id)
-        SELECT r.id, 'run'::text, COALESCE(r.tag || ' (run ' || r.id || ')', 'run ' || r.id), r.server_version,
+        SELECT r.id, 'run'::text,
+               COALESCE(r.tag || ' (run ' || r.id || COALESCE(' @ ' || r.node_name, '') || ')',
+                        'run ' || r.id || COALESCE(' @ ' || r.node_name, '')),
+               r.server_version,
                1, CASE WHEN one_wl THEN '' ELSE b.workload || ', ' END
                   || b.clients || CASE WHEN b.clients = 1 THEN ' client' ELSE ' clients' END,
                r.tps, b.tps, r.tps / NULLIF(b.tps, 0),
@@ -140,7 +146,9 @@ BEGIN
         RETURN QUERY
         WITH bs AS (SELECT v.step_no, v.step, v.throughput FROM bench.ibench_steps v
                      WHERE v.suite_id = base_id AND v.status = 'done')
-        SELECT s.id, 'suite'::text, COALESCE(s.tag || ' (suite ' || s.id || ')', 'suite ' || s.id),
+        SELECT s.id, 'suite'::text,
+               COALESCE(s.tag || ' (suite ' || s.id || COALESCE(' @ ' || s.node_name, '') || ')',
+                        'suite ' || s.id || COALESCE(' @ ' || s.node_name, '')),
                s.server_version, (row_number() OVER (PARTITION BY s.id ORDER BY bs.step_no))::integer,
                bs.step, v.throughput, bs.throughput, v.throughput / NULLIF(bs.throughput, 0),
                NULL::float8, NULL::float8, NULL::float8
@@ -176,7 +184,10 @@ BEGIN
                    AND (bench._run_state(r)).status = 'done') AS nopm
           FROM bench.suites s CROSS JOIN numbered n
          WHERE s.id = ANY (ids))
-    SELECT s.id, 'suite'::text, COALESCE(s.tag || ' (suite ' || s.id || ')', 'suite ' || s.id), s.server_version,
+    SELECT s.id, 'suite'::text,
+           COALESCE(s.tag || ' (suite ' || s.id || COALESCE(' @ ' || s.node_name, '') || ')',
+                    'suite ' || s.id || COALESCE(' @ ' || s.node_name, '')),
+           s.server_version,
            n.step_no, CASE WHEN one_wl THEN '' ELSE n.workload || ', ' END
                       || n.clients || CASE WHEN n.clients = 1 THEN ' client' ELSE ' clients' END,
            m.tps, mb.tps, m.tps / NULLIF(mb.tps, 0),
