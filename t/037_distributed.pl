@@ -8,8 +8,9 @@
 # merged transactions are the parts' sum, the merged percentiles are those
 # of the sum of the parts' histograms, recomputed here by hand, the
 # measured time runs from the instant to the last counted commit of either
-# part, and the per-second progress adds up to the whole. Last, the order
-# of a fleet's updates, with a column added as an update adds one.
+# part, and the per-second progress adds up to the whole. Then a sweep
+# on both drivers, each of its runs a distributed run; last, the order of
+# a fleet's updates, with a column added as an update adds one.
 use strict;
 use warnings;
 
@@ -189,6 +190,41 @@ like($report, qr/^part 1: run \d+ on node aws-1 .* target shop, 2 clients/m, '..
 like($report, qr/^part 2: run \d+ on node gcp-1 .* target shop, 2 clients/m, '... and of node gcp-1');
 like($report, qr/^number of transactions actually processed: $d{transactions}$/m, '... and the merged transactions');
 unlike($report, qr/\Q$password\E/, '... and no password');
+
+# ---------------------------------------------------------------- a sweep over both drivers
+
+# run k of each driver's sweep at at + k * every: each a distributed run
+# of two parts, "fleet-sweep/k+1"
+$before = $t->safe_psql('shop', $history);
+$at = $t->safe_psql('postgres', "SELECT date_trunc('second', now()) + interval '12 s'");
+my %suite;
+for my $d ($d1, $d2)
+{
+	$suite{ $d->name } = $d->safe_psql('bk', qq{
+		SELECT bench.start_sweep('tpcb', target => 'shop', clients => '{1,2}', repeat => 1,
+		                         duration => '2 s', progress => '1 s', every => '10 s',
+		                         at => '$at', part_of => 'fleet-sweep')});
+}
+for my $d ($d1, $d2)
+{
+	$d->poll_query_until('bk', "SELECT status <> 'running' FROM bench.suites WHERE id = $suite{ $d->name }")
+	  or die "the sweep on " . $d->name . " did not end";
+	is($d->safe_psql('bk', "SELECT string_agg(part_of || ' ' || clients || ' ' || status || ' '
+	                          || extract(epoch FROM start_at - '$at')::integer, ', ' ORDER BY id)
+	                          FROM bench.runs WHERE suite_id = $suite{ $d->name }"),
+		'fleet-sweep/1 1 done 0, fleet-sweep/2 2 done 10', $d->name . ': the sweep\'s runs at at and at + every');
+}
+my $sweep_grown = $t->safe_psql('shop', $history) - $before;
+$_->wait_for_catchup($_->name) foreach ($d1, $d2);
+is($c->safe_psql('bk', q{
+	SELECT string_agg(part_of || ' ' || parts || ' ' || array_to_string(nodes, ',') || ' ' || clients || ' ' || status,
+	                  ', ' ORDER BY part_of)
+	  FROM bench.distributed_runs() WHERE part_of LIKE 'fleet-sweep/%'}),
+	'fleet-sweep/1 2 aws-1,gcp-1 2 done, fleet-sweep/2 2 aws-1,gcp-1 4 done',
+	'central: each run of the sweeps is a distributed run of the two drivers\' parts');
+is($c->safe_psql('bk', q{
+	SELECT sum(transactions + warmup_transactions) FROM bench.distributed_runs() WHERE part_of LIKE 'fleet-sweep/%'}),
+	$sweep_grown, "... and they counted committed what pgbench_history grew by ($sweep_grown)");
 
 # ---------------------------------------------------------------- the order of updates
 
