@@ -55,6 +55,9 @@
 # Server-side steps run as the postgres OS user when run as root.
 # PGBENCHKIT_TEST_VERBOSE=1 makes prove and pg_prove print every assertion.
 # PGBENCHKIT_TAP_ONLY="t/008_schedule.pl ..." runs only those TAP files.
+# PGBENCHKIT_TAP_JOBS=N runs N TAP files at once (prove -j; default 2: they
+# wait on servers more than they compute, and each takes free ports of its
+# own).
 # PGBENCHKIT_TEST_PORT_SHIFT=N adds N to the suites' fixed ports (test/deb.sh's
 # too).
 set -euo pipefail
@@ -431,7 +434,9 @@ suite_tap() {
 	set_tap_env "$ver" "$src" "$testdir"
 	local out="$vwork/tap.out" rc=0 rel=() f
 	for f in "${files[@]}"; do rel+=("t/${f##*/}"); done
-	run_logged "$out" as_pg "${TAP_ENV[@]}" prove -I "$PGBK_PG15_PERL" --failures \
+	local jobs=${PGBENCHKIT_TAP_JOBS:-2}
+	[[ $jobs =~ ^[1-9][0-9]?$ ]] || die "PGBENCHKIT_TAP_JOBS must be a number from 1 to 99, not '$jobs'"
+	run_logged "$out" as_pg "${TAP_ENV[@]}" prove -j "$jobs" -I "$PGBK_PG15_PERL" --failures \
 		${PGBENCHKIT_TEST_VERBOSE:+--verbose} "${rel[@]}" || rc=$?
 	local counts
 	counts=$(count_harness "$out" "$rc")
