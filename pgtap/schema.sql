@@ -11,7 +11,7 @@
 \pset pager off
 
 BEGIN;
-SELECT plan(67);
+SELECT plan(73);
 
 -- ---------------------------------------------------------------- extension
 SELECT has_extension('pgbenchkit', 'extension pgbenchkit is installed');
@@ -31,8 +31,8 @@ SELECT is(
 SELECT has_schema('bench', 'schema bench exists');
 SELECT tables_are('bench', ARRAY['datasets', 'workloads', '_runs', 'progress', 'histograms',
     'prewarms', 'samples', 'relation_sizes', '_suites', 'schedules', 'run_scripts', 'command_latencies',
-    'run_groups', 'group_progress', 'outages', 'node'],
-    'schema bench has exactly the tables datasets, workloads, _runs, progress, histograms, prewarms, samples, relation_sizes, _suites, schedules, run_scripts, command_latencies, run_groups, group_progress, outages, node');
+    'run_groups', 'group_progress', 'outages', 'node', 'subscriptions'],
+    'schema bench has exactly the tables datasets, workloads, _runs, progress, histograms, prewarms, samples, relation_sizes, _suites, schedules, run_scripts, command_latencies, run_groups, group_progress, outages, node, subscriptions');
 SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'prewarm', 'report', 'report_json',
     'define_workload', 'drop_workload',
     'sweep', 'start_sweep', 'wait_suite', 'cancel_suite', 'schedule', 'unschedule', 'run_schedule',
@@ -51,7 +51,8 @@ SELECT functions_are('bench', ARRAY['init', 'run', 'start', 'wait', 'cancel', 'p
     'tpcc_check',
     '_redact_statement', '_host_cpu_sample', '_run_alive', '_rate_schedule', '_progress_histogram', '_run_aborted',
     '_run_state', '_suite_alive', '_suite_state', '_write_through', '_cost_per_million', '_transactions_per_unit',
-    '_tpcc_rates', 'set_node', '_node_name', '_node_number', 'publish', 'distributed_runs', 'distributed_progress', 'report_distributed'],
+    '_tpcc_rates', 'set_node', '_node_name', '_node_number', 'publish', 'distributed_runs', 'distributed_progress', 'report_distributed',
+    'subscribe', 'unsubscribe'],
     'schema bench has exactly the documented functions and the internal ones (named with a leading _)');
 SELECT has_type('bench', 'init_result', 'type bench.init_result exists');
 
@@ -78,6 +79,31 @@ SELECT ok(NOT has_function_privilege('public', 'bench._schedule(text, text, json
           AND has_function_privilege('public', 'bench._visible(name)', 'EXECUTE')
           AND NOT EXISTS (SELECT FROM pg_proc WHERE pronamespace = 'bench'::regnamespace AND prosecdef),
     'the functions that take a role act only for the owner; none is SECURITY DEFINER; the policies'' function is everyone''s');
+
+-- ---------------------------------------------------------------- a fleet's subscriptions
+SELECT columns_are('bench', 'subscriptions', ARRAY[
+    'subscription', 'node_name', 'node_number', 'node_system_identifier', 'publication', 'slot_name',
+    'subscribed_at', 'subscribed_by'],
+    'bench.subscriptions has the documented columns, and no connection string');
+SELECT ok(
+    (SELECT 'bench.subscriptions'::regclass = ANY (extconfig) FROM pg_extension WHERE extname = 'pgbenchkit'),
+    'bench.subscriptions is a configuration table of the extension (pg_dump keeps its rows)');
+SELECT table_privs_are('bench', 'subscriptions', 'public', ARRAY['SELECT'],
+    'PUBLIC may SELECT bench.subscriptions, and nothing else');
+SELECT ok(NOT has_function_privilege('public', 'bench.subscribe(name, text, name, boolean)', 'EXECUTE')
+          AND NOT has_function_privilege('public', 'bench.unsubscribe(name)', 'EXECUTE'),
+    'PUBLIC may not EXECUTE bench.subscribe or bench.unsubscribe');
+SELECT throws_ok($$SELECT bench.subscribe('aws_1', NULL)$$, '22004',
+    'argument "connection" of bench.subscribe must not be null',
+    'bench.subscribe refuses a NULL connection string');
+SELECT CASE WHEN current_setting('server_version_num')::integer >= 150000
+    THEN throws_ok($$SELECT bench.subscribe('aws_1', 'host=/nonexistent dbname=bk')$$, '25001',
+                   'bench.subscribe cannot run inside a transaction block',
+                   'bench.subscribe refuses a transaction block (the slot on the driver is made at once)')
+    ELSE throws_ok($$SELECT bench.subscribe('aws_1', 'host=/nonexistent dbname=bk')$$, '0A000',
+                   'bench.subscribe needs PostgreSQL 15 or later',
+                   'bench.subscribe needs PostgreSQL 15 or later')
+    END;
 
 -- ---------------------------------------------------------------- bench.datasets
 SELECT has_table('bench', 'datasets', 'table bench.datasets exists');

@@ -24,6 +24,53 @@ SELECT bench.set_node('aws-1', 0);
 SELECT bench.set_node('aws-1', 8388607);
 SELECT count(*) AS nodes FROM bench.node;
 
+-- ------------------------------------------------------------ bench.subscribe
+-- errors as rows: SQLSTATE, message, hint, and whether any of them or the
+-- detail shows the password of the connection string ("secret"), for the
+-- refusals made before the check of transaction blocks (an exception block
+-- is a subtransaction: bench.subscribe refuses it as a transaction block);
+-- the others are called on their own, their SQLSTATE read after each
+CREATE FUNCTION pg_temp.error_of(query text,
+    OUT state text, OUT message text, OUT hint text, OUT shows_secret boolean)
+LANGUAGE plpgsql AS $$
+DECLARE
+    detail text;
+BEGIN
+    EXECUTE query;
+    state := 'none';
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT,
+                            detail = PG_EXCEPTION_DETAIL, hint = PG_EXCEPTION_HINT;
+    shows_secret := concat(message, detail, hint) LIKE '%secret%';
+END
+$$;
+
+-- bad input, refused before anything
+SELECT * FROM pg_temp.error_of($$SELECT bench.subscribe(NULL, 'host=/nonexistent dbname=bk')$$);
+SELECT * FROM pg_temp.error_of($$SELECT bench.subscribe('aws_1', NULL)$$);
+SELECT * FROM pg_temp.error_of($$SELECT bench.subscribe('aws_1', 'host=/nonexistent dbname=bk', NULL)$$);
+SELECT * FROM pg_temp.error_of($$SELECT bench.subscribe('aws_1', 'host=/nonexistent dbname=bk', 'pgbenchkit', NULL)$$);
+SELECT * FROM pg_temp.error_of($$SELECT bench.subscribe('aws_1', '')$$);
+SELECT * FROM pg_temp.error_of($$SELECT bench.subscribe('AWS-1', 'host=/nonexistent dbname=bk')$$);
+SELECT * FROM pg_temp.error_of($$SELECT bench.subscribe('aws_1', 'hots=/nonexistent')$$);
+-- libpq's message would quote the password: left out
+SELECT * FROM pg_temp.error_of($$SELECT bench.subscribe('aws_1', 'postgresql://u:sec%zzret@h/bk')$$);
+SELECT * FROM pg_temp.error_of($$SELECT bench.subscribe('aws_1', 'host=/nonexistent password=secret dbname')$$);
+SELECT * FROM pg_temp.error_of($$SELECT bench.unsubscribe(NULL)$$);
+-- the slot on the driver is made at once: no transaction block
+BEGIN;
+SELECT bench.subscribe('aws_1', 'host=/nonexistent dbname=bk password=secret');
+ROLLBACK;
+SELECT :'LAST_ERROR_SQLSTATE' AS sqlstate;
+BEGIN;
+SELECT bench.unsubscribe('aws_1');
+ROLLBACK;
+SELECT :'LAST_ERROR_SQLSTATE' AS sqlstate;
+-- a central database that is not a node yet
+SELECT bench.subscribe('aws_1', 'host=/nonexistent dbname=bk password=secret');
+SELECT :'LAST_ERROR_SQLSTATE' AS sqlstate;
+SELECT count(*) AS subscriptions FROM pg_subscription;
+
 -- set: the node, and the ranges of the sequences
 SELECT name, number, set_by = current_user AS by_me,
        system_identifier = (SELECT c.system_identifier::text FROM pg_control_system() c) AS this_cluster
@@ -158,8 +205,48 @@ SELECT (regexp_match(bench.chart_suite(:node_suite), '<text[^>]*class="subtitle"
 DELETE FROM bench._runs WHERE id IN (:a1, :a2, :a3, :g1, :g2);
 
 -- who may set it: not everyone
+-- a driver that cannot be reached (08001): libpq's reason, but never the
+-- password; nothing is made
+SELECT bench.subscribe('aws_1', 'host=/nonexistent/socket port=5999 dbname=bk user=fleet password=secret connect_timeout=5');
+SELECT :'LAST_ERROR_SQLSTATE' AS sqlstate;
+SELECT bench.subscribe('aws_1', 'postgresql://fleet:secret@:5999/bk?host=/nonexistent/socket');
+SELECT :'LAST_ERROR_SQLSTATE' AS sqlstate;
+SELECT (SELECT count(*) FROM pg_subscription) AS subscriptions,
+       (SELECT count(*) FROM bench.subscriptions) AS recorded;
+-- this database as its own driver (it is one: pgbenchkit, a node): first
+-- without the publication (42704), then with it: its number is this
+-- database's own (23505); nothing is made
+SELECT format('host=%s port=%s dbname=%s', split_part(current_setting('unix_socket_directories'), ',', 1),
+              current_setting('port'), current_database()) AS self_conn \gset
+SELECT bench.subscribe('self', :'self_conn');
+SELECT :'LAST_ERROR_SQLSTATE' AS sqlstate;
+SET client_min_messages = error;
+SELECT bench.publish();
+RESET client_min_messages;
+SELECT bench.subscribe('self', :'self_conn');
+SELECT :'LAST_ERROR_SQLSTATE' AS sqlstate;
+SELECT (SELECT count(*) FROM pg_subscription) AS subscriptions,
+       (SELECT count(*) FROM bench.subscriptions) AS recorded,
+       (SELECT count(*) FROM pg_replication_slots) AS slots;
+DROP PUBLICATION pgbenchkit;
+-- bench.unsubscribe: a subscription that does not exist, and one not made
+-- by bench.subscribe (left as it is)
+SELECT bench.unsubscribe('aws_1');
+SELECT :'LAST_ERROR_SQLSTATE' AS sqlstate;
+SET client_min_messages = error;
+CREATE SUBSCRIPTION plain_sub CONNECTION 'host=/nonexistent/socket dbname=bk' PUBLICATION pgbenchkit
+    WITH (connect = false, slot_name = NONE);
+RESET client_min_messages;
+SELECT bench.unsubscribe('plain_sub');
+SELECT :'LAST_ERROR_SQLSTATE' AS sqlstate;
+SELECT subname FROM pg_subscription;
+DROP SUBSCRIPTION plain_sub;
+
+-- who may set it, subscribe and unsubscribe: not everyone
 CREATE ROLE node_nobody;
 SET ROLE node_nobody;
 SELECT bench.set_node('aws-1', 3);
+SELECT bench.subscribe('aws_1', 'host=/nonexistent/socket dbname=bk');
+SELECT bench.unsubscribe('aws_1');
 RESET ROLE;
 DROP ROLE node_nobody;

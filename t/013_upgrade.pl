@@ -167,8 +167,8 @@ is(lab(q{SELECT extversion FROM pg_extension WHERE extname = 'pgbenchkit'}), $ne
 	my $after = contents('lab', 'oid', \%columns_before);
 	my @added = sort grep { !exists $before->{$_} } keys %$after;
 	is(join(',', map { "$_: $after->{$_}" } @added),
-		'group_progress: 0 rows, md5 d41d8cd98f00b204e9800998ecf8427e,node: 0 rows, md5 d41d8cd98f00b204e9800998ecf8427e,outages: 0 rows, md5 d41d8cd98f00b204e9800998ecf8427e,run_groups: 0 rows, md5 d41d8cd98f00b204e9800998ecf8427e',
-		'the update adds the tables of client groups, of clients\' outages and of the node, empty');
+		'group_progress: 0 rows, md5 d41d8cd98f00b204e9800998ecf8427e,node: 0 rows, md5 d41d8cd98f00b204e9800998ecf8427e,outages: 0 rows, md5 d41d8cd98f00b204e9800998ecf8427e,run_groups: 0 rows, md5 d41d8cd98f00b204e9800998ecf8427e,subscriptions: 0 rows, md5 d41d8cd98f00b204e9800998ecf8427e',
+		'the update adds the tables of client groups, of clients\' outages, of the node and of a central database\'s subscriptions, empty');
 	delete @$after{@added};
 	is_deeply($after, $before, 'every row of every table of schema bench is kept, unchanged');
 }
@@ -260,8 +260,8 @@ is($node->safe_psql('lab2', q{SELECT extversion FROM pg_extension WHERE extname 
 	my $after = contents('lab2', 'oid', \%lab2_columns);
 	my @added = sort grep { !exists $lab2_before->{$_} } keys %$after;
 	is(join(',', map { "$_: $after->{$_}" } @added),
-		'node: 0 rows, md5 d41d8cd98f00b204e9800998ecf8427e,outages: 0 rows, md5 d41d8cd98f00b204e9800998ecf8427e',
-		"the update from $last_release adds the tables of clients' outages and of the node, empty");
+		'node: 0 rows, md5 d41d8cd98f00b204e9800998ecf8427e,outages: 0 rows, md5 d41d8cd98f00b204e9800998ecf8427e,subscriptions: 0 rows, md5 d41d8cd98f00b204e9800998ecf8427e',
+		"the update from $last_release adds the tables of clients' outages, of the node and of a central database's subscriptions, empty");
 	delete @$after{@added};
 	is_deeply($after, $lab2_before,
 		"every row of every table of schema bench is kept by the update from $last_release");

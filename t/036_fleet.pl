@@ -1,13 +1,18 @@
 # A fleet of drivers: two pgbenchkit databases, each a node
 # (bench.set_node), publish their results (bench.publish), and a central
-# pgbenchkit database subscribes to both with plain CREATE SUBSCRIPTION.
-# The rows arrive as the drivers have them, table by table, in the columns
-# the publication carries. What it leaves out (run variables, the run
-# arguments of suites, process ids, the regclass[] of datasets) stays on
-# the drivers. The central database reports and compares the runs of both
-# and says which node ran each. It shows a run in progress on a driver as
-# its node wrote it, and catches up after it was down. bench.publish's bad
-# input is refused.
+# pgbenchkit database subscribes to driver 1 with plain CREATE SUBSCRIPTION
+# and to driver 2 with bench.subscribe. The rows arrive as the drivers have
+# them, table by table, in the columns the publication carries. What it
+# leaves out (run variables, the run arguments of suites, process ids, the
+# regclass[] of datasets) stays on the drivers. The central database
+# reports and compares the runs of both and says which node ran each. It
+# shows a run in progress on a driver as its node wrote it, and catches up
+# after it was down. bench.publish's bad input is refused; bench.subscribe
+# refuses a driver whose node number another node here has (throwaway
+# databases on driver 2's cluster), or without pgbenchkit, a node or of
+# another version, leaving no slot behind; bench.unsubscribe drops the
+# subscription and its slot, and subscribing the node again brings its
+# rows back as the driver has them, none lost, none twice.
 use strict;
 use warnings;
 
@@ -88,15 +93,35 @@ $d2->safe_psql('bk', 'SELECT bench.publish()');
 # ---------------------------------------------------------------- the central database
 
 # its subscriptions: its owner (a superuser here) bypasses row level
-# security, as applying changes needs
-sub subscribe
+# security, as applying changes needs. Driver 1 by plain CREATE
+# SUBSCRIPTION (no check), driver 2 by bench.subscribe. The connection
+# strings carry a password (which trust authentication ignores) that no
+# message, table or statement statistic may show.
+my $password = 'fleet-pw-5ecret';
+sub conn_of
 {
-	my ($d) = @_;
-	my $conn = 'port=' . $d->port . ' host=' . $d->host . ' dbname=bk';
-	my $sub = $d->name;
-	$c->safe_psql('bk', "CREATE SUBSCRIPTION $sub CONNECTION '$conn' PUBLICATION pgbenchkit");
+	my ($d, $db) = @_;
+	return 'port=' . $d->port . ' host=' . $d->host . ' dbname=' . ($db // 'bk') . " password=$password";
 }
-subscribe($_) foreach ($d1, $d2);
+$c->safe_psql('bk', "CREATE SUBSCRIPTION driver1 CONNECTION '" . conn_of($d1) . "' PUBLICATION pgbenchkit");
+$c->safe_psql('bk', 'CREATE EXTENSION pg_stat_statements');
+my $subscribed = $c->safe_psql('bk', qq{
+	SET pg_stat_statements.track = 'all';
+	SELECT subscription, node_name, node_number, publication, slot_name, subscribed_by = current_user,
+	       node_system_identifier = '@{[ $d2->safe_psql('bk', 'SELECT system_identifier FROM bench.node') ]}'
+	  FROM bench.subscribe('driver2', '@{[ conn_of($d2) ]}')});
+is($subscribed, 'driver2|gcp-1|2|pgbenchkit|driver2|t|t',
+	'bench.subscribe subscribes to driver 2 and returns its node, as bench.subscriptions records it');
+is($c->safe_psql('bk', "SELECT subenabled, subslotname, subpublications FROM pg_subscription WHERE subname = 'driver2'"),
+	't|driver2|{pgbenchkit}', '... an enabled subscription with the slot of its name');
+is($d2->safe_psql('bk', "SELECT slot_type, plugin, database FROM pg_replication_slots WHERE slot_name = 'driver2'"),
+	'logical|pgoutput|bk', '... the slot made on the driver before the subscription');
+is($c->safe_psql('bk', "SELECT count(*) FROM bench.subscriptions s WHERE s::text LIKE '%$password%'"), '0',
+	'... the password is in no table of pgbenchkit');
+is($c->safe_psql('bk', qq{
+	SELECT count(*) FROM pg_stat_statements
+	 WHERE query LIKE '%$password%' AND query NOT LIKE 'CREATE SUBSCRIPTION driver1 %'}), '0',
+	'... nor in a statement pg_stat_statements keeps (track = all), but for the plain CREATE SUBSCRIPTION\'s');
 
 # wait until every table is copied and the central database has all that
 # each driver wrote
@@ -166,6 +191,84 @@ is($c->safe_psql('bk', q{
 is($d1->safe_psql('bk', "SELECT count(*) FROM bench._suites s WHERE s::text LIKE '%hunter2%'"), '1',
 	'... and still on its driver');
 
+# ---------------------------------------------------------------- refusals
+
+# throwaway databases on driver 2's cluster, each a pgbenchkit database
+# (published as a node unless told), as drivers that bench.subscribe
+# refuses: with no slot left on the cluster, nothing subscribed or
+# recorded on the central database, and the password in no message
+sub throwaway
+{
+	my ($db, $name, $number) = @_;
+	$d2->safe_psql('postgres', "CREATE DATABASE $db");
+	$d2->safe_psql($db, 'SET client_min_messages = warning; CREATE EXTENSION pgbenchkit CASCADE');
+	$d2->safe_psql($db, "SELECT bench.set_node('$name', $number); SELECT bench.publish()") if defined $name;
+}
+sub refused
+{
+	my ($sub, $db, $state, $message, $what) = @_;
+	my ($ret, $out, $err) = $c->psql('bk', qq{
+		\\set VERBOSITY verbose
+		SELECT bench.subscribe('$sub', '@{[ conn_of($d2, $db) ]}')});
+	like($err, qr/ERROR:  $state: \Q$message\E/, "$what: refused ($state)");
+	unlike($err, qr/\Q$password\E/, '... the password is in no part of the error');
+	is($d2->safe_psql('postgres', "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '$sub'"), '0',
+		'... no slot left on the driver');
+	is($c->safe_psql('bk', q{SELECT (SELECT string_agg(subname, ',' ORDER BY subname) FROM pg_subscription) || ' / '
+	                                || (SELECT string_agg(subscription, ',') FROM bench.subscriptions)}),
+		'driver1,driver2 / driver2', '... nothing subscribed or recorded on the central database');
+	return $err;
+}
+throwaway('own_number', 'impostor-9', 9);
+my $err9 = refused('own_number', 'own_number', '23505',
+	'node number 9 is taken: the driver is node "impostor-9", and this database is node "central"',
+	"a driver with the central database's own number");
+like($err9, qr/HINT:  Give each driver its own number with bench.set_node/, '... the hint says what to do');
+throwaway('dup_of_1', 'aws-dup', 1);
+refused('dup_of_1', 'dup_of_1', '23505',
+	'node number 1 is taken: the driver is node "aws-dup", and the results here are of node "aws-1"',
+	"a driver with the number of driver 1 (subscribed by hand: its runs are here)");
+throwaway('dup_of_2', 'gcp-dup', 2);
+refused('dup_of_2', 'dup_of_2', '23505',
+	'node number 2 is taken: the driver is node "gcp-dup", and subscription "driver2" receives node "gcp-1"',
+	'a driver with the number of driver 2 (subscribed by bench.subscribe)');
+refused('driver2_again', 'bk', '23505',
+	'node "gcp-1" (number 2) is subscribed already, by subscription "driver2"',
+	'driver 2 under a second subscription');
+refused('no_extension', 'postgres', '55000', 'the driver has no pgbenchkit', 'a database without pgbenchkit');
+throwaway('no_node');
+refused('no_node', 'no_node', '55000', 'the driver is not a node yet', 'a pgbenchkit database that is not a node');
+$d2->safe_psql('no_node', q{UPDATE pg_extension SET extversion = '0.2.0' WHERE extname = 'pgbenchkit'});
+my $version = $c->safe_psql('bk', q{SELECT extversion FROM pg_extension WHERE extname = 'pgbenchkit'});
+my $err_version = refused('no_node', 'no_node', '55000', "the driver has pgbenchkit 0.2.0, this database $version",
+	'a driver of another version of pgbenchkit');
+like($err_version, qr/HINT:  Bring both to the same version with ALTER EXTENSION pgbenchkit UPDATE: the central database first/,
+	'... the hint gives the order of the updates');
+throwaway('unpublished', 'unpublished', 77);
+$d2->safe_psql('unpublished', 'DROP PUBLICATION pgbenchkit');
+refused('unpublished', 'unpublished', '42704', 'the driver, node "unpublished", has no publication "pgbenchkit"',
+	'a node without the publication');
+($ret, $out, $err) = $c->psql('bk', "\\set VERBOSITY verbose\nSELECT bench.subscribe('driver2', '" . conn_of($d2, 'postgres') . "')");
+like($err, qr/ERROR:  42710: subscription "driver2" already exists/, 'a subscription name taken: refused (42710)');
+is($c->safe_psql('bk', "SELECT subconninfo LIKE '%dbname=bk%' FROM pg_subscription WHERE subname = 'driver2'"), 't',
+	'... the subscription of that name is as it was');
+# a CREATE SUBSCRIPTION that fails after the slot was made on the driver
+# (an event trigger refuses it): the slot is dropped again
+throwaway('fresh', 'fresh', 42);
+$c->safe_psql('bk', q{
+	CREATE FUNCTION public.no_subscription() RETURNS event_trigger LANGUAGE plpgsql
+	    AS $$ BEGIN RAISE EXCEPTION 'no subscription today'; END $$;
+	CREATE EVENT TRIGGER no_subscription ON ddl_command_start WHEN TAG IN ('CREATE SUBSCRIPTION')
+	    EXECUTE FUNCTION public.no_subscription()});
+my $log_offset = -s $d2->logfile;
+refused('fresh', 'fresh', 'P0001', 'no subscription today',
+	'a subscription that fails after its slot was made on the driver');
+my $d2_log = slurp_file($d2->logfile, $log_offset);
+like($d2_log, qr/pg_create_logical_replication_slot\(\$1, 'pgoutput'\)\n[^\n]*Parameters: \$1 = 'fresh'.*pg_drop_replication_slot\(\$1\)\n[^\n]*Parameters: \$1 = 'fresh'/si,
+	'... it had been made, and was dropped (the driver\'s log)');
+$c->safe_psql('bk', 'DROP EVENT TRIGGER no_subscription; DROP FUNCTION public.no_subscription()');
+$d2->safe_psql('postgres', "DROP DATABASE $_") foreach (qw(own_number dup_of_1 dup_of_2 no_node unpublished fresh));
+
 # reports, comparisons and charts over both drivers, naming the node
 like($c->safe_psql('bk', "SELECT bench.report($run1)"), qr/^node: aws-1 \(number 1\), on host \S+$/m,
 	'bench.report of a run of driver 1 names its node');
@@ -224,5 +327,47 @@ synced();
 is($c->safe_psql('bk', "SELECT count(*) FROM bench.runs WHERE id IN ($late1, $late2) AND status = 'done'"), '2',
 	'the runs made while the central database was down arrived');
 same_as_drivers('after the central database was down');
+
+# ---------------------------------------------------------------- unsubscribe, subscribe again
+
+my $runs2 = $c->safe_psql('bk', 'SELECT count(*) FROM bench.runs WHERE node_number = 2');
+is($c->safe_psql('bk', "SELECT subscription, node_name, node_number, slot_name FROM bench.unsubscribe('driver2')"),
+	'driver2|gcp-1|2|driver2', 'bench.unsubscribe drops the subscription of driver 2 and returns its row');
+is($c->safe_psql('bk', q{SELECT (SELECT count(*) FROM pg_subscription WHERE subname = 'driver2')
+                              + (SELECT count(*) FROM bench.subscriptions)}), '0',
+	'... the subscription and its row are gone');
+is($d2->safe_psql('bk', 'SELECT count(*) FROM pg_replication_slots'), '0', '... and no slot is left on the driver');
+is($c->safe_psql('bk', 'SELECT count(*) FROM bench.runs WHERE node_number = 2'), $runs2,
+	"... the node's runs stay on the central database");
+($ret, $out, $err) = $c->psql('bk', "SELECT bench.unsubscribe('driver1')");
+like($err, qr/subscription "driver1" was not made by bench.subscribe/,
+	'a subscription made by hand is not bench.unsubscribe\'s');
+
+# driver 2 works while it is not subscribed; then the same node is
+# subscribed again: refused while its rows are here, unless replace_rows;
+# then its rows here are replaced by the driver's, which the initial copy
+# brings, the new ones with them
+my ($gap2) = work($d2);
+($ret, $out, $err) = $c->psql('bk', "SELECT subscription FROM bench.subscribe('driver2', '" . conn_of($d2) . "')");
+like($err, qr/node "gcp-1" has \d+ runs and \d+ suites here already/,
+	'the same node subscribed again: refused while its rows are here');
+like($err, qr/replace_rows => true/, '... and the hint says how to replace them');
+is($c->safe_psql('bk', "SELECT count(*) FROM pg_subscription WHERE subname = 'driver2'")
+	. $d2->safe_psql('bk', 'SELECT count(*) FROM pg_replication_slots'), '00', '... no subscription made, no slot left');
+($ret, $out, $err) = $c->psql('bk', "SELECT subscription, node_number FROM bench.subscribe('driver2', '" . conn_of($d2) . "', replace_rows => true)");
+is($out, 'driver2|2', 'the same node subscribed again after bench.unsubscribe');
+like($err, qr/NOTICE:  the \d+ runs and \d+ suites of node "gcp-1" here are replaced by the driver's/,
+	"... its rows here are replaced by the driver's");
+synced();
+is($c->safe_psql('bk', "SELECT status FROM bench.runs WHERE id = $gap2"), 'done',
+	'the run made while driver 2 was not subscribed arrived');
+same_as_drivers('after driver 2 was unsubscribed and subscribed again');
+
+# ... and dropped again: no slot left on the driver, the rows stay
+$c->safe_psql('bk', "SELECT bench.unsubscribe('driver2')");
+is($d2->safe_psql('bk', 'SELECT count(*) FROM pg_replication_slots'), '0',
+	'unsubscribed again: no slot left on the driver');
+cmp_ok($c->safe_psql('bk', 'SELECT count(*) FROM bench.runs WHERE node_number = 2'), '>', $runs2,
+	"... and the node's runs, the new one too, stay on the central database");
 
 done_testing();

@@ -22,11 +22,47 @@ COMMENT ON COLUMN bench.node.system_identifier IS
 SELECT pg_catalog.pg_extension_config_dump('bench.node', '');
 GRANT SELECT ON bench.node TO PUBLIC;
 
+--
+-- The central database's subscriptions to its drivers made by
+-- bench.subscribe: the node each receives, checked when it was made (no
+-- two subscriptions of one node number).  No connection string: that stays
+-- in pg_subscription, which only superusers read.
+--
+CREATE TABLE bench.subscriptions (
+    subscription    name        PRIMARY KEY,
+    node_name       text        NOT NULL,
+    node_number     integer     NOT NULL UNIQUE CHECK (node_number BETWEEN 1 AND 8388606),
+    node_system_identifier text NOT NULL,
+    publication     name        NOT NULL,
+    slot_name       name        NOT NULL,
+    subscribed_at   timestamptz NOT NULL DEFAULT pg_catalog.now(),
+    subscribed_by   name        NOT NULL DEFAULT CURRENT_USER
+);
+
+COMMENT ON TABLE bench.subscriptions IS
+    'A fleet''s central database: its subscriptions to drivers made by bench.subscribe, and the node each receives (never the connection string, which pg_subscription keeps)';
+COMMENT ON COLUMN bench.subscriptions.subscription IS
+    'The subscription (pg_subscription.subname)';
+COMMENT ON COLUMN bench.subscriptions.node_name IS
+    'The driver''s node name (its bench.node), when it was subscribed';
+COMMENT ON COLUMN bench.subscriptions.node_number IS
+    'The driver''s node number: no other subscription, and not this database''s own node, has it';
+COMMENT ON COLUMN bench.subscriptions.node_system_identifier IS
+    'The system identifier the driver''s bench.node records';
+COMMENT ON COLUMN bench.subscriptions.publication IS
+    'The driver''s publication subscribed to (bench.publish)';
+COMMENT ON COLUMN bench.subscriptions.slot_name IS
+    'The subscription''s replication slot on the driver, which bench.unsubscribe drops';
+SELECT pg_catalog.pg_extension_config_dump('bench.subscriptions', '');
+GRANT SELECT ON bench.subscriptions TO PUBLIC;
+
 #include "functions/_node.sql"
 #include "functions/set_node.sql"
 #include "functions/publish.sql"
 #include "functions/distributed_runs.sql"
 #include "functions/report_distributed.sql"
+#include "functions/subscribe.sql"
+#include "functions/unsubscribe.sql"
 
 -- the node of each run and suite, as they are recorded
 ALTER TABLE bench._runs
