@@ -1057,6 +1057,12 @@ static const char *const schedule_capacity_order[] = {"name", "schedule", "workl
 	"max_failure_rate", "precision", "max_runs", "max_time", "start_rate", "max_repeats",
 "baseline_runs", "threshold", "*"};
 
+/* every function's slots fit the callers' arrays (BK_MAX_ARG_SLOTS) */
+StaticAssertDecl(lengthof(sweep_own) <= BK_MAX_OWN_ARGS, "too many own arguments");
+StaticAssertDecl(lengthof(schedule_own) <= BK_MAX_OWN_ARGS, "too many own arguments");
+StaticAssertDecl(lengthof(capacity_own) <= BK_MAX_OWN_ARGS, "too many own arguments");
+StaticAssertDecl(lengthof(schedule_capacity_own) <= BK_MAX_OWN_ARGS, "too many own arguments");
+
 const BkArgFunction bk_fn_run = {"bench.run", NULL, 0, run_order, lengthof(run_order)};
 const BkArgFunction bk_fn_start = {"bench.start", NULL, 0, run_order, lengthof(run_order)};
 const BkArgFunction bk_fn_sweep = {"bench.sweep", sweep_own, lengthof(sweep_own),

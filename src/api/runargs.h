@@ -158,7 +158,9 @@ typedef struct BkArgFunction
 
 #define BK_RUN_SLOT(f, ra)		((f)->nown + (ra))
 #define BK_ARG_SLOTS(f)			((f)->nown + RUN_NARGS)
-#define BK_MAX_ARG_SLOTS		(RUN_NARGS + 16)
+/* own arguments of a function at most (those it does not take count) */
+#define BK_MAX_OWN_ARGS			32
+#define BK_MAX_ARG_SLOTS		(RUN_NARGS + BK_MAX_OWN_ARGS)
 
 extern const BkArgFunction bk_fn_run;
 extern const BkArgFunction bk_fn_start;
