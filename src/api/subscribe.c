@@ -249,24 +249,6 @@ check_password_rule(Oid roleid, bool password_required, const FleetConninfo *ci)
 			 errdetail("Non-superusers must provide a password in the connection string.")));
 }
 
-/* wait for SOCKET of CONN to be ready for IO_FLAG, at most TIMEOUT_MS (-1: no limit) */
-static int
-wait_conn(PGconn *conn, int io_flag, long timeout_ms)
-{
-	int			rc;
-
-	rc = WaitLatchOrSocket(MyLatch,
-						   WL_LATCH_SET | WL_EXIT_ON_PM_DEATH | io_flag |
-						   (timeout_ms >= 0 ? WL_TIMEOUT : 0),
-						   PQsocket(conn), timeout_ms, PG_WAIT_EXTENSION);
-	if (rc & WL_LATCH_SET)
-	{
-		ResetLatch(MyLatch);
-		CHECK_FOR_INTERRUPTS();
-	}
-	return rc;
-}
-
 /* close CONN, made by driver_connect */
 static void
 driver_finish(PGconn *conn)
@@ -277,37 +259,20 @@ driver_finish(PGconn *conn)
 
 /*
  * connect_poll
- *		Complete the connection CONN started, as libpq's blocking connect
- *		does, but the wait can be canceled, and lasts at most CI's
- *		connect_timeout in all, whatever the number of hosts.
+ *		Complete the connection CONN started: the wait can be canceled, and
+ *		lasts at most CI's connect_timeout in all, whatever the number of
+ *		hosts (bk_libpq_connect_poll).
  */
 static void
 connect_poll(PGconn *conn, const FleetConninfo *ci)
 {
-	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
-	TimestampTz deadline = GetCurrentTimestamp() + (TimestampTz) ci->connect_timeout_s * 1000000;
-
-	while (PQstatus(conn) != CONNECTION_BAD &&
-		   status != PGRES_POLLING_OK && status != PGRES_POLLING_FAILED)
-	{
-		int			io_flag = status == PGRES_POLLING_READING ?
-			WL_SOCKET_READABLE : WL_SOCKET_WRITEABLE;
-		long		left = -1;
-
-		if (ci->connect_timeout_s > 0)
-		{
-			left = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), deadline);
-			if (left <= 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
-						 errmsg("could not connect to the driver"),
-						 errdetail("No connection within connect_timeout, %d seconds.",
-								   ci->connect_timeout_s),
-						 errhint("Set connect_timeout in the connection string for a longer wait.")));
-		}
-		if (wait_conn(conn, io_flag, left) & io_flag)
-			status = PQconnectPoll(conn);
-	}
+	if (!bk_libpq_connect_poll(conn, (int64) ci->connect_timeout_s * 1000))
+		ereport(ERROR,
+				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+				 errmsg("could not connect to the driver"),
+				 errdetail("No connection within connect_timeout, %d seconds.",
+						   ci->connect_timeout_s),
+				 errhint("Set connect_timeout in the connection string for a longer wait.")));
 }
 
 /*

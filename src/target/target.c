@@ -694,13 +694,13 @@ bk_target_finish(PGconn *conn)
 }
 
 /*
- * wait_socket
+ * bk_libpq_wait_socket
  *		Wait until the socket of CONN is ready for IO_FLAG, for at most
  *		TIMEOUT_MS (-1: no limit), serving interrupts (a cancel, a timeout,
  *		a termination) meanwhile.  Returns WaitLatchOrSocket's result.
  */
-static int
-wait_socket(PGconn *conn, int io_flag, long timeout_ms)
+int
+bk_libpq_wait_socket(PGconn *conn, int io_flag, long timeout_ms)
 {
 	int			rc;
 
@@ -729,23 +729,17 @@ connect_timeout_of(BkTargetParams *params)
 }
 
 /*
- * connect_poll
- *		Complete the connection CONN started, as libpq's blocking connect
- *		does, but the wait can be canceled, and lasts at most the
- *		connect_timeout of PARAMS in all (when above 0), whatever the number
- *		of hosts.
+ * bk_libpq_connect_poll
+ *		Complete the connection CONN started (PQconnectStart), as libpq's
+ *		blocking connect does, but the wait can be canceled, and lasts at
+ *		most TIMEOUT_MS in all (when above 0), whatever the number of hosts.
+ *		False when that time ran out; the caller says so in its words.
  */
-static void
-connect_poll(ForeignServer *server, PGconn *conn, BkTargetParams *params)
+bool
+bk_libpq_connect_poll(PGconn *conn, int64 timeout_ms)
 {
 	PostgresPollingStatusType status = PGRES_POLLING_WRITING;
-	int			timeout_s = connect_timeout_of(params);
-	int64		timeout_ms = (int64) timeout_s * 1000;
-	TimestampTz deadline;
-
-	if (params->connect_wait_ms > 0 && (timeout_ms <= 0 || params->connect_wait_ms < timeout_ms))
-		timeout_ms = params->connect_wait_ms;
-	deadline = GetCurrentTimestamp() + (TimestampTz) timeout_ms * 1000;
+	TimestampTz deadline = GetCurrentTimestamp() + (TimestampTz) timeout_ms * 1000;
 
 	while (PQstatus(conn) != CONNECTION_BAD &&
 		   status != PGRES_POLLING_OK && status != PGRES_POLLING_FAILED)
@@ -757,23 +751,42 @@ connect_poll(ForeignServer *server, PGconn *conn, BkTargetParams *params)
 		if (timeout_ms > 0)
 		{
 			left = TimestampDifferenceMilliseconds(GetCurrentTimestamp(), deadline);
-			if (left <= 0 && timeout_ms == params->connect_wait_ms)
-				ereport(ERROR,
-						(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
-						 errmsg("could not connect to target \"%s\"", server->servername),
-						 errdetail("No connection within the run's response_timeout, %lld ms.",
-								   (long long) timeout_ms)));
 			if (left <= 0)
-				ereport(ERROR,
-						(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
-						 errmsg("could not connect to target \"%s\"", server->servername),
-						 errdetail("No connection within connect_timeout, %d seconds.", timeout_s),
-						 errhint("Set connect_timeout on the server for a longer wait: ALTER SERVER %s OPTIONS (ADD connect_timeout '30').",
-								 quote_identifier(server->servername))));
+				return false;
 		}
-		if (wait_socket(conn, io_flag, left) & io_flag)
+		if (bk_libpq_wait_socket(conn, io_flag, left) & io_flag)
 			status = PQconnectPoll(conn);
 	}
+	return true;
+}
+
+/*
+ * connect_poll
+ *		bk_libpq_connect_poll for a target: at most the connect_timeout of
+ *		PARAMS (when above 0), or the run's response_timeout when shorter.
+ */
+static void
+connect_poll(ForeignServer *server, PGconn *conn, BkTargetParams *params)
+{
+	int			timeout_s = connect_timeout_of(params);
+	int64		timeout_ms = (int64) timeout_s * 1000;
+
+	if (params->connect_wait_ms > 0 && (timeout_ms <= 0 || params->connect_wait_ms < timeout_ms))
+		timeout_ms = params->connect_wait_ms;
+	if (bk_libpq_connect_poll(conn, timeout_ms))
+		return;
+	if (timeout_ms == params->connect_wait_ms)
+		ereport(ERROR,
+				(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+				 errmsg("could not connect to target \"%s\"", server->servername),
+				 errdetail("No connection within the run's response_timeout, %lld ms.",
+						   (long long) timeout_ms)));
+	ereport(ERROR,
+			(errcode(ERRCODE_SQLCLIENT_UNABLE_TO_ESTABLISH_SQLCONNECTION),
+			 errmsg("could not connect to target \"%s\"", server->servername),
+			 errdetail("No connection within connect_timeout, %d seconds.", timeout_s),
+			 errhint("Set connect_timeout on the server for a longer wait: ALTER SERVER %s OPTIONS (ADD connect_timeout '30').",
+					 quote_identifier(server->servername))));
 }
 
 static PGconn *target_connect(ForeignServer *server, UserMapping *um,
@@ -1138,7 +1151,7 @@ bk_target_exec_params(PGconn *conn, const char *sql, int nparams, const Oid *typ
 					return NULL;
 				}
 			}
-			rc = wait_socket(conn, WL_SOCKET_READABLE, left);
+			rc = bk_libpq_wait_socket(conn, WL_SOCKET_READABLE, left);
 			if ((rc & WL_SOCKET_READABLE) && !PQconsumeInput(conn))
 			{
 				PQclear(last);

@@ -69,6 +69,8 @@ extern void bk_target_conn_ready(BkTarget *target, PGconn *conn);
 extern void bk_target_close_conn(BkTarget *target, PGconn *conn);
 extern PGresult *bk_target_exec(PGconn *conn, const char *sql);
 extern double bk_target_rtt_ms(PGconn *conn);
+extern int	bk_libpq_wait_socket(PGconn *conn, int io_flag, long timeout_ms);
+extern bool bk_libpq_connect_poll(PGconn *conn, int64 timeout_ms);
 extern PGresult *bk_target_exec_params(PGconn *conn, const char *sql, int nparams,
 									   const Oid *types, const char *const *values);
 extern char *bk_target_value(PGconn *conn, const char *name, const char *what,
