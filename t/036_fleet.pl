@@ -16,23 +16,16 @@
 use strict;
 use warnings;
 
+use FindBin;
+use lib "$FindBin::RealBin/lib";
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(sleep);
 
-my %n;
-for my $name (qw(driver1 driver2 central))
-{
-	my $node = PostgreSQL::Test::Cluster->new($name);
-	$node->init(allows_streaming => 'logical');
-	$node->append_conf('postgresql.conf', "max_worker_processes = 16\n");
-	$node->start;
-	$node->safe_psql('postgres', 'CREATE DATABASE bk');
-	$node->safe_psql('bk', 'SET client_min_messages = warning; CREATE EXTENSION pgbenchkit CASCADE');
-	$n{$name} = $node;
-}
-my ($d1, $d2, $c) = @n{qw(driver1 driver2 central)};
+use BenchFleet qw(logical_nodes);
+
+my ($d1, $d2, $c) = logical_nodes(qw(driver1 driver2 central));
 
 if ($d1->safe_psql('bk', 'SHOW server_version_num') < 150000)
 {

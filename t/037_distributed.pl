@@ -23,20 +23,10 @@ use PostgreSQL::Test::Utils;
 use Test::More;
 use Time::HiRes qw(sleep);
 
-use BenchTarget qw(add_targets);
+use BenchTarget qw(scram_target add_targets);
+use BenchFleet qw(logical_nodes);
 
-my %n;
-for my $name (qw(driver1 driver2 central))
-{
-	my $node = PostgreSQL::Test::Cluster->new($name);
-	$node->init(allows_streaming => 'logical');
-	$node->append_conf('postgresql.conf', "max_worker_processes = 16\n");
-	$node->start;
-	$node->safe_psql('postgres', 'CREATE DATABASE bk');
-	$node->safe_psql('bk', 'SET client_min_messages = warning; CREATE EXTENSION pgbenchkit CASCADE');
-	$n{$name} = $node;
-}
-my ($d1, $d2, $c) = @n{qw(driver1 driver2 central)};
+my ($d1, $d2, $c) = logical_nodes(qw(driver1 driver2 central));
 if ($d1->safe_psql('bk', 'SHOW server_version_num') < 150000)
 {
 	plan skip_all => 'a fleet publishes with column lists and row filters: PostgreSQL 15 or later';
@@ -44,22 +34,7 @@ if ($d1->safe_psql('bk', 'SHOW server_version_num') < 150000)
 
 # the target: a SCRAM password, no pgbenchkit
 my $password = 'distributed-secret-37';
-my $t = PostgreSQL::Test::Cluster->new('target');
-$t->init;
-$t->append_conf('postgresql.conf', "max_connections = 40\n");
-$t->start;
-my $hba = $t->data_dir . '/pg_hba.conf';
-my $rules = slurp_file($hba);
-open my $fh, '>', $hba or die "cannot write $hba: $!";
-print $fh "local all bench_remote scram-sha-256\n", $rules;
-close $fh;
-$t->reload;
-$t->safe_psql('postgres', qq{
-	SET log_statement = 'none';
-	SET password_encryption = 'scram-sha-256';
-	CREATE ROLE bench_remote LOGIN PASSWORD '$password';
-	CREATE DATABASE shop OWNER bench_remote;
-});
+my $t = scram_target({ max_connections => 40 }, $password, 'shop');
 add_targets($_, $t, $password, 'shop', 'shop') foreach ($d1, $d2);
 $d1->safe_psql('bk', "SELECT dataset_id FROM bench.init('tpcb', scale => 1, target => 'shop')");
 
@@ -168,7 +143,7 @@ for my $q ([ 'p50', 0.50 ], [ 'p90', 0.90 ], [ 'p99', 0.99 ], [ 'p999', 0.999 ])
 }
 is($d{max}, $hi, "merged max: the parts' largest");
 my $late = $c->safe_psql('bk', "SELECT round(1000000 * extract(epoch FROM max(started_at + warmup - start_at)))::text FROM bench.runs WHERE id IN ($ids)");
-cmp_ok($d{spread}, '>=', 0, "the parts' measured parts started $d{spread} ms apart, the later $late us after the instant");
+note("the parts' measured parts started $d{spread} ms apart, the later $late us after the instant");
 
 # measured from the instant to the last counted commit of either part
 my $measured = $c->safe_psql('bk', qq{

@@ -144,24 +144,7 @@ redact(const char *message, const FleetConninfo *ci)
 	ListCell   *lc;
 
 	foreach(lc, ci->secrets)
-	{
-		const char *secret = (const char *) lfirst(lc);
-		size_t		len = strlen(secret);
-		StringInfoData buf;
-		const char *p;
-		const char *hit;
-
-		if (len == 0)
-			continue;
-		initStringInfo(&buf);
-		for (p = result; (hit = strstr(p, secret)) != NULL; p = hit + len)
-		{
-			appendBinaryStringInfo(&buf, p, hit - p);
-			appendStringInfoString(&buf, "********");
-		}
-		appendStringInfoString(&buf, p);
-		result = buf.data;
-	}
+		result = bk_mask_secret(result, (const char *) lfirst(lc));
 	return result;
 }
 

@@ -126,6 +126,7 @@ sweep_check_instants(const char *fn, const BkArgFunction *f, const Datum *v, con
 					 const Datum *rv, const bool *rn, int64 runs)
 {
 	bool		every = sweep_takes_every(f) && !n[SWEEP_EVERY];
+	int			digits = (int) strlen(psprintf("%lld", (long long) runs));
 	bool		too_big;
 	int64		every_ns;
 	int64		duration_ns;
@@ -163,12 +164,11 @@ sweep_check_instants(const char *fn, const BkArgFunction *f, const Datum *v, con
 						bk_interval_text(DatumGetIntervalP(v[SWEEP_EVERY])),
 						rn[RA_DURATION] ? "60 s" : bk_interval_text(DatumGetIntervalP(rv[RA_DURATION]))),
 				 errhint("Between two instants a run ends and the next gets its clients connected and its relations prewarmed; a run not ready by its instant fails the sweep.")));
-	if (!rn[RA_PART_OF] &&
-		strlen(TextDatumGetCString(rv[RA_PART_OF])) + 1 + strlen(psprintf("%lld", (long long) runs)) >= NAMEDATALEN)
+	if (!rn[RA_PART_OF] && strlen(TextDatumGetCString(rv[RA_PART_OF])) + 1 + digits >= NAMEDATALEN)
 		ereport(ERROR,
 				(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
 				 errmsg("part_of must leave room for the number of the run: at most %d bytes here",
-						(int) (NAMEDATALEN - 2 - strlen(psprintf("%lld", (long long) runs)))),
+						NAMEDATALEN - 2 - digits),
 				 errhint("Each run of the sweep is the part \"part_of/k\" of its own distributed run.")));
 }
 

@@ -665,24 +665,36 @@ bk_target_redact(const char *message, BkTargetParams *params)
 	for (i = 0; i < params->n; i++)
 	{
 		const BkTargetOption *opt = find_option(params->keywords[i]);
-		const char *secret = params->values[i];
-		size_t		len = strlen(secret);
-		StringInfoData buf;
-		const char *p;
-		const char *hit;
 
-		if (opt == NULL || !opt->secret || len == 0)
-			continue;
-		initStringInfo(&buf);
-		for (p = result; (hit = strstr(p, secret)) != NULL; p = hit + len)
-		{
-			appendBinaryStringInfo(&buf, p, hit - p);
-			appendStringInfoString(&buf, "********");
-		}
-		appendStringInfoString(&buf, p);
-		result = buf.data;
+		if (opt != NULL && opt->secret)
+			result = bk_mask_secret(result, params->values[i]);
 	}
 	return result;
+}
+
+/*
+ * bk_mask_secret
+ *		TEXT with every occurrence of SECRET replaced by ********, palloc'd
+ *		(TEXT itself when SECRET is empty).
+ */
+char *
+bk_mask_secret(const char *text, const char *secret)
+{
+	size_t		len = strlen(secret);
+	StringInfoData buf;
+	const char *p;
+	const char *hit;
+
+	if (len == 0)
+		return unconstify(char *, text);
+	initStringInfo(&buf);
+	for (p = text; (hit = strstr(p, secret)) != NULL; p = hit + len)
+	{
+		appendBinaryStringInfo(&buf, p, hit - p);
+		appendStringInfoString(&buf, "********");
+	}
+	appendStringInfoString(&buf, p);
+	return buf.data;
 }
 
 /* close CONN, opened by bk_target_connect */

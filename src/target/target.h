@@ -77,5 +77,6 @@ extern char *bk_target_value(PGconn *conn, const char *name, const char *what,
 							 const char *sql, int nparams, const Oid *types,
 							 const char *const *values);
 extern char *bk_target_redact(const char *message, BkTargetParams *params);
+extern char *bk_mask_secret(const char *text, const char *secret);
 
 #endif							/* PGBENCHKIT_TARGET_H */

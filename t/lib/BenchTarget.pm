@@ -11,7 +11,7 @@ use Exporter 'import';
 use PostgreSQL::Test::Cluster;
 use PostgreSQL::Test::Utils;
 
-our @EXPORT_OK = qw(driver_and_target add_targets);
+our @EXPORT_OK = qw(driver_and_target scram_target add_targets);
 
 # (driver, target), started; PASSWORD is bench_remote's, DATABASES the
 # target's databases it owns.  A hash of options may come first:
@@ -28,10 +28,23 @@ sub driver_and_target
 	$node->safe_psql('postgres', 'CREATE DATABASE bk');
 	$node->safe_psql('bk', 'SET client_min_messages = warning; CREATE EXTENSION pgbenchkit CASCADE');
 
+	return ($node, scram_target({%opts}, $password, @databases));
+}
+
+# The target alone, started: without pgbenchkit, its role bench_remote
+# logging in with the SCRAM password PASSWORD, owning DATABASES.  A hash of
+# options may come first: allows_streaming => 1 as above; max_connections
+# => N.
+sub scram_target
+{
+	my %opts = ref $_[0] eq 'HASH' ? %{ shift @_ } : ();
+	my ($password, @databases) = @_;
+
 	my $remote = PostgreSQL::Test::Cluster->new('target');
 	$remote->init(allows_streaming => $opts{allows_streaming} ? 1 : 0);
 	# a streaming node gets 10 connections: the clients of a run need more
-	$remote->append_conf('postgresql.conf', "max_connections = 40\n") if $opts{allows_streaming};
+	my $max = $opts{max_connections} || ($opts{allows_streaming} ? 40 : undef);
+	$remote->append_conf('postgresql.conf', "max_connections = $max\n") if $max;
 	$remote->start;
 	my $hba = $remote->data_dir . '/pg_hba.conf';
 	my $rules = slurp_file($hba);
@@ -45,7 +58,7 @@ sub driver_and_target
 		CREATE ROLE bench_remote LOGIN PASSWORD '$password';
 	});
 	$remote->safe_psql('postgres', "CREATE DATABASE $_ OWNER bench_remote") foreach @databases;
-	return ($node, $remote);
+	return $remote;
 }
 
 # the driver's targets NAME => DATABASE of the target, as bench_remote with
